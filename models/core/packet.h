@@ -1,0 +1,72 @@
+#pragma once
+// The network packet of the spec: one 128-bit header flit plus 0..16 data flits (256 bytes max).
+
+#include <array>
+#include <cstdint>
+
+#include "models/core/ids.h"
+
+namespace angara {
+
+// One 128-bit flit, the minimum unit the router moves.
+struct Flit {
+  std::uint64_t lo = 0;
+  std::uint64_t hi = 0;
+  constexpr bool operator==(const Flit&) const = default;
+};
+
+inline constexpr int kFlitBits = 128;
+inline constexpr int kMaxDataFlits = 16;
+inline constexpr int kHeaderFlits = 1;
+inline constexpr int kMaxPacketFlits = kHeaderFlits + kMaxDataFlits;  // 17 flits on the wire
+
+// What a packet is for; the collective kinds are carried by the collective subnet (issue 4).
+enum class PacketKind : std::uint8_t {
+  Write,
+  Read,
+  Atomic,
+  Broadcast,
+  BroadcastRequest,
+  Reduce,
+  Credit,
+};
+
+// Header fields of the spec's packet, decoded. Field widths are those of encode_header().
+struct PacketHeader {
+  PacketKind kind = PacketKind::Write;
+  NodeId src = 0;                // 16 bits: up to 65536 nodes
+  NodeId dst = 0;                // 16 bits
+  std::uint8_t tree_id = 0;      // 4 bits: trees 0..15
+  std::uint8_t reduce_id = 0;    // 4 bits: reduces 0..15 in flight per tree
+  std::uint8_t op = 0;           // 4 bits: reduction operation
+  std::uint8_t data_flits = 0;   // 5 bits: 0..16
+  VcId vc = 0;                   // 3 bits: virtual channel in the current buffer
+  std::uint64_t seq = 0;         // 64 bits (high word): packet sequence number, unique per run
+  constexpr bool operator==(const PacketHeader&) const = default;
+};
+
+// Packs the header into the 128-bit header flit, and back.
+Flit encode_header(const PacketHeader& header);
+PacketHeader decode_header(const Flit& flit);
+
+// A packet in flight. One object carries the packet through the whole network (one TLM
+// transaction per packet); the fields after `data` are model bookkeeping, not wire content.
+struct Packet {
+  PacketHeader header;
+  std::array<Flit, kMaxDataFlits> data{};
+
+  Cycle created = 0;     // cycle the source generated it (latency is measured from here)
+  Cycle head_at = 0;     // cycle its head flit is wholly in the current buffer
+  Cycle tail_at = 0;     // cycle its tail flit is wholly in the current buffer
+  std::uint16_t hops = 0;  // router-to-router links crossed so far
+  bool measured = false;   // generated inside the measurement window
+
+  int wire_flits() const { return kHeaderFlits + header.data_flits; }
+};
+
+// Fills the data flits with a pattern derived from the sequence number, so a sink can check
+// that the payload arrived intact without keeping a copy.
+void fill_check_pattern(Packet& packet);
+bool check_pattern_intact(const Packet& packet);
+
+}  // namespace angara

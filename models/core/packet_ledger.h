@@ -1,0 +1,38 @@
+#pragma once
+// The conservation checker, always on: every packet injected must be delivered exactly once, to
+// its destination, with its payload intact. A violation is a model error (ModelError).
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <unordered_set>
+
+#include "models/core/packet.h"
+
+namespace angara {
+
+// A failure inside the model (conservation broken, deadlock): not the user's config.
+class ModelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class PacketLedger {
+ public:
+  void injected(const Packet& packet);
+  // `at` is the node whose endpoint received the packet.
+  void delivered(const Packet& packet, NodeId at);
+
+  std::uint64_t in_flight() const { return m_in_flight.size(); }
+  std::uint64_t injected_count() const { return m_injected; }
+  std::uint64_t delivered_count() const { return m_delivered; }
+  Cycle last_delivery() const { return m_last_delivery; }
+
+ private:
+  std::unordered_set<std::uint64_t> m_in_flight;  // sequence numbers
+  std::uint64_t m_injected = 0;
+  std::uint64_t m_delivered = 0;
+  Cycle m_last_delivery = 0;
+};
+
+}  // namespace angara

@@ -1,0 +1,143 @@
+#include "models/core/params.h"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "models/core/config_error.h"
+#include "models/core/packet.h"
+
+namespace angara {
+namespace {
+
+// Rounds up, forgiving the last bits of floating-point error (75 Gbit/s is not exact in binary).
+Cycle ceil_cycles(double cycles) { return static_cast<Cycle>(std::ceil(cycles - 1e-9)); }
+
+}  // namespace
+
+int TopologyParams::node_count() const {
+  int n = 1;
+  for (int k : dims) n *= k;
+  return n;
+}
+
+void TopologyParams::validate() const {
+  const auto text = fmt::format("[{}]", fmt::join(dims, ", "));
+  if (dims.empty() || dims.size() > kMaxDims) {
+    throw ConfigError("topology.dims", text, "a torus has 1 to 4 dimensions (X, Y, Z, W)");
+  }
+  long long nodes = 1;
+  for (int k : dims) {
+    if (k < 2) throw ConfigError("topology.dims", text, "every dimension size must be at least 2");
+    nodes *= k;
+  }
+  if (nodes > 65536) {
+    throw ConfigError("topology.dims", text, "at most 65536 nodes (16-bit node ids in the header)");
+  }
+}
+
+std::vector<Direction> RouterParams::resolved_direction_order(int dims) const {
+  if (!direction_order.empty()) return direction_order;
+  std::vector<Direction> order;
+  for (int d = 0; d < dims; ++d) {
+    order.push_back({d, false});
+    order.push_back({d, true});
+  }
+  return order;
+}
+
+void RouterParams::validate(int dims) const {
+  if (!(clock_mhz > 0)) {
+    throw ConfigError("router.clock_mhz", fmt::format("{}", clock_mhz), "must be positive");
+  }
+  if (!direction_order.empty()) {
+    std::vector<std::string> names;
+    for (auto d : direction_order) names.push_back(d.name());
+    const auto text = fmt::format("[{}]", fmt::join(names, ", "));
+    std::vector<int> seen(2 * kMaxDims, 0);
+    for (auto d : direction_order) {
+      if (d.dim >= dims) {
+        throw ConfigError("router.direction_order", text,
+                          fmt::format("{} is not a direction of a {}-dimensional torus", d.name(),
+                                      dims));
+      }
+      ++seen[d.index()];
+    }
+    for (int i = 0; i < 2 * dims; ++i) {
+      if (seen[i] != 1) {
+        throw ConfigError("router.direction_order", text,
+                          fmt::format("every direction must appear exactly once ({} appears {} "
+                                      "times)",
+                                      Direction::from_index(i).name(), seen[i]));
+      }
+    }
+  }
+  if (vcs < 1 || vcs > 8) {
+    throw ConfigError("router.vcs", fmt::format("{}", vcs), "must be 1 to 8 (3-bit VC field)");
+  }
+  if (vcs % vc_classes() != 0) {
+    throw ConfigError("router.vcs", fmt::format("{}", vcs),
+                      "the dateline scheme needs an even number of VCs (two classes per set)");
+  }
+  // Virtual cut-through holds whole packets; a bubble needs one more largest packet of room.
+  const int min_buffer =
+      deadlock == DeadlockScheme::Bubble ? 2 * kMaxPacketFlits : kMaxPacketFlits;
+  if (buffer_flits < min_buffer) {
+    throw ConfigError("router.buffer_flits", fmt::format("{}", buffer_flits),
+                      fmt::format("must hold at least {} flits (a largest packet{})", min_buffer,
+                                  deadlock == DeadlockScheme::Bubble ? " plus the bubble" : ""));
+  }
+  if (pipeline_cycles < 1) {
+    throw ConfigError("router.pipeline_cycles", fmt::format("{}", pipeline_cycles),
+                      "must be at least 1");
+  }
+}
+
+void ChannelParams::validate(const std::string& section) const {
+  if (!(bandwidth_gbps > 0)) {
+    throw ConfigError(section + ".bandwidth_gbps", fmt::format("{}", bandwidth_gbps),
+                      "must be positive");
+  }
+  if (!(latency_ns >= 0)) {
+    throw ConfigError(section + ".latency_ns", fmt::format("{}", latency_ns),
+                      "must be zero or positive");
+  }
+}
+
+void TrafficParams::validate() const {
+  if (!(rate >= 0.0 && rate <= 1.0)) {
+    throw ConfigError("traffic.rate", fmt::format("{}", rate),
+                      "must be between 0 and 1 flit per node per cycle (Bernoulli injection)");
+  }
+  if (packet_flits < 1 || packet_flits > kMaxDataFlits) {
+    throw ConfigError("traffic.packet_flits", fmt::format("{}", packet_flits),
+                      "a packet carries 1 to 16 data flits (256 bytes at most)");
+  }
+}
+
+void SimParams::validate() const {
+  if (mode == SimMode::Lt) {
+    throw ConfigError("sim.mode", "\"lt\"",
+                      "the LT mode is not built yet; use \"at\" (the LT shell is issue 3)");
+  }
+  if (measure_cycles == 0) throw ConfigError("sim.measure_cycles", "0", "must be positive");
+  if (watchdog_cycles == 0) throw ConfigError("sim.watchdog_cycles", "0", "must be positive");
+}
+
+void Config::validate() const {
+  topology.validate();
+  const int dims = static_cast<int>(topology.dims.size());
+  router.validate(dims);
+  link.validate("link");
+  endpoint.validate("endpoint");
+  traffic.validate();
+  sim.validate();
+}
+
+ChannelTiming::ChannelTiming(const ChannelParams& channel, double clock_mhz)
+    : latency(ceil_cycles(channel.latency_ns * clock_mhz / 1000.0)),
+      cycles_per_flit(kFlitBits * clock_mhz / (channel.bandwidth_gbps * 1000.0)) {}
+
+Cycle ChannelTiming::serialization(int flits) const { return ceil_cycles(flits * cycles_per_flit); }
+
+}  // namespace angara

@@ -1,0 +1,100 @@
+#pragma once
+// Typed parameters of the modeled machine with the Table 1 defaults. Each validate() throws a
+// ConfigError naming the config key (as spelled in the TOML file), the value and the rule.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/core/ids.h"
+
+namespace angara {
+
+struct TopologyParams {
+  std::vector<int> dims{4, 4, 4};  // ring size per dimension, in the order X, Y, Z, W
+
+  int node_count() const;
+  void validate() const;
+};
+
+// How the deterministic routing avoids deadlock on the torus rings.
+enum class DeadlockScheme {
+  Bubble,    // one VC class; entering a ring needs room for the packet plus one more (Angara)
+  Dateline,  // two VC classes per ring; a packet moves to class 1 when it crosses the wrap link
+  None,      // no protection: deadlocks under load; only to demonstrate the watchdog
+};
+
+struct RouterParams {
+  double clock_mhz = 500.0;              // router clock (Table 1)
+  std::vector<Direction> direction_order;  // empty: +X,-X,+Y,-Y,... in dimension order
+  DeadlockScheme deadlock = DeadlockScheme::Bubble;
+  int vcs = 2;                // virtual channels per port (dateline: an even number)
+  int buffer_flits = 64;      // input buffer per VC, flits
+  int pipeline_cycles = 3;    // head in buffer -> head on the output: route, allocate, traverse
+
+  double cycle_ns() const { return 1000.0 / clock_mhz; }
+  int vc_classes() const { return deadlock == DeadlockScheme::Dateline ? 2 : 1; }
+  // The direction order to route by on a torus of `dims` dimensions.
+  std::vector<Direction> resolved_direction_order(int dims) const;
+  void validate(int dims) const;
+};
+
+// A unidirectional channel: a router-to-router link, or an endpoint's injection/ejection port.
+struct ChannelParams {
+  double bandwidth_gbps = 75.0;  // Table 1 link bandwidth
+  double latency_ns = 80.0;      // Table 1 link latency
+
+  void validate(const std::string& section) const;
+};
+
+enum class TrafficPattern { Uniform };
+enum class InjectionProcess { Bernoulli };
+
+struct TrafficParams {
+  TrafficPattern pattern = TrafficPattern::Uniform;
+  InjectionProcess injection = InjectionProcess::Bernoulli;
+  double rate = 0.3;     // offered load, flits (header + data) per node per cycle, 0..1
+  int packet_flits = 16;  // data flits per packet, 1..16 (one header flit is added)
+
+  int wire_flits() const { return 1 + packet_flits; }
+  void validate() const;
+};
+
+enum class SimMode { At, Lt };
+
+struct SimParams {
+  SimMode mode = SimMode::At;
+  std::uint64_t seed = 1;
+  Cycle warmup_cycles = 2000;     // inject, measure nothing
+  Cycle measure_cycles = 10000;   // packets created here are the measured ones
+  Cycle drain_cycles = 100000;    // keep injecting at most this long for them to arrive
+  Cycle watchdog_cycles = 20000;  // no packet delivered for this long with packets in flight: error
+  bool progress = true;           // progress lines on stderr for long runs
+
+  void validate() const;
+};
+
+// A whole experiment's parameters.
+struct Config {
+  TopologyParams topology;
+  RouterParams router;
+  ChannelParams link;
+  ChannelParams endpoint{75.0, 0.0};  // injection and ejection ports of the router
+  TrafficParams traffic;
+  SimParams sim;
+
+  void validate() const;
+};
+
+// Channel timing in whole router cycles, derived once from bandwidth, latency and clock.
+struct ChannelTiming {
+  Cycle latency = 0;  // wire latency, rounded up to whole cycles
+  double cycles_per_flit = 1.0;
+
+  ChannelTiming() = default;
+  ChannelTiming(const ChannelParams& channel, double clock_mhz);
+  // Cycles to put `flits` flits on the channel, rounded up to whole cycles.
+  Cycle serialization(int flits) const;
+};
+
+}  // namespace angara

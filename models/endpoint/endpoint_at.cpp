@@ -1,0 +1,50 @@
+#include "models/endpoint/endpoint_at.h"
+
+namespace angara {
+
+EndpointAt::EndpointAt(const sc_core::sc_module_name& name, const EndpointCore& core,
+                       const FabricClock& clock)
+    : sc_core::sc_module(name), inject("inject"), eject("eject"), m_core(core), m_clock(clock) {
+  eject.register_nb_transport_fw(this, &EndpointAt::nb_transport_fw);
+  inject.register_nb_transport_bw(this, &EndpointAt::nb_transport_bw);
+  SC_HAS_PROCESS(EndpointAt);
+  SC_METHOD(evaluate);
+  sensitive << m_wake;
+}
+
+void EndpointAt::stop_creating() { m_core.stop_creating(m_clock.now()); }
+
+// Ejection: the sink takes the whole packet when its tail arrives, so the buffer space is free
+// again at tail_at and the credits reach the router one channel latency later.
+tlm::tlm_sync_enum EndpointAt::nb_transport_fw(int port, Packet& packet, tlm::tlm_phase& phase,
+                                               sc_core::sc_time& /*delay*/) {
+  if (phase != tlm::BEGIN_REQ) SC_REPORT_ERROR(name(), "fabric: forward phase must be BEGIN_REQ");
+  tlm::tlm_phase end_req = tlm::END_REQ;
+  sc_core::sc_time credit_delay = m_clock.until(packet.tail_at + m_core.timing().latency);
+  eject[port]->nb_transport_bw(packet, end_req, credit_delay);
+  m_core.deliver(&packet);
+  return tlm::TLM_ACCEPTED;
+}
+
+tlm::tlm_sync_enum EndpointAt::nb_transport_bw(int /*port*/, Packet& packet, tlm::tlm_phase& phase,
+                                               sc_core::sc_time& delay) {
+  if (phase != tlm::END_REQ) SC_REPORT_ERROR(name(), "fabric: backward phase must be END_REQ");
+  if (m_core.return_credits(packet.header.vc, packet.wire_flits(),
+                            m_clock.now() + delay.value() / m_clock.period().value())) {
+    m_wake.notify(delay);
+  }
+  return tlm::TLM_ACCEPTED;
+}
+
+void EndpointAt::evaluate() {
+  const Cycle now = m_clock.now();
+  if (Packet* packet = m_core.inject(now)) {
+    tlm::tlm_phase begin_req = tlm::BEGIN_REQ;
+    sc_core::sc_time delay = m_clock.until(packet->head_at);
+    inject[0]->nb_transport_fw(*packet, begin_req, delay);
+  }
+  const Cycle next = m_core.next_wakeup(now);
+  if (next != kNever) m_wake.notify(m_clock.until(next));
+}
+
+}  // namespace angara

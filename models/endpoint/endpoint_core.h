@@ -1,0 +1,60 @@
+#pragma once
+// A traffic endpoint's logic without SystemC: an unbounded source queue (so offered load is what
+// the workload asks, and latency includes queueing at the source), the choice of VC, credits for
+// the router's injection buffers and the injection channel's serialization.
+
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include "models/core/packet_ledger.h"
+#include "models/core/packet_pool.h"
+#include "models/core/params.h"
+#include "models/endpoint/traffic_source.h"
+#include "models/router/credit_counter.h"
+
+namespace angara {
+
+class EndpointCore {
+ public:
+  EndpointCore(NodeId id, TrafficSource& source, TrafficObserver& observer, PacketLedger& ledger,
+               PacketPool& pool, const RouterParams& router, const ChannelTiming& channel);
+
+  NodeId id() const { return m_id; }
+  const ChannelTiming& timing() const { return m_channel; }
+
+  // Queues what the source created up to `now` and starts at most one packet on the injection
+  // channel; the returned packet's head_at/tail_at say when it is in the router's buffer.
+  Packet* inject(Cycle now);
+  // The next cycle after `now` at which inject() can do something with what is known now.
+  Cycle next_wakeup(Cycle now);
+  // Credits from the router for injection VC `vc`; true if the endpoint waits for them.
+  bool return_credits(VcId vc, int flits, Cycle at);
+  // Takes a delivered packet: checks it, reports it and recycles it.
+  void deliver(Packet* packet);
+  // Stop creating packets from cycle `at` on (packets already created are still sent).
+  void stop_creating(Cycle at) { m_stop = at; }
+
+  std::size_t queued() const { return m_queue.size(); }
+
+ private:
+  void pull_created(Cycle now);
+  VcId next_vc() const;
+
+  NodeId m_id;
+  TrafficSource& m_source;
+  TrafficObserver& m_observer;
+  PacketLedger& m_ledger;
+  PacketPool& m_pool;
+  ChannelTiming m_channel;
+  int m_vc_sets, m_vc_classes;
+
+  std::optional<PacketRequest> m_next;  // the source's next request, not yet created
+  std::deque<PacketRequest> m_queue;
+  Cycle m_stop;
+  Cycle m_channel_free = 0;
+  std::vector<CreditCounter> m_credits;  // [vc]: free flits in the router's injection buffer
+  std::uint64_t m_sent = 0;
+};
+
+}  // namespace angara

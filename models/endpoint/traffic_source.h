@@ -1,0 +1,36 @@
+#pragma once
+// The seam between a node's endpoint and what it runs: a workload hands out packets to send, an
+// observer hears about created and delivered packets. The CPU and PCIe endpoint (issue 5) sit on
+// the same router port and protocol.
+
+#include <optional>
+
+#include "models/core/packet.h"
+
+namespace angara {
+
+// A packet a workload wants sent; the endpoint turns it into a Packet when it injects it.
+struct PacketRequest {
+  NodeId dst = 0;
+  int data_flits = 0;
+  Cycle created = 0;
+};
+
+// One node's packet generator. Requests come out in creation order.
+class TrafficSource {
+ public:
+  virtual ~TrafficSource() = default;
+  // The next packet this node creates, or none if it creates no more.
+  virtual std::optional<PacketRequest> next() = 0;
+};
+
+// Hears about every packet of a run: measurement windows, statistics.
+class TrafficObserver {
+ public:
+  virtual ~TrafficObserver() = default;
+  virtual void created(const PacketRequest& request) = 0;
+  // Called once the packet's tail is in the destination endpoint (packet.tail_at).
+  virtual void delivered(const Packet& packet) = 0;
+};
+
+}  // namespace angara

@@ -1,0 +1,40 @@
+#pragma once
+// The protocol of the fabric sockets (router-router, endpoint-router): one TLM transaction per
+// packet, our own payload type instead of tlm_generic_payload (TLM-2.0's way for a protocol that
+// is not memory-mapped), and phases with a fixed meaning:
+//   BEGIN_REQ (forward): the packet's head will be wholly in the receiver's buffer after the
+//     annotated delay (= packet.head_at); the receiver must have room, the sender checked credits.
+//   END_REQ (backward): the packet has left the receiver's buffer; its wire_flits() credits for
+//     VC header.vc are usable by the sender after the annotated delay.
+// There is no response phase: packets are posted.
+
+#include <systemc>
+#include <tlm>
+
+#include "models/core/packet.h"
+
+namespace angara {
+
+struct FabricProtocol {
+  using tlm_payload_type = Packet;
+  using tlm_phase_type = tlm::tlm_phase;
+};
+
+// Converts between router cycles and SystemC time. Cycles are the model's time; SystemC time is
+// only the scheduler's clock.
+class FabricClock {
+ public:
+  explicit FabricClock(double clock_mhz) : m_period(1000.0 / clock_mhz, sc_core::SC_NS) {}
+
+  const sc_core::sc_time& period() const { return m_period; }
+  Cycle now() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
+  // Delay from now until the start of cycle `c` (c must not be in the past).
+  sc_core::sc_time until(Cycle c) const {
+    return sc_core::sc_time::from_value(c * m_period.value() - sc_core::sc_time_stamp().value());
+  }
+
+ private:
+  sc_core::sc_time m_period;
+};
+
+}  // namespace angara

@@ -1,0 +1,55 @@
+#include "models/router/router_at.h"
+
+namespace angara {
+
+RouterAt::RouterAt(const sc_core::sc_module_name& name, const RouterCore& core,
+                   const FabricClock& clock)
+    : sc_core::sc_module(name), out("out"), in("in"), m_core(core), m_clock(clock) {
+  in.register_nb_transport_fw(this, &RouterAt::nb_transport_fw);
+  out.register_nb_transport_bw(this, &RouterAt::nb_transport_bw);
+  SC_HAS_PROCESS(RouterAt);
+  SC_METHOD(evaluate);
+  sensitive << m_wake;
+  dont_initialize();
+}
+
+tlm::tlm_sync_enum RouterAt::nb_transport_fw(int port, Packet& packet, tlm::tlm_phase& phase,
+                                             sc_core::sc_time& /*delay*/) {
+  if (phase != tlm::BEGIN_REQ) SC_REPORT_ERROR(name(), "fabric: forward phase must be BEGIN_REQ");
+  const Cycle wake = m_core.receive(static_cast<PortId>(port), packet);
+  if (wake != kNever) wake_at(wake);
+  return tlm::TLM_ACCEPTED;
+}
+
+tlm::tlm_sync_enum RouterAt::nb_transport_bw(int port, Packet& packet, tlm::tlm_phase& phase,
+                                             sc_core::sc_time& delay) {
+  if (phase != tlm::END_REQ) SC_REPORT_ERROR(name(), "fabric: backward phase must be END_REQ");
+  const Cycle at = m_clock.now() + delay.value() / m_clock.period().value();
+  if (m_core.return_credits(static_cast<PortId>(port), packet.header.vc, packet.wire_flits(), at)) {
+    wake_at(at);
+  }
+  return tlm::TLM_ACCEPTED;
+}
+
+void RouterAt::evaluate() {
+  const Cycle now = m_clock.now();
+  m_grants.clear();
+  m_core.allocate(now, m_grants);
+  for (const Grant& g : m_grants) {
+    Packet& packet = *g.packet;
+    // Credits first: the upstream reads the VC the packet held here, before forward() changes it.
+    tlm::tlm_phase end_req = tlm::END_REQ;
+    sc_core::sc_time credit_delay = m_clock.until(g.tail_out + m_core.timing(g.in_port).latency);
+    in[g.in_port]->nb_transport_bw(packet, end_req, credit_delay);
+    m_core.forward(packet, g);
+    tlm::tlm_phase begin_req = tlm::BEGIN_REQ;
+    sc_core::sc_time head_delay = m_clock.until(packet.head_at);
+    out[g.out_port]->nb_transport_fw(packet, begin_req, head_delay);
+  }
+  const Cycle next = m_core.next_wakeup(now);
+  if (next != kNever) wake_at(next);
+}
+
+void RouterAt::wake_at(Cycle cycle) { m_wake.notify(m_clock.until(cycle)); }
+
+}  // namespace angara

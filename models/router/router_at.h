@@ -1,0 +1,41 @@
+#pragma once
+// The approximately-timed router: a thin SystemC shell over RouterCore. It has no clock and no
+// per-cycle process: one method runs at the cycles RouterCore asks for (a packet becomes
+// routable, an output frees, credits arrive) and carries out the grants over the sockets.
+
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include <vector>
+
+#include "models/router/fabric_protocol.h"
+#include "models/router/router_core.h"
+
+namespace angara {
+
+class RouterAt : public sc_core::sc_module {
+ public:
+  // Bound in port order: out[d] feeds the neighbour in direction d, out[local] the endpoint;
+  // in[d] is fed by the neighbour in direction -d, in[local] by the endpoint.
+  tlm_utils::multi_passthrough_initiator_socket<RouterAt, 0, FabricProtocol> out;
+  tlm_utils::multi_passthrough_target_socket<RouterAt, 0, FabricProtocol> in;
+
+  RouterAt(const sc_core::sc_module_name& name, const RouterCore& core, const FabricClock& clock);
+
+  const RouterCore& core() const { return m_core; }
+
+ private:
+  tlm::tlm_sync_enum nb_transport_fw(int port, Packet& packet, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_bw(int port, Packet& packet, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  void evaluate();
+  void wake_at(Cycle cycle);
+
+  RouterCore m_core;
+  const FabricClock& m_clock;
+  sc_core::sc_event m_wake;
+  std::vector<Grant> m_grants;
+};
+
+}  // namespace angara

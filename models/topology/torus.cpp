@@ -1,0 +1,59 @@
+#include "models/topology/torus.h"
+
+#include <cstdlib>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <span>
+
+namespace angara {
+
+Torus::Torus(std::vector<int> dims) : m_sizes(std::move(dims)) {
+  for (int d = 0; d < this->dims(); ++d) {
+    m_stride[d] = m_nodes;
+    m_nodes *= m_sizes[d];
+  }
+}
+
+Coords Torus::coords(NodeId node) const {
+  Coords c{};
+  for (int d = 0; d < dims(); ++d) c[d] = static_cast<int>(node / m_stride[d]) % m_sizes[d];
+  return c;
+}
+
+NodeId Torus::node(const Coords& c) const {
+  NodeId n = 0;
+  for (int d = 0; d < dims(); ++d) n += static_cast<NodeId>(c[d] * m_stride[d]);
+  return n;
+}
+
+NodeId Torus::neighbor(NodeId node, Direction dir) const {
+  const int k = m_sizes[dir.dim];
+  const int x = static_cast<int>(node / m_stride[dir.dim]) % k;
+  const int next = (x + (dir.negative ? k - 1 : 1)) % k;
+  return node + static_cast<NodeId>((next - x) * m_stride[dir.dim]);
+}
+
+bool Torus::is_wrap_hop(NodeId node, Direction dir) const {
+  const int x = coords(node)[dir.dim];
+  return dir.negative ? x == 0 : x == m_sizes[dir.dim] - 1;
+}
+
+int Torus::ring_offset(int a, int b, int dim) const {
+  const int k = m_sizes[dim];
+  const int forward = ((b - a) % k + k) % k;
+  return 2 * forward <= k ? forward : forward - k;
+}
+
+int Torus::min_hops(NodeId a, NodeId b) const {
+  const Coords ca = coords(a), cb = coords(b);
+  int hops = 0;
+  for (int d = 0; d < dims(); ++d) hops += std::abs(ring_offset(ca[d], cb[d], d));
+  return hops;
+}
+
+std::string Torus::format(NodeId node) const {
+  const Coords c = coords(node);
+  return fmt::format("({})", fmt::join(std::span(c.data(), dims()), ","));
+}
+
+}  // namespace angara

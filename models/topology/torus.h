@@ -1,0 +1,43 @@
+#pragma once
+// An n-dimensional torus (1 to 4 dimensions, X, Y, Z, W, any ring size >= 2): coordinates,
+// neighbours per direction and minimal ring distances. Geometry only; routing lives elsewhere.
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "models/core/ids.h"
+
+namespace angara {
+
+using Coords = std::array<int, kMaxDims>;
+
+class Torus {
+ public:
+  explicit Torus(std::vector<int> dims);
+
+  int dims() const { return static_cast<int>(m_sizes.size()); }
+  int size(int dim) const { return m_sizes[dim]; }
+  int node_count() const { return m_nodes; }
+  int direction_count() const { return 2 * dims(); }
+
+  Coords coords(NodeId node) const;
+  NodeId node(const Coords& c) const;
+  // The node one hop away in direction `d` (wrapping around the ring).
+  NodeId neighbor(NodeId node, Direction d) const;
+  // True if the hop from `node` in direction `d` uses the ring's wrap-around link.
+  bool is_wrap_hop(NodeId node, Direction d) const;
+  // Signed minimal offset from a to b along `dim`: in (-k/2, k/2]; ties go the positive way.
+  int ring_offset(int a, int b, int dim) const;
+  // Sum over dimensions of the minimal ring distances.
+  int min_hops(NodeId a, NodeId b) const;
+  // "(x,y,z)" for messages.
+  std::string format(NodeId node) const;
+
+ private:
+  std::vector<int> m_sizes;
+  std::array<int, kMaxDims> m_stride{};
+  int m_nodes = 1;
+};
+
+}  // namespace angara

@@ -1,0 +1,31 @@
+#pragma once
+// The only place where text becomes parameters: TOML config files and `--set key=value`
+// overrides into a validated Config. Every error is a ConfigError naming the key.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/core/params.h"
+
+namespace angara {
+
+// Parses `toml_text` (from `origin`, used in messages), applies `overrides` ("section.key=value",
+// the value in TOML syntax; a bare word is taken as a string), checks that every key is known and
+// validates the result. Keys not given keep the Table 1 defaults of params.h.
+Config load_config(const std::string& toml_text, const std::string& origin,
+                   const std::vector<std::string>& overrides);
+
+// The same for a file; a missing or unreadable file is a ConfigError too.
+Config load_config_file(const std::filesystem::path& path,
+                        const std::vector<std::string>& overrides);
+
+// The resolved config as JSON, keyed like the TOML file (echoed into results).
+nlohmann::ordered_json config_to_json(const Config& config);
+
+// One line per config key: "section.key  default  meaning", for --help.
+std::string config_keys_help();
+
+}  // namespace angara
