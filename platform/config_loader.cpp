@@ -1,0 +1,417 @@
+#include "platform/config_loader.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <toml++/toml.h>
+
+#include "models/core/config_error.h"
+
+namespace angara {
+namespace {
+
+// RouterParams has no routing field yet: dimension order is the only routing, but the key is
+// part of the file format so that configs written now stay valid when adaptive routing arrives.
+enum class Routing { DimensionOrder };
+
+// The spellings of an enum in the config file, and what the enum is called in error messages.
+template <typename E, std::size_t N>
+struct EnumNames {
+  std::string_view what;
+  std::array<std::pair<std::string_view, E>, N> names;
+};
+
+// Overloaded on a tag value so that read_value() and json_value() find the table by type.
+constexpr EnumNames<Routing, 1> names_of(Routing) {
+  return {"routing", {{{"dimension_order", Routing::DimensionOrder}}}};
+}
+constexpr EnumNames<DeadlockScheme, 3> names_of(DeadlockScheme) {
+  return {"deadlock scheme",
+          {{{"bubble", DeadlockScheme::Bubble},
+            {"dateline", DeadlockScheme::Dateline},
+            {"none", DeadlockScheme::None}}}};
+}
+constexpr EnumNames<TrafficPattern, 1> names_of(TrafficPattern) {
+  return {"traffic pattern", {{{"uniform", TrafficPattern::Uniform}}}};
+}
+constexpr EnumNames<InjectionProcess, 1> names_of(InjectionProcess) {
+  return {"injection process", {{{"bernoulli", InjectionProcess::Bernoulli}}}};
+}
+constexpr EnumNames<SimMode, 2> names_of(SimMode) {
+  return {"sim mode", {{{"at", SimMode::At}, {"lt", SimMode::Lt}}}};
+}
+
+// The value as the user wrote it, in TOML syntax (strings quoted), for error messages.
+std::string written(const toml::node& node) {
+  // Double quotes and one line, whatever quoting the file used, to match the other messages.
+  constexpr auto kFlags =
+      toml::format_flags::relaxed_float_precision | toml::format_flags::allow_unicode_strings |
+      toml::format_flags::allow_binary_integers | toml::format_flags::allow_octal_integers |
+      toml::format_flags::allow_hexadecimal_integers;
+  std::ostringstream out;
+  out << toml::toml_formatter(node, kFlags);
+  return out.str();
+}
+
+[[noreturn]] void wrong_type(const toml::node& node, const std::string& key,
+                             std::string_view expected) {
+  throw ConfigError(key, written(node), fmt::format("expected {}", expected));
+}
+
+// read_value() converts one TOML value into a field, strictly: 2.0 is not an integer, but an
+// integer is a fine number (clock_mhz = 500).
+void read_value(const toml::node& node, const std::string& key, double& out) {
+  if (const auto* real = node.as_floating_point()) {
+    out = real->get();
+  } else if (const auto* integer = node.as_integer()) {
+    out = static_cast<double>(integer->get());
+  } else {
+    wrong_type(node, key, "a number");
+  }
+}
+
+void read_value(const toml::node& node, const std::string& key, int& out) {
+  const auto* integer = node.as_integer();
+  if (integer == nullptr || integer->get() < std::numeric_limits<int>::min() ||
+      integer->get() > std::numeric_limits<int>::max()) {
+    wrong_type(node, key, "an integer (32-bit)");
+  }
+  out = static_cast<int>(integer->get());
+}
+
+void read_value(const toml::node& node, const std::string& key, std::uint64_t& out) {
+  const auto* integer = node.as_integer();
+  if (integer == nullptr || integer->get() < 0) wrong_type(node, key, "a non-negative integer");
+  out = static_cast<std::uint64_t>(integer->get());
+}
+
+void read_value(const toml::node& node, const std::string& key, bool& out) {
+  const auto* boolean = node.as_boolean();
+  if (boolean == nullptr) wrong_type(node, key, "true or false");
+  out = boolean->get();
+}
+
+void read_value(const toml::node& node, const std::string& key, std::vector<int>& out) {
+  const auto* array = node.as_array();
+  // An empty array is let through: validate() explains that a torus needs 1 to 4 dimensions.
+  if (array == nullptr || (!array->empty() && !array->is_homogeneous(toml::node_type::integer))) {
+    wrong_type(node, key, "an array of integers");
+  }
+  out.clear();
+  for (const auto& item : *array) read_value(item, key, out.emplace_back());
+}
+
+// "X" stands for both directions of X at that position, +X first; "+X" and "-X" name one each.
+void read_value(const toml::node& node, const std::string& key, std::vector<Direction>& out) {
+  const auto* array = node.as_array();
+  if (array == nullptr || (!array->empty() && !array->is_homogeneous(toml::node_type::string))) {
+    wrong_type(node, key, "an array of direction names such as [\"X\", \"Y\"] or [\"+X\", \"-X\"]");
+  }
+  out.clear();
+  for (const auto& item : *array) {
+    const std::string& text = item.as_string()->get();
+    Direction plus;
+    Direction minus;
+    if (text.size() == 1 && parse_direction("+" + text, plus) &&
+        parse_direction("-" + text, minus)) {
+      out.push_back(plus);
+      out.push_back(minus);
+    } else if (Direction one; parse_direction(text, one)) {
+      out.push_back(one);
+    } else {
+      throw ConfigError(key, written(node),
+                        fmt::format("unknown direction \"{}\"; known: X, Y, Z, W (both signs) or "
+                                    "+X, -X, +Y, -Y, +Z, -Z, +W, -W",
+                                    text));
+    }
+  }
+}
+
+template <typename E>
+requires std::is_enum_v<E>
+void read_value(const toml::node& node, const std::string& key, E& out) {
+  const auto* text = node.as_string();
+  if (text == nullptr) wrong_type(node, key, "a string");
+  std::vector<std::string_view> known;
+  for (const auto& [name, value] : names_of(E{}).names) {
+    if (name == text->get()) {
+      out = value;
+      return;
+    }
+    known.push_back(name);
+  }
+  throw ConfigError(
+      key, written(node),
+      fmt::format("unknown {}; known: {}", names_of(E{}).what, fmt::join(known, ", ")));
+}
+
+template <typename T>
+nlohmann::ordered_json json_value(const T& value) {
+  if constexpr (std::is_enum_v<T>) {
+    for (const auto& [name, each] : names_of(T{}).names) {
+      if (each == value) return std::string(name);
+    }
+    return nullptr;  // unreachable while every enumerator has a name
+  } else {
+    return value;
+  }
+}
+
+// One config key: where it lives in the file, how it is read into a Config and written back.
+struct KeySpec {
+  std::string_view section;
+  std::string_view name;
+  std::string_view meaning;  // for --help, with units
+  void (*read)(Config& config, const toml::node& node, const std::string& key);
+  nlohmann::ordered_json (*write)(const Config& config);
+};
+
+// Reads a key into `config.*Section.*Field`.
+template <auto Section, auto Field>
+constexpr auto read_field = [](Config& config, const toml::node& node, const std::string& key) {
+  read_value(node, key, config.*Section.*Field);
+};
+
+// A key stored in `config.*Section.*Field` and written back as it is.
+template <auto Section, auto Field>
+KeySpec field(std::string_view section, std::string_view name, std::string_view meaning) {
+  return {section, name, meaning, read_field<Section, Field>,
+          [](const Config& config) { return json_value(config.*Section.*Field); }};
+}
+
+KeySpec routing_key() {
+  return {"router", "routing", "routing algorithm; only dimension_order (deterministic) for now",
+          [](Config&, const toml::node& node, const std::string& key) {
+            Routing checked_only{};
+            read_value(node, key, checked_only);
+          },
+          [](const Config&) { return json_value(Routing::DimensionOrder); }};
+}
+
+// Written resolved, so that results show the order actually routed by.
+KeySpec direction_order_key() {
+  return {"router", "direction_order",
+          "direction order: \"X\" = +X then -X, or \"+X\", \"-Y\", ...; [] = +X,-X,+Y,-Y,...",
+          read_field<&Config::router, &RouterParams::direction_order>, [](const Config& config) {
+            nlohmann::ordered_json names = nlohmann::ordered_json::array();
+            const int dims = static_cast<int>(config.topology.dims.size());
+            for (auto d : config.router.resolved_direction_order(dims)) names.push_back(d.name());
+            return names;
+          }};
+}
+
+// Every key of the config format, in file order; everything else in this file is driven by it.
+const std::vector<KeySpec>& key_specs() {
+  static const std::vector<KeySpec> specs{
+      field<&Config::topology, &TopologyParams::dims>(
+          "topology", "dims", "torus ring sizes X, Y, Z, W: 1 to 4 dimensions, each >= 2 nodes"),
+      field<&Config::router, &RouterParams::clock_mhz>("router", "clock_mhz",
+                                                       "router clock, MHz (Table 1)"),
+      routing_key(),
+      direction_order_key(),
+      field<&Config::router, &RouterParams::deadlock>(
+          "router", "deadlock",
+          "ring deadlock avoidance: bubble, dateline (2 VC classes) or none (hangs under load)"),
+      field<&Config::router, &RouterParams::vcs>(
+          "router", "vcs", "virtual channels per port, 1..8 (dateline: even)"),
+      field<&Config::router, &RouterParams::buffer_flits>(
+          "router", "buffer_flits", "input buffer per VC, flits of 128 bits (bubble: >= 34)"),
+      field<&Config::router, &RouterParams::pipeline_cycles>(
+          "router", "pipeline_cycles", "router pipeline, cycles from head in buffer to output"),
+      field<&Config::link, &ChannelParams::bandwidth_gbps>(
+          "link", "bandwidth_gbps", "router-to-router link bandwidth per direction, Gbit/s"),
+      field<&Config::link, &ChannelParams::latency_ns>("link", "latency_ns",
+                                                       "router-to-router link latency, ns"),
+      field<&Config::endpoint, &ChannelParams::bandwidth_gbps>(
+          "endpoint", "bandwidth_gbps", "injection and ejection port bandwidth, Gbit/s"),
+      field<&Config::endpoint, &ChannelParams::latency_ns>(
+          "endpoint", "latency_ns", "injection and ejection port latency, ns"),
+      field<&Config::traffic, &TrafficParams::pattern>(
+          "traffic", "pattern", "destinations: uniform (any other node, equally likely)"),
+      field<&Config::traffic, &TrafficParams::injection>(
+          "traffic", "injection", "injection process: bernoulli (independent per cycle)"),
+      field<&Config::traffic, &TrafficParams::rate>(
+          "traffic", "rate", "offered load, flits (header + data) per node per cycle, 0..1"),
+      field<&Config::traffic, &TrafficParams::packet_flits>(
+          "traffic", "packet_flits", "data flits per packet, 1..16 (plus one header flit)"),
+      field<&Config::sim, &SimParams::mode>("sim", "mode",
+                                            "timing mode: at (approximately timed) or lt"),
+      field<&Config::sim, &SimParams::seed>("sim", "seed", "random seed of the traffic"),
+      field<&Config::sim, &SimParams::warmup_cycles>("sim", "warmup_cycles",
+                                                     "router cycles of injection before measuring"),
+      field<&Config::sim, &SimParams::measure_cycles>("sim", "measure_cycles",
+                                                      "router cycles whose packets are measured"),
+      field<&Config::sim, &SimParams::drain_cycles>(
+          "sim", "drain_cycles", "at most this many more cycles for measured packets to arrive"),
+      field<&Config::sim, &SimParams::watchdog_cycles>(
+          "sim", "watchdog_cycles", "cycles without a delivery, packets in flight: deadlock error"),
+      field<&Config::sim, &SimParams::progress>("sim", "progress", "progress lines on stderr"),
+  };
+  return specs;
+}
+
+std::vector<std::string_view> section_names() {
+  std::vector<std::string_view> names;
+  for (const auto& spec : key_specs()) {
+    if (names.empty() || names.back() != spec.section) names.push_back(spec.section);
+  }
+  return names;
+}
+
+// Reads one [section] table, rejecting keys the format does not have.
+void read_section(Config& config, std::string_view section, const toml::table& table) {
+  std::vector<std::string_view> known;
+  for (const auto& spec : key_specs()) {
+    if (spec.section == section) known.push_back(spec.name);
+  }
+  for (const auto& [name, node] : table) {
+    const std::string_view leaf = name.str();  // lambdas cannot capture a structured binding
+    const std::string key = fmt::format("{}.{}", section, leaf);
+    const auto spec = std::find_if(key_specs().begin(), key_specs().end(), [&](const auto& s) {
+      return s.section == section && s.name == leaf;
+    });
+    if (spec == key_specs().end()) {
+      throw ConfigError(
+          key, written(node),
+          fmt::format("unknown key; known keys in [{}]: {}", section, fmt::join(known, ", ")));
+    }
+    spec->read(config, node, key);
+  }
+}
+
+void read_root(Config& config, const toml::table& root) {
+  const auto sections = section_names();
+  for (const auto& [name, node] : root) {
+    const std::string section(name.str());
+    const auto* table = node.as_table();
+    if (std::find(sections.begin(), sections.end(), section) == sections.end()) {
+      const auto rule = fmt::format("{}; known sections: {}",
+                                    table != nullptr ? fmt::format("unknown section [{}]", section)
+                                                     : std::string("a key outside any section"),
+                                    fmt::join(sections, ", "));
+      // Named by its first key, so the message shows the full dotted key as it was written.
+      if (table != nullptr && !table->empty()) {
+        const auto [first, value] = *table->begin();  // a copy: the iterator owns the pair
+        throw ConfigError(fmt::format("{}.{}", section, first.str()), written(value), rule);
+      }
+      throw ConfigError(section, table != nullptr ? "{}" : written(node), rule);
+    }
+    if (table == nullptr) wrong_type(node, section, fmt::format("a table [{}] of keys", section));
+    read_section(config, section, *table);
+  }
+}
+
+std::string_view trimmed(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+// Puts "section.key=value" into the parsed file, so it meets the same key and type checks.
+void apply_override(toml::table& root, const std::string& text) {
+  const auto equals = text.find('=');
+  const auto dot = text.find('.');
+  const auto section = trimmed(std::string_view(text).substr(0, dot));
+  const auto key = dot < equals ? trimmed(std::string_view(text).substr(dot + 1, equals - dot - 1))
+                                : std::string_view{};
+  if (equals == std::string::npos || section.empty() || key.empty()) {
+    throw ConfigError("--set", fmt::format("\"{}\"", text),
+                      "expected section.key=value, e.g. traffic.rate=0.5");
+  }
+  const std::string value(trimmed(std::string_view(text).substr(equals + 1)));
+  // The value in TOML syntax; a bare word that is not TOML (dateline) is the string itself.
+  toml::table parsed;
+  try {
+    parsed = toml::parse("v = " + value);
+  } catch (const toml::parse_error&) {
+    parsed = toml::table{{"v", value}};
+  }
+  if (parsed.size() != 1 || !parsed.contains("v")) parsed = toml::table{{"v", value}};
+
+  // A section that is not a table is left as it is, for read_root() to report.
+  auto where = root.insert(std::string(section), toml::table{}).first;
+  if (auto* table = where->second.as_table()) {
+    table->insert_or_assign(std::string(key), *parsed.get("v"));
+  }
+}
+
+}  // namespace
+
+Config load_config(const std::string& toml_text, const std::string& origin,
+                   const std::vector<std::string>& overrides) {
+  toml::table root;
+  try {
+    root = toml::parse(toml_text, origin);
+  } catch (const toml::parse_error& error) {
+    const auto& at = error.source().begin;
+    throw ConfigError(origin, fmt::format("line {}, column {}", at.line, at.column),
+                      std::string(error.description()));
+  }
+  for (const auto& text : overrides) apply_override(root, text);
+  Config config;
+  read_root(config, root);
+  config.validate();
+  return config;
+}
+
+Config load_config_file(const std::filesystem::path& path,
+                        const std::vector<std::string>& overrides) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) {
+    throw ConfigError(
+        path.string(), "(file)",
+        std::filesystem::exists(path, error) ? "not a regular file" : "no such config file");
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  if (in) text << in.rdbuf();
+  if (!in || in.bad()) throw ConfigError(path.string(), "(file)", "cannot read the config file");
+  return load_config(text.str(), path.string(), overrides);
+}
+
+nlohmann::ordered_json config_to_json(const Config& config) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& spec : key_specs()) {
+    out[std::string(spec.section)][std::string(spec.name)] = spec.write(config);
+  }
+  return out;
+}
+
+std::string config_keys_help() {
+  // A default longer than this gets its meaning on the next line, to keep the table narrow.
+  constexpr std::size_t kWideDefault = 20;
+  const Config defaults;
+  std::vector<std::array<std::string, 3>> rows;
+  rows.push_back({"key", "default", "meaning"});
+  std::size_t key_width = 0;
+  std::size_t default_width = 0;
+  for (const auto& spec : key_specs()) {
+    rows.push_back({fmt::format("{}.{}", spec.section, spec.name), spec.write(defaults).dump(),
+                    std::string(spec.meaning)});
+  }
+  for (const auto& row : rows) {
+    key_width = std::max(key_width, row[0].size());
+    if (row[1].size() <= kWideDefault) default_width = std::max(default_width, row[1].size());
+  }
+  std::string out;
+  for (const auto& [key, value, meaning] : rows) {
+    if (value.size() > default_width) {
+      out += fmt::format("{:<{}}  {}\n{:<{}}  {}\n", key, key_width, value, "",
+                         key_width + 2 + default_width, meaning);
+    } else {
+      out += fmt::format("{:<{}}  {:<{}}  {}\n", key, key_width, value, default_width, meaning);
+    }
+  }
+  return out;
+}
+
+}  // namespace angara

@@ -1,0 +1,332 @@
+// The config loader: defaults, round trip, overrides, example files, and one ConfigError naming
+// the key and the rule for each kind of bad config.
+
+#include "platform/config_loader.h"
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <toml++/toml.h>
+
+#include "models/core/config_error.h"
+
+namespace angara {
+namespace {
+
+Config load(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  return load_config(text, "test.toml", overrides);
+}
+
+// Every key of every section, in file order, as "section.key".
+std::vector<std::string> dotted_keys(const nlohmann::ordered_json& json) {
+  std::vector<std::string> keys;
+  for (const auto& [section, table] : json.items()) {
+    for (const auto& [key, value] : table.items()) keys.push_back(section + "." + key);
+  }
+  return keys;
+}
+
+// The JSON form written back as a TOML file: JSON scalars and arrays are valid TOML values.
+std::string json_to_toml(const nlohmann::ordered_json& json) {
+  std::string out;
+  for (const auto& [section, table] : json.items()) {
+    out += "[" + section + "]\n";
+    for (const auto& [key, value] : table.items()) out += key + " = " + value.dump() + "\n";
+  }
+  return out;
+}
+
+constexpr const char* kFullConfig = R"(
+[topology]
+dims = [8, 6]
+[router]
+clock_mhz = 1000.0
+routing = "dimension_order"
+direction_order = ["Y", "+X", "-X"]
+deadlock = "dateline"
+vcs = 4
+buffer_flits = 32
+pipeline_cycles = 5
+[link]
+bandwidth_gbps = 100.0
+latency_ns = 40.0
+[endpoint]
+bandwidth_gbps = 50.0
+latency_ns = 10.0
+[traffic]
+pattern = "uniform"
+injection = "bernoulli"
+rate = 0.25
+packet_flits = 8
+[sim]
+mode = "at"
+seed = 42
+warmup_cycles = 100
+measure_cycles = 500
+drain_cycles = 1000
+watchdog_cycles = 300
+progress = false
+)";
+
+TEST(ConfigLoader, EmptyFileGivesTable1Defaults) {
+  const Config config = load("");
+  EXPECT_EQ(config.topology.dims, (std::vector<int>{4, 4, 4}));
+  EXPECT_DOUBLE_EQ(config.router.clock_mhz, 500.0);
+  EXPECT_DOUBLE_EQ(config.link.bandwidth_gbps, 75.0);
+  EXPECT_DOUBLE_EQ(config.link.latency_ns, 80.0);
+  EXPECT_DOUBLE_EQ(config.endpoint.bandwidth_gbps, 75.0);
+  EXPECT_DOUBLE_EQ(config.endpoint.latency_ns, 0.0);
+  EXPECT_EQ(config.router.deadlock, DeadlockScheme::Bubble);
+  EXPECT_TRUE(config.router.direction_order.empty());
+  EXPECT_EQ(config.sim.mode, SimMode::At);
+  EXPECT_EQ(config_to_json(config), config_to_json(Config{}));
+}
+
+TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
+  const Config config = load(kFullConfig);
+  EXPECT_EQ(config.topology.dims, (std::vector<int>{8, 6}));
+  EXPECT_DOUBLE_EQ(config.router.clock_mhz, 1000.0);
+  const std::vector<Direction> order{{1, false}, {1, true}, {0, false}, {0, true}};
+  EXPECT_EQ(config.router.direction_order, order);
+  EXPECT_EQ(config.router.deadlock, DeadlockScheme::Dateline);
+  EXPECT_EQ(config.router.vcs, 4);
+  EXPECT_EQ(config.router.buffer_flits, 32);
+  EXPECT_EQ(config.router.pipeline_cycles, 5);
+  EXPECT_DOUBLE_EQ(config.link.bandwidth_gbps, 100.0);
+  EXPECT_DOUBLE_EQ(config.link.latency_ns, 40.0);
+  EXPECT_DOUBLE_EQ(config.endpoint.bandwidth_gbps, 50.0);
+  EXPECT_DOUBLE_EQ(config.endpoint.latency_ns, 10.0);
+  EXPECT_DOUBLE_EQ(config.traffic.rate, 0.25);
+  EXPECT_EQ(config.traffic.packet_flits, 8);
+  EXPECT_EQ(config.sim.seed, 42u);
+  EXPECT_EQ(config.sim.warmup_cycles, 100u);
+  EXPECT_EQ(config.sim.measure_cycles, 500u);
+  EXPECT_EQ(config.sim.drain_cycles, 1000u);
+  EXPECT_EQ(config.sim.watchdog_cycles, 300u);
+  EXPECT_FALSE(config.sim.progress);
+}
+
+TEST(ConfigLoader, FullFileRoundTripsThroughJson) {
+  const auto json = config_to_json(load(kFullConfig));
+  // Every key of the file appears in the JSON, and nothing else.
+  const auto file = toml::parse(kFullConfig);
+  std::set<std::string> file_keys;
+  for (const auto& [section, table] : file) {
+    for (const auto& [key, value] : *table.as_table()) {
+      file_keys.insert(std::string(section.str()) + "." + std::string(key.str()));
+    }
+  }
+  const auto keys = dotted_keys(json);
+  EXPECT_EQ(std::set<std::string>(keys.begin(), keys.end()), file_keys);
+
+  EXPECT_EQ(json["router"]["direction_order"], nlohmann::ordered_json({"+Y", "-Y", "+X", "-X"}));
+  EXPECT_EQ(json["router"]["deadlock"], "dateline");
+  EXPECT_EQ(config_to_json(load(json_to_toml(json))), json);
+}
+
+TEST(ConfigLoader, DefaultsRoundTripThroughJson) {
+  const auto json = config_to_json(Config{});
+  EXPECT_EQ(json["router"]["direction_order"],
+            nlohmann::ordered_json({"+X", "-X", "+Y", "-Y", "+Z", "-Z"}));
+  EXPECT_EQ(json["sim"]["mode"], "at");
+  EXPECT_EQ(config_to_json(load(json_to_toml(json))), json);
+}
+
+TEST(ConfigLoader, IntegerIsAcceptedForAFloatKey) {
+  EXPECT_DOUBLE_EQ(load("[router]\nclock_mhz = 250").router.clock_mhz, 250.0);
+}
+
+TEST(ConfigLoader, DirectionOrderMixesDimensionsAndExplicitDirections) {
+  const Config config = load(
+      "[topology]\ndims = [4, 4]\n[router]\n"
+      "direction_order = [\"-Y\", \"x\", \"+Y\"]");
+  const std::vector<Direction> order{{1, true}, {0, false}, {0, true}, {1, false}};
+  EXPECT_EQ(config.router.direction_order, order);
+}
+
+TEST(ConfigLoader, OverridesAreParsedAsTomlAndWinOverTheFile) {
+  const Config config = load("[traffic]\nrate = 0.1\n",
+                             {"topology.dims=[8,8]", "traffic.rate=0.5", "router.deadlock=dateline",
+                              "sim.seed = 7", "sim.mode=\"at\"", "sim.progress=false"});
+  EXPECT_EQ(config.topology.dims, (std::vector<int>{8, 8}));
+  EXPECT_DOUBLE_EQ(config.traffic.rate, 0.5);
+  EXPECT_EQ(config.router.deadlock, DeadlockScheme::Dateline);
+  EXPECT_EQ(config.sim.seed, 7u);
+  EXPECT_FALSE(config.sim.progress);
+}
+
+TEST(ConfigLoader, LaterOverrideWins) {
+  EXPECT_DOUBLE_EQ(load("", {"traffic.rate=0.2", "traffic.rate=0.4"}).traffic.rate, 0.4);
+}
+
+// A bad config: the text, overrides, the key the error must name and a piece of its rule.
+struct BadConfig {
+  const char* name;
+  std::string text;
+  std::vector<std::string> overrides;
+  std::string key;
+  std::string rule;
+};
+
+void PrintTo(const BadConfig& bad, std::ostream* out) {
+  *out << bad.name;
+}
+
+class BadConfigTest : public testing::TestWithParam<BadConfig> {};
+
+TEST_P(BadConfigTest, ThrowsConfigErrorNamingKeyAndRule) {
+  const auto& bad = GetParam();
+  try {
+    load(bad.text, bad.overrides);
+    FAIL() << "no ConfigError";
+  } catch (const ConfigError& error) {
+    EXPECT_EQ(error.key(), bad.key);
+    const std::string what = error.what();
+    EXPECT_NE(what.find(bad.key), std::string::npos) << what;
+    EXPECT_NE(what.find(bad.rule), std::string::npos) << what;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ConfigLoader, BadConfigTest,
+    testing::Values(
+        BadConfig{"UnknownKey",
+                  "[router]\nbufer_flits = 64",
+                  {},
+                  "router.bufer_flits",
+                  "unknown key; known keys in [router]: clock_mhz, routing, direction_order"},
+        BadConfig{
+            "UnknownKeyBySet", "", {"router.bufer_flits=64"}, "router.bufer_flits", "buffer_flits"},
+        BadConfig{"UnknownSection",
+                  "[routr]\nvcs = 2",
+                  {},
+                  "routr.vcs",
+                  "unknown section [routr]; known sections: topology, router, link"},
+        BadConfig{"TopLevelKey", "rate = 0.3", {}, "rate", "0.3: a key outside any section"},
+        BadConfig{"SectionNotTable", "router = 3", {}, "router", "expected a table"},
+        BadConfig{
+            "DimensionBelow2", "[topology]\ndims = [4, 1]", {}, "topology.dims", "at least 2"},
+        BadConfig{"MoreThan4Dims",
+                  "[topology]\ndims = [2, 2, 2, 2, 2]",
+                  {},
+                  "topology.dims",
+                  "1 to 4 dimensions"},
+        BadConfig{"NoDims", "[topology]\ndims = []", {}, "topology.dims", "1 to 4 dimensions"},
+        BadConfig{"NegativeRate", "[traffic]\nrate = -0.1", {}, "traffic.rate", "between 0 and 1"},
+        BadConfig{"RateAbove1", "[traffic]\nrate = 1.5", {}, "traffic.rate", "between 0 and 1"},
+        BadConfig{"PacketOver16",
+                  "[traffic]\npacket_flits = 17",
+                  {},
+                  "traffic.packet_flits",
+                  "1 to 16 data flits"},
+        BadConfig{"UnknownRouting",
+                  "[router]\nrouting = \"adaptive\"",
+                  {},
+                  "router.routing",
+                  "\"adaptive\": unknown routing; known: dimension_order"},
+        BadConfig{"UnknownDeadlock",
+                  "",
+                  {"router.deadlock=escape"},
+                  "router.deadlock",
+                  "\"escape\": unknown deadlock scheme; known: bubble, dateline, none"},
+        BadConfig{"UnknownPattern",
+                  "[traffic]\npattern = \"hotspot\"",
+                  {},
+                  "traffic.pattern",
+                  "unknown traffic pattern; known: uniform"},
+        BadConfig{"UnknownMode", "[sim]\nmode = \"ca\"", {}, "sim.mode", "known: at, lt"},
+        BadConfig{"StringForInteger",
+                  "[router]\nvcs = \"two\"",
+                  {},
+                  "router.vcs",
+                  "\"two\": expected an integer"},
+        BadConfig{
+            "FloatForInteger", "[router]\nvcs = 2.0", {}, "router.vcs", "2.0: expected an integer"},
+        BadConfig{"NegativeSeed",
+                  "[sim]\nseed = -1",
+                  {},
+                  "sim.seed",
+                  "-1: expected a non-negative integer"},
+        BadConfig{"NegativeCycles",
+                  "",
+                  {"sim.drain_cycles=-5"},
+                  "sim.drain_cycles",
+                  "expected a non-negative integer"},
+        BadConfig{"StringForFloat",
+                  "[link]\nlatency_ns = \"80ns\"",
+                  {},
+                  "link.latency_ns",
+                  "expected a number"},
+        BadConfig{
+            "IntegerForBool", "[sim]\nprogress = 1", {}, "sim.progress", "expected true or false"},
+        BadConfig{"FloatInDims",
+                  "[topology]\ndims = [4, 4.5]",
+                  {},
+                  "topology.dims",
+                  "expected an array of integers"},
+        BadConfig{"UnknownDirection",
+                  "[router]\ndirection_order = [\"X\", \"Q\"]",
+                  {},
+                  "router.direction_order",
+                  "unknown direction \"Q\""},
+        BadConfig{"DirectionOutsideTorus",
+                  "[topology]\ndims = [4, 4]\n[router]\n"
+                  "direction_order = [\"X\", \"Y\", \"Z\"]",
+                  {},
+                  "router.direction_order",
+                  "+Z is not a direction"},
+        BadConfig{"SetWithoutEquals", "", {"traffic.rate"}, "--set", "section.key=value"},
+        BadConfig{"SetWithoutSection", "", {"rate=0.5"}, "--set", "section.key=value"},
+        BadConfig{"SetWithoutKey", "", {"traffic.=0.5"}, "--set", "section.key=value"},
+        BadConfig{"SyntaxError", "[router]\nvcs = = 2\n", {}, "test.toml", "line 2"}),
+    [](const testing::TestParamInfo<BadConfig>& param) { return param.param.name; });
+
+TEST(ConfigLoader, MissingFileIsAConfigError) {
+  const std::filesystem::path path = "/nonexistent/angara.toml";
+  try {
+    load_config_file(path, {});
+    FAIL() << "no ConfigError";
+  } catch (const ConfigError& error) {
+    EXPECT_EQ(error.key(), path.string());
+    EXPECT_NE(std::string(error.what()).find("no such config file"), std::string::npos);
+  }
+}
+
+TEST(ConfigLoader, HelpListsEveryKeyWithItsDefaultAndUnits) {
+  const std::string help = config_keys_help();
+  const auto defaults = config_to_json(Config{});
+  for (const auto& key : dotted_keys(defaults)) {
+    EXPECT_NE(help.find(key + " "), std::string::npos) << key;
+  }
+  EXPECT_NE(help.find("500.0"), std::string::npos);
+  EXPECT_NE(help.find("\"dimension_order\""), std::string::npos);
+  for (const char* unit : {"MHz", "Gbit/s", "ns", "flits", "cycles"}) {
+    EXPECT_NE(help.find(unit), std::string::npos) << unit;
+  }
+}
+
+TEST(ExampleConfigs, EveryFileInConfigsLoads) {
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(ANGARA_CONFIGS_DIR)) {
+    if (entry.path().extension() != ".toml") continue;
+    SCOPED_TRACE(entry.path().string());
+    EXPECT_NO_THROW(load_config_file(entry.path(), {}));
+    ++files;
+  }
+  EXPECT_GE(files, 4);
+}
+
+TEST(ExampleConfigs, DefaultTomlHasEveryKeyAndEqualsTheBuiltInDefaults) {
+  const std::filesystem::path path = std::filesystem::path(ANGARA_CONFIGS_DIR) / "default.toml";
+  const auto file = toml::parse_file(path.string());
+  for (const auto& key : dotted_keys(config_to_json(Config{}))) {
+    EXPECT_TRUE(file.at_path(key)) << key << " missing from default.toml";
+  }
+  EXPECT_EQ(config_to_json(load_config_file(path, {})), config_to_json(Config{}));
+}
+
+}  // namespace
+}  // namespace angara
