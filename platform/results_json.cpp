@@ -1,0 +1,64 @@
+#include "platform/results_json.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <fstream>
+#include <stdexcept>
+
+#include "platform/config_loader.h"
+
+namespace angara {
+
+nlohmann::ordered_json to_json(const ExperimentResult& r) {
+  const double ns = r.config.router.cycle_ns();
+  const auto& lat = r.latency;
+  nlohmann::ordered_json histogram = nlohmann::ordered_json::array();
+  for (const auto& bin : lat.histogram(32)) {
+    histogram.push_back({{"lo", bin.lo}, {"hi", bin.hi}, {"count", bin.count}});
+  }
+  nlohmann::ordered_json j;
+  j["nodes"] = r.nodes;
+  j["packets_delivered"] = r.packets_delivered;
+  j["packets_injected_total"] = r.packets_injected_total;
+  j["packets_delivered_total"] = r.packets_delivered_total;
+  j["latency_cycles"] = {{"mean", lat.mean()},       {"p50", lat.percentile(0.5)},
+                         {"p99", lat.percentile(0.99)}, {"min", lat.min()},
+                         {"max", lat.max()},         {"histogram", histogram}};
+  j["latency_ns"] = {{"mean", lat.mean() * ns},
+                     {"p50", static_cast<double>(lat.percentile(0.5)) * ns},
+                     {"p99", static_cast<double>(lat.percentile(0.99)) * ns}};
+  j["offered_flits_per_node_cycle"] = r.offered_flits_per_node_cycle;
+  j["accepted_flits_per_node_cycle"] = r.accepted_flits_per_node_cycle;
+  j["saturated"] = r.saturated;
+  j["mean_hops"] = r.mean_hops;
+  j["flit_hops"] = r.flit_hops;
+  j["sim_cycles"] = r.sim_cycles;
+  j["sim_ns"] = static_cast<double>(r.sim_cycles) * ns;
+  j["wall_seconds"] = r.wall_seconds;
+  j["config"] = config_to_json(r.config);
+  return j;
+}
+
+std::string summary_line(const ExperimentResult& r) {
+  const auto& lat = r.latency;
+  return fmt::format(
+      "{} torus, uniform {:.3f} flits/node/cycle: accepted {:.3f}, latency mean {:.1f} p50 {} "
+      "p99 {} cycles ({:.1f} ns mean), {} packets measured{}, {} cycles in {:.2f} s",
+      fmt::join(r.config.topology.dims, "x"), r.offered_flits_per_node_cycle,
+      r.accepted_flits_per_node_cycle, lat.mean(), lat.percentile(0.5), lat.percentile(0.99),
+      lat.mean() * r.config.router.cycle_ns(), r.packets_delivered,
+      r.saturated ? " (SATURATED)" : "", r.sim_cycles, r.wall_seconds);
+}
+
+void write_json_file(const nlohmann::ordered_json& json, const std::filesystem::path& path) {
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+  const auto tmp = std::filesystem::path(path.string() + ".partial");
+  {
+    std::ofstream out(tmp);
+    out << json.dump(2) << '\n';
+    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+}  // namespace angara

@@ -1,0 +1,18 @@
+#pragma once
+// Results of a run as JSON (the schema every mode writes) and as a one-line summary.
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/experiment.h"
+
+namespace angara {
+
+nlohmann::ordered_json to_json(const ExperimentResult& result);
+std::string summary_line(const ExperimentResult& result);
+// Writes to a temporary file and renames it, so a crash never leaves half a result behind.
+void write_json_file(const nlohmann::ordered_json& json, const std::filesystem::path& path);
+
+}  // namespace angara

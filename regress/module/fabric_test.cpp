@@ -1,0 +1,180 @@
+// The AT fabric end to end: exact zero-load latency, conservation under load, the watchdog,
+// steady-state behaviour across loads, determinism. Every simulation runs in a child process.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "models/router/zero_load.h"
+#include "models/topology/torus.h"
+#include "platform/experiment.h"
+#include "platform/probe_run.h"
+#include "platform/results_json.h"
+#include "regress/support/isolated.h"
+
+namespace angara {
+namespace {
+
+using test::IsolatedError;
+using test::run_isolated;
+
+Config small_run(std::vector<int> dims, double rate, DeadlockScheme scheme) {
+  Config c;
+  c.topology.dims = std::move(dims);
+  c.traffic.rate = rate;
+  c.router.deadlock = scheme;
+  c.sim.warmup_cycles = 1000;
+  c.sim.measure_cycles = 4000;
+  c.sim.progress = false;
+  return c;
+}
+
+nlohmann::json run(const Config& config) {
+  return run_isolated([&] {
+    auto j = to_json(run_experiment(config));
+    j.erase("wall_seconds");
+    return nlohmann::json(j);
+  });
+}
+
+// Probes far apart in time, so each crosses an empty network.
+std::vector<Probe> spaced_probes(const Torus& torus, const std::vector<int>& sizes) {
+  std::vector<Probe> probes;
+  Cycle t = 0;
+  const NodeId last = static_cast<NodeId>(torus.node_count() - 1);
+  const std::vector<std::pair<NodeId, NodeId>> pairs = {
+      {0, 1}, {0, last}, {last, 0}, {3, last / 2}, {last / 3, 2 * last / 3}, {5, 5 + last / 2}};
+  for (auto [src, dst] : pairs) {
+    for (int flits : sizes) {
+      probes.push_back({src % (last + 1), dst % (last + 1), flits, t});
+      t += 2000;
+    }
+  }
+  return probes;
+}
+
+void expect_zero_load_formula(const Config& config) {
+  const Torus torus(config.topology.dims);
+  const auto probes = spaced_probes(torus, {1, 4, 16});
+  const auto reply = run_isolated([&] {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& d : run_probes(config, probes)) out.push_back({d.latency, d.hops});
+    return out;
+  });
+  ASSERT_EQ(reply.size(), probes.size());
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    const auto& p = probes[i];
+    if (p.src == p.dst) continue;
+    const int hops = torus.min_hops(p.src, p.dst);
+    EXPECT_EQ(reply[i][1].get<int>(), hops) << torus.format(p.src) << "->" << torus.format(p.dst);
+    EXPECT_EQ(reply[i][0].get<Cycle>(), zero_load_latency(config, hops, 1 + p.data_flits))
+        << torus.format(p.src) << "->" << torus.format(p.dst) << ", " << p.data_flits
+        << " data flits, " << hops << " hops";
+  }
+}
+
+TEST(ZeroLoad, LatencyEqualsFormulaOn3DTorusWithTable1) {
+  Config c;
+  c.topology.dims = {4, 4, 4};
+  // Table 1: 2 ns cycle, 40-cycle links, 17 flits in 15 cycles: 1 + 4*3 + 3*41 + 15 = 151 at 3 hops.
+  EXPECT_EQ(zero_load_latency(c, 3, 17), 151u);
+  expect_zero_load_formula(c);
+}
+
+TEST(ZeroLoad, LatencyEqualsFormulaOn4DTorusWithOtherTiming) {
+  Config c;
+  c.topology.dims = {3, 4, 2, 5};
+  c.router.pipeline_cycles = 5;
+  c.router.clock_mhz = 400;
+  c.link = {40.0, 100.0};
+  c.endpoint = {40.0, 30.0};
+  c.router.deadlock = DeadlockScheme::Dateline;
+  expect_zero_load_formula(c);
+}
+
+TEST(ZeroLoad, LatencyEqualsFormulaOn2DTorusWithOtherDirectionOrder) {
+  Config c;
+  c.topology.dims = {5, 3};
+  c.router.direction_order = {{1, true}, {0, false}, {1, false}, {0, true}};
+  expect_zero_load_formula(c);
+}
+
+// Every load up to 1.0 finishes with every injected packet delivered once, intact, to its
+// destination (the ledger inside the model throws otherwise).
+class Conservation : public ::testing::TestWithParam<std::tuple<std::vector<int>, DeadlockScheme>> {};
+
+TEST_P(Conservation, NothingLostAtAnyLoad) {
+  const auto& [dims, scheme] = GetParam();
+  for (double rate : {0.1, 0.5, 1.0}) {
+    const auto r = run(small_run(dims, rate, scheme));
+    EXPECT_GT(r["packets_injected_total"].get<std::uint64_t>(), 0u);
+    EXPECT_EQ(r["packets_injected_total"], r["packets_delivered_total"]) << "rate " << rate;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Tori, Conservation,
+    ::testing::Values(std::make_tuple(std::vector<int>{4, 4, 4}, DeadlockScheme::Bubble),
+                      std::make_tuple(std::vector<int>{4, 4, 4}, DeadlockScheme::Dateline),
+                      std::make_tuple(std::vector<int>{8, 8}, DeadlockScheme::Bubble),
+                      std::make_tuple(std::vector<int>{8, 8}, DeadlockScheme::Dateline)));
+
+// Bubble flow control at saturation with the least buffering it allows (one VC, room for two
+// largest packets): rings fill up, yet nothing deadlocks.
+TEST(Bubble, NeverDeadlocksAtSaturationWithMinimalBuffers) {
+  for (auto dims : std::vector<std::vector<int>>{{4, 4}, {5, 3}, {3, 3, 3}, {2, 2, 2, 2}, {8}}) {
+    Config c = small_run(dims, 1.0, DeadlockScheme::Bubble);
+    c.router.vcs = 1;
+    c.router.buffer_flits = 34;
+    c.sim.watchdog_cycles = 4000;
+    const auto r = run(c);
+    EXPECT_EQ(r["packets_injected_total"], r["packets_delivered_total"]);
+    EXPECT_LT(r["accepted_flits_per_node_cycle"].get<double>(), 0.9);  // it did saturate
+  }
+}
+
+TEST(Watchdog, NamesRouterPortAndVcWhenTheNetworkDeadlocks) {
+  Config c = small_run({4, 4}, 1.0, DeadlockScheme::None);
+  c.router.vcs = 1;
+  c.router.buffer_flits = 17;
+  c.sim.watchdog_cycles = 2000;
+  try {
+    run(c);
+    FAIL() << "a 4x4 torus without deadlock avoidance at full load should deadlock";
+  } catch (const IsolatedError& e) {
+    EXPECT_EQ(e.type(), "ModelError");
+    const std::string what = e.what();
+    EXPECT_NE(what.find("deadlock"), std::string::npos) << what;
+    EXPECT_NE(what.find("router ("), std::string::npos) << what;
+    EXPECT_NE(what.find("input port"), std::string::npos) << what;
+    EXPECT_NE(what.find(" VC "), std::string::npos) << what;
+  }
+}
+
+TEST(SteadyState, LatencyGrowsWithLoadAndThroughputLevelsOff) {
+  std::vector<double> latency, accepted, offered;
+  for (double rate : {0.05, 0.2, 0.3, 0.7, 1.0}) {
+    const auto r = run(small_run({8, 8}, rate, DeadlockScheme::Bubble));
+    latency.push_back(r["latency_cycles"]["mean"]);
+    accepted.push_back(r["accepted_flits_per_node_cycle"]);
+    offered.push_back(r["offered_flits_per_node_cycle"]);
+  }
+  for (std::size_t i = 1; i < latency.size(); ++i) EXPECT_GT(latency[i], latency[i - 1]);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(accepted[i], offered[i], 0.05 * offered[i]);
+  // Past saturation more offered load buys no more throughput.
+  EXPECT_LT(accepted[4], 0.7 * offered[4]);
+  EXPECT_NEAR(accepted[4], accepted[3], 0.1 * accepted[3]);
+}
+
+TEST(Determinism, SameConfigAndSeedGiveIdenticalResults) {
+  const Config c = small_run({4, 4, 4}, 0.4, DeadlockScheme::Bubble);
+  const auto a = run(c), b = run(c);
+  EXPECT_EQ(a.dump(), b.dump());
+  Config other = c;
+  other.sim.seed = 2;
+  EXPECT_NE(run(other)["latency_cycles"].dump(), a["latency_cycles"].dump());
+}
+
+}  // namespace
+}  // namespace angara
