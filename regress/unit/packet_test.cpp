@@ -1,0 +1,168 @@
+// Unit tests of the packet format: header flit encoding and the payload check pattern.
+
+#include "models/core/packet.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <utility>
+
+namespace angara {
+namespace {
+
+constexpr PacketKind kAllKinds[] = {PacketKind::Write,
+                                    PacketKind::Read,
+                                    PacketKind::Atomic,
+                                    PacketKind::Broadcast,
+                                    PacketKind::BroadcastRequest,
+                                    PacketKind::Reduce,
+                                    PacketKind::Credit};
+
+PacketHeader extreme_header(PacketKind kind) {
+  PacketHeader h;
+  h.kind = kind;
+  h.src = 65535;
+  h.dst = 65535;
+  h.tree_id = 15;
+  h.reduce_id = 15;
+  h.op = 15;
+  h.data_flits = kMaxDataFlits;
+  h.vc = 7;
+  h.seq = std::numeric_limits<std::uint64_t>::max();
+  return h;
+}
+
+TEST(PacketFormat, SizesMatchTheSpec) {
+  EXPECT_EQ(kFlitBits, 128);
+  EXPECT_EQ(kMaxDataFlits, 16);
+  EXPECT_EQ(kMaxPacketFlits, 17);
+  EXPECT_EQ(static_cast<int>(sizeof(Flit)) * 8, kFlitBits);
+  EXPECT_EQ(kMaxDataFlits * kFlitBits / 8, 256);  // 256 bytes of payload at most
+}
+
+TEST(PacketHeader, ExtremeValuesRoundTripForEveryKind) {
+  for (PacketKind kind : kAllKinds) {
+    const PacketHeader h = extreme_header(kind);
+    EXPECT_EQ(decode_header(encode_header(h)), h) << "kind " << static_cast<int>(kind);
+  }
+}
+
+TEST(PacketHeader, ZeroHeaderIsTheZeroFlit) {
+  EXPECT_EQ(encode_header(PacketHeader{}), (Flit{0, 0}));
+  EXPECT_EQ(decode_header(Flit{0, 0}), PacketHeader{});
+}
+
+TEST(PacketHeader, SequenceNumberIsTheHighWord) {
+  PacketHeader h;
+  h.seq = 0x0123456789abcdefULL;
+  EXPECT_EQ(encode_header(h).hi, h.seq);
+  EXPECT_EQ(encode_header(h).lo, 0u);
+}
+
+// Each field at its maximum with every other field zero decodes to exactly that field, so no
+// two fields overlap in the flit.
+TEST(PacketHeader, FieldsDoNotOverlap) {
+  const PacketHeader full = extreme_header(PacketKind::Credit);
+  PacketHeader only[9];
+  only[0].kind = full.kind;
+  only[1].src = full.src;
+  only[2].dst = full.dst;
+  only[3].tree_id = full.tree_id;
+  only[4].reduce_id = full.reduce_id;
+  only[5].op = full.op;
+  only[6].data_flits = full.data_flits;
+  only[7].vc = full.vc;
+  only[8].seq = full.seq;
+  std::uint64_t seen_lo = 0;
+  for (int i = 0; i < 9; ++i) {
+    const Flit f = encode_header(only[i]);
+    EXPECT_EQ(decode_header(f), only[i]) << "field " << i;
+    EXPECT_EQ(seen_lo & f.lo, 0u) << "field " << i << " overlaps an earlier field";
+    seen_lo |= f.lo;
+  }
+}
+
+TEST(PacketHeader, MixedValuesRoundTrip) {
+  PacketHeader h;
+  h.kind = PacketKind::Reduce;
+  h.src = 0xa5a5;
+  h.dst = 0x5a5a;
+  h.tree_id = 9;
+  h.reduce_id = 6;
+  h.op = 3;
+  h.data_flits = 11;
+  h.vc = 5;
+  h.seq = 0x8000000000000001ULL;
+  EXPECT_EQ(decode_header(encode_header(h)), h);
+  for (int flits = 0; flits <= kMaxDataFlits; ++flits) {
+    h.data_flits = static_cast<std::uint8_t>(flits);
+    EXPECT_EQ(decode_header(encode_header(h)).data_flits, flits);
+  }
+}
+
+Packet full_packet(std::uint64_t seq) {
+  Packet p;
+  p.header.seq = seq;
+  p.header.data_flits = kMaxDataFlits;
+  fill_check_pattern(p);
+  return p;
+}
+
+TEST(CheckPattern, FilledPacketIsIntact) {
+  for (std::uint64_t seq : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{123456789},
+                            std::numeric_limits<std::uint64_t>::max()}) {
+    EXPECT_TRUE(check_pattern_intact(full_packet(seq))) << "seq " << seq;
+  }
+}
+
+TEST(CheckPattern, DetectsEverySingleFlippedBit) {
+  Packet p = full_packet(42);
+  for (int i = 0; i < kMaxDataFlits; ++i) {
+    for (int bit = 0; bit < 64; ++bit) {
+      const std::uint64_t mask = std::uint64_t{1} << bit;
+      p.data[i].lo ^= mask;
+      EXPECT_FALSE(check_pattern_intact(p)) << "flit " << i << " lo bit " << bit;
+      p.data[i].lo ^= mask;
+      p.data[i].hi ^= mask;
+      EXPECT_FALSE(check_pattern_intact(p)) << "flit " << i << " hi bit " << bit;
+      p.data[i].hi ^= mask;
+    }
+  }
+  EXPECT_TRUE(check_pattern_intact(p));
+}
+
+TEST(CheckPattern, DependsOnTheSequenceNumber) {
+  Packet p = full_packet(7);
+  p.header.seq = 8;
+  EXPECT_FALSE(check_pattern_intact(p));
+  // Flits of one packet differ from each other, so a repeated or swapped flit is detected.
+  Packet q = full_packet(7);
+  std::swap(q.data[3], q.data[4]);
+  EXPECT_FALSE(check_pattern_intact(q));
+}
+
+TEST(CheckPattern, OnlyTheCarriedDataFlitsCount) {
+  Packet header_only;
+  header_only.header.seq = 99;
+  header_only.header.data_flits = 0;
+  fill_check_pattern(header_only);
+  EXPECT_TRUE(check_pattern_intact(header_only));
+  header_only.data[0] = {0xdead, 0xbeef};  // not on the wire: ignored
+  EXPECT_TRUE(check_pattern_intact(header_only));
+
+  Packet short_packet;
+  short_packet.header.seq = 5;
+  short_packet.header.data_flits = 3;
+  fill_check_pattern(short_packet);
+  EXPECT_TRUE(check_pattern_intact(short_packet));
+  EXPECT_EQ(short_packet.data[3], Flit{});  // flits past data_flits are left alone
+  short_packet.data[3].lo ^= 1;
+  EXPECT_TRUE(check_pattern_intact(short_packet));
+  short_packet.data[2].hi ^= std::uint64_t{1} << 63;
+  EXPECT_FALSE(check_pattern_intact(short_packet));
+  EXPECT_EQ(short_packet.wire_flits(), 4);
+}
+
+}  // namespace
+}  // namespace angara

@@ -1,0 +1,249 @@
+// Unit tests of the machine parameters: Table 1 defaults, channel timing in whole cycles and the
+// configuration checks (each names the offending key).
+
+#include "models/core/params.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "models/core/config_error.h"
+#include "models/core/packet.h"
+
+namespace angara {
+namespace {
+
+// Passes if `check` throws a ConfigError naming `key` (in key() and in the message).
+testing::AssertionResult throws_config_error(const std::function<void()>& check,
+                                             const std::string& key) {
+  try {
+    check();
+  } catch (const ConfigError& e) {
+    if (e.key() != key) {
+      return testing::AssertionFailure()
+             << "ConfigError for key '" << e.key() << "', expected '" << key << "': " << e.what();
+    }
+    if (std::string(e.what()).find(key) == std::string::npos) {
+      return testing::AssertionFailure() << "message does not name the key: " << e.what();
+    }
+    return testing::AssertionSuccess();
+  } catch (const std::exception& e) {
+    return testing::AssertionFailure() << "threw another exception: " << e.what();
+  }
+  return testing::AssertionFailure() << "did not throw (expected a ConfigError for " << key << ")";
+}
+
+TEST(ChannelTiming, Table1LinkIsFortyCyclesAndAFlitPerCycleOrLess) {
+  const ChannelTiming t(ChannelParams{75.0, 80.0}, 500.0);
+  EXPECT_EQ(t.latency, 40u);  // 80 ns at 2 ns per cycle, exactly: must not round up to 41
+  EXPECT_NEAR(t.cycles_per_flit, 128.0 * 0.5 / 75.0, 1e-12);
+  EXPECT_EQ(t.serialization(1), 1u);    // 0.853 cycles
+  EXPECT_EQ(t.serialization(2), 2u);    // 1.707
+  EXPECT_EQ(t.serialization(3), 3u);    // 2.56
+  EXPECT_EQ(t.serialization(16), 14u);  // 13.65
+  EXPECT_EQ(t.serialization(17), 15u);  // 17 * 128 * 0.5 / 75 = 14.507
+}
+
+TEST(ChannelTiming, LatencyRoundsUpToWholeCycles) {
+  EXPECT_EQ(ChannelTiming(ChannelParams{75.0, 81.0}, 500.0).latency, 41u);  // 40.5 cycles
+  EXPECT_EQ(ChannelTiming(ChannelParams{75.0, 80.1}, 500.0).latency, 41u);
+  EXPECT_EQ(ChannelTiming(ChannelParams{75.0, 2.2}, 500.0).latency, 2u);
+  EXPECT_EQ(ChannelTiming(ChannelParams{75.0, 0.0}, 500.0).latency, 0u);
+  EXPECT_EQ(ChannelTiming(ChannelParams{75.0, 0.3}, 1000.0).latency, 1u);
+  EXPECT_EQ(ChannelTiming(ChannelParams{75.0, 80.0}, 1000.0).latency, 80u);
+}
+
+TEST(ChannelTiming, ExactSerializationIsNotRoundedUp) {
+  // 64 Gbit/s at 500 MHz moves exactly one 128-bit flit per cycle.
+  const ChannelTiming one(ChannelParams{64.0, 0.0}, 500.0);
+  EXPECT_DOUBLE_EQ(one.cycles_per_flit, 1.0);
+  EXPECT_EQ(one.serialization(1), 1u);
+  EXPECT_EQ(one.serialization(17), 17u);
+  // 128 Gbit/s at 500 MHz: two flits per cycle.
+  const ChannelTiming two(ChannelParams{128.0, 0.0}, 500.0);
+  EXPECT_EQ(two.serialization(1), 1u);
+  EXPECT_EQ(two.serialization(2), 1u);
+  EXPECT_EQ(two.serialization(17), 9u);
+  // 75 Gbit/s at 1875 MHz: 3.2 cycles per flit; 5 flits take exactly 16 cycles.
+  const ChannelTiming slow(ChannelParams{75.0, 0.0}, 1875.0);
+  EXPECT_EQ(slow.serialization(5), 16u);
+  EXPECT_EQ(slow.serialization(6), 20u);  // 19.2
+}
+
+TEST(Defaults, MatchTable1) {
+  const RouterParams router;
+  EXPECT_EQ(router.clock_mhz, 500.0);
+  EXPECT_DOUBLE_EQ(router.cycle_ns(), 2.0);
+  EXPECT_EQ(router.deadlock, DeadlockScheme::Bubble);
+  EXPECT_EQ(router.vc_classes(), 1);
+  EXPECT_TRUE(router.direction_order.empty());
+
+  const ChannelParams link;
+  EXPECT_EQ(link.bandwidth_gbps, 75.0);
+  EXPECT_EQ(link.latency_ns, 80.0);
+
+  const Config config;
+  EXPECT_EQ(config.link.bandwidth_gbps, 75.0);
+  EXPECT_EQ(config.link.latency_ns, 80.0);
+  EXPECT_EQ(config.endpoint.bandwidth_gbps, 75.0);
+  EXPECT_EQ(config.endpoint.latency_ns, 0.0);
+  EXPECT_EQ(config.router.clock_mhz, 500.0);
+  EXPECT_NO_THROW(config.validate());
+}
+
+TEST(Defaults, DirectionOrderIsDimensionOrderPlusBeforeMinus) {
+  const RouterParams router;
+  const std::vector<Direction> expected{{0, false}, {0, true},  {1, false},
+                                        {1, true},  {2, false}, {2, true}};
+  EXPECT_EQ(router.resolved_direction_order(3), expected);
+  RouterParams custom;
+  custom.direction_order = {{1, false}, {0, true}, {1, true}, {0, false}};
+  EXPECT_EQ(custom.resolved_direction_order(2), custom.direction_order);
+  EXPECT_NO_THROW(custom.validate(2));
+}
+
+TEST(Defaults, DatelineHasTwoClasses) {
+  RouterParams router;
+  router.deadlock = DeadlockScheme::Dateline;
+  EXPECT_EQ(router.vc_classes(), 2);
+  router.deadlock = DeadlockScheme::None;
+  EXPECT_EQ(router.vc_classes(), 1);
+}
+
+TEST(Validate, Topology) {
+  auto topo = [](std::vector<int> dims) {
+    TopologyParams t;
+    t.dims = std::move(dims);
+    return t;
+  };
+  EXPECT_NO_THROW(topo({2}).validate());
+  EXPECT_NO_THROW(topo({256, 256}).validate());  // exactly 65536 nodes
+  EXPECT_NO_THROW(topo({8, 8, 8, 16}).validate());
+  EXPECT_TRUE(throws_config_error([&] { topo({}).validate(); }, "topology.dims"));
+  EXPECT_TRUE(throws_config_error([&] { topo({2, 2, 2, 2, 2}).validate(); }, "topology.dims"));
+  EXPECT_TRUE(throws_config_error([&] { topo({4, 1, 4}).validate(); }, "topology.dims"));
+  EXPECT_TRUE(throws_config_error([&] { topo({4, 0}).validate(); }, "topology.dims"));
+  EXPECT_TRUE(throws_config_error([&] { topo({-3, 4}).validate(); }, "topology.dims"));
+  EXPECT_TRUE(throws_config_error([&] { topo({256, 257}).validate(); }, "topology.dims"));
+  EXPECT_EQ(topo({5, 3}).node_count(), 15);
+}
+
+// Each case changes the defaults and validates for a 2-D torus.
+TEST(Validate, Router) {
+  EXPECT_NO_THROW(RouterParams{}.validate(3));
+  RouterParams r;
+  auto validate = [&r] { r.validate(2); };
+
+  r.clock_mhz = 0;
+  EXPECT_TRUE(throws_config_error(validate, "router.clock_mhz"));
+  r.clock_mhz = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(throws_config_error(validate, "router.clock_mhz"));
+
+  r = {};
+  r.direction_order = {{0, false}, {0, true}, {1, false}, {2, true}};  // Z on a 2-D torus
+  EXPECT_TRUE(throws_config_error(validate, "router.direction_order"));
+  r.direction_order = {{0, false}, {0, true}, {1, false}, {0, true}};  // -X twice, no -Y
+  EXPECT_TRUE(throws_config_error(validate, "router.direction_order"));
+  r.direction_order = {{0, false}, {0, true}, {1, false}};  // -Y missing
+  EXPECT_TRUE(throws_config_error(validate, "router.direction_order"));
+  r.direction_order = {{1, true}, {0, true}, {1, false}, {0, false}};
+  EXPECT_NO_THROW(validate());
+
+  r = {};
+  r.vcs = 0;
+  EXPECT_TRUE(throws_config_error(validate, "router.vcs"));
+  r.vcs = 9;
+  EXPECT_TRUE(throws_config_error(validate, "router.vcs"));
+  r.vcs = 8;
+  EXPECT_NO_THROW(validate());
+  r.deadlock = DeadlockScheme::Dateline;
+  r.vcs = 3;
+  EXPECT_TRUE(throws_config_error(validate, "router.vcs"));
+  r.vcs = 4;
+  EXPECT_NO_THROW(validate());
+
+  // Bubble needs two largest packets of buffer; the other schemes one.
+  r = {};
+  r.buffer_flits = 2 * kMaxPacketFlits;
+  EXPECT_NO_THROW(validate());
+  r.buffer_flits = 2 * kMaxPacketFlits - 1;
+  EXPECT_TRUE(throws_config_error(validate, "router.buffer_flits"));
+  r.deadlock = DeadlockScheme::Dateline;
+  r.buffer_flits = kMaxPacketFlits;
+  EXPECT_NO_THROW(validate());
+  r.deadlock = DeadlockScheme::None;
+  r.buffer_flits = kMaxPacketFlits - 1;
+  EXPECT_TRUE(throws_config_error(validate, "router.buffer_flits"));
+
+  r = {};
+  r.pipeline_cycles = 0;
+  EXPECT_TRUE(throws_config_error(validate, "router.pipeline_cycles"));
+}
+
+TEST(Validate, ChannelKeyCarriesTheSection) {
+  auto channel = [](double bandwidth_gbps, double latency_ns, const char* section) {
+    return [=] { ChannelParams{bandwidth_gbps, latency_ns}.validate(section); };
+  };
+  EXPECT_NO_THROW(channel(75.0, 0.0, "endpoint")());
+  EXPECT_TRUE(throws_config_error(channel(0.0, 80.0, "link"), "link.bandwidth_gbps"));
+  EXPECT_TRUE(throws_config_error(channel(-1.0, 80.0, "endpoint"), "endpoint.bandwidth_gbps"));
+  EXPECT_TRUE(throws_config_error(channel(75.0, -1.0, "link"), "link.latency_ns"));
+  EXPECT_TRUE(throws_config_error(channel(75.0, -0.5, "endpoint"), "endpoint.latency_ns"));
+  EXPECT_TRUE(throws_config_error(channel(75.0, std::nan(""), "link"), "link.latency_ns"));
+}
+
+TEST(Validate, Traffic) {
+  auto traffic = [](double rate, int flits) {
+    TrafficParams t;
+    t.rate = rate;
+    t.packet_flits = flits;
+    return t;
+  };
+  EXPECT_NO_THROW(traffic(0.0, 1).validate());
+  EXPECT_NO_THROW(traffic(1.0, 16).validate());
+  EXPECT_EQ(traffic(0.5, 16).wire_flits(), kMaxPacketFlits);
+  EXPECT_TRUE(throws_config_error([&] { traffic(1.5, 16).validate(); }, "traffic.rate"));
+  EXPECT_TRUE(throws_config_error([&] { traffic(-0.1, 16).validate(); }, "traffic.rate"));
+  EXPECT_TRUE(throws_config_error([&] { traffic(0.3, 0).validate(); }, "traffic.packet_flits"));
+  EXPECT_TRUE(throws_config_error([&] { traffic(0.3, 17).validate(); }, "traffic.packet_flits"));
+}
+
+TEST(Validate, Sim) {
+  EXPECT_NO_THROW(SimParams{}.validate());
+  SimParams lt;
+  lt.mode = SimMode::Lt;
+  EXPECT_TRUE(throws_config_error([&] { lt.validate(); }, "sim.mode"));
+  SimParams no_measure;
+  no_measure.measure_cycles = 0;
+  EXPECT_TRUE(throws_config_error([&] { no_measure.validate(); }, "sim.measure_cycles"));
+  SimParams no_watchdog;
+  no_watchdog.watchdog_cycles = 0;
+  EXPECT_TRUE(throws_config_error([&] { no_watchdog.validate(); }, "sim.watchdog_cycles"));
+}
+
+TEST(Validate, ConfigChecksEverySection) {
+  Config c;
+  c.endpoint.bandwidth_gbps = 0;
+  EXPECT_TRUE(throws_config_error([&] { c.validate(); }, "endpoint.bandwidth_gbps"));
+  c = Config{};
+  c.link.latency_ns = -5;
+  EXPECT_TRUE(throws_config_error([&] { c.validate(); }, "link.latency_ns"));
+  c = Config{};
+  c.topology.dims = {4, 4};
+  c.router.direction_order = {{0, false}, {0, true}, {1, false}, {1, true}, {2, false}, {2, true}};
+  EXPECT_TRUE(throws_config_error([&] { c.validate(); }, "router.direction_order"));
+  c.topology.dims = {4, 4, 4};
+  EXPECT_NO_THROW(c.validate());
+  c.traffic.packet_flits = 20;
+  EXPECT_TRUE(throws_config_error([&] { c.validate(); }, "traffic.packet_flits"));
+  c = Config{};
+  c.topology.dims = {1};
+  EXPECT_TRUE(throws_config_error([&] { c.validate(); }, "topology.dims"));
+}
+
+}  // namespace
+}  // namespace angara

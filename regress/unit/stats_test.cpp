@@ -1,0 +1,217 @@
+// Unit tests of the latency statistics and of the credit counter a router keeps per downstream VC.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "models/core/latency_stats.h"
+#include "models/router/credit_counter.h"
+
+namespace angara {
+namespace {
+
+// 1..100 added in a shuffled order, so nothing relies on the samples arriving sorted.
+LatencyStats one_to_hundred() {
+  std::vector<Cycle> values(100);
+  std::iota(values.begin(), values.end(), Cycle{1});
+  std::shuffle(values.begin(), values.end(), std::mt19937(12345));
+  LatencyStats s;
+  for (Cycle v : values) s.add(v);
+  return s;
+}
+
+TEST(LatencyStats, EmptyIsAllZero) {
+  const LatencyStats s;
+  EXPECT_EQ(s.count(), 0u);
+  EXPECT_EQ(s.mean(), 0.0);
+  EXPECT_EQ(s.min(), 0u);
+  EXPECT_EQ(s.max(), 0u);
+  EXPECT_EQ(s.percentile(0.5), 0u);
+  EXPECT_EQ(s.percentile(0.99), 0u);
+  EXPECT_TRUE(s.histogram(10).empty());
+}
+
+TEST(LatencyStats, OneToHundred) {
+  const LatencyStats s = one_to_hundred();
+  EXPECT_EQ(s.count(), 100u);
+  EXPECT_DOUBLE_EQ(s.mean(), 50.5);
+  EXPECT_EQ(s.min(), 1u);
+  EXPECT_EQ(s.max(), 100u);
+  EXPECT_EQ(s.percentile(0.5), 50u);
+  EXPECT_EQ(s.percentile(0.99), 99u);
+  EXPECT_EQ(s.percentile(0.995), 100u);
+  EXPECT_EQ(s.percentile(1.0), 100u);
+  EXPECT_EQ(s.percentile(0.0), 1u);
+  EXPECT_EQ(s.percentile(0.001), 1u);
+  EXPECT_EQ(s.percentile(0.011), 2u);
+}
+
+TEST(LatencyStats, SmallSetsByHand) {
+  LatencyStats s;
+  for (Cycle v : {5u, 1u, 3u}) s.add(v);
+  EXPECT_DOUBLE_EQ(s.mean(), 3.0);
+  EXPECT_EQ(s.percentile(0.5), 3u);   // rank ceil(1.5) = 2 of {1, 3, 5}
+  EXPECT_EQ(s.percentile(0.99), 5u);  // rank ceil(2.97) = 3
+  EXPECT_EQ(s.percentile(0.33), 1u);  // rank ceil(0.99) = 1
+  EXPECT_EQ(s.min(), 1u);
+  EXPECT_EQ(s.max(), 5u);
+
+  LatencyStats repeated;
+  for (Cycle v : {7u, 7u, 7u, 100u}) repeated.add(v);
+  EXPECT_DOUBLE_EQ(repeated.mean(), 30.25);
+  EXPECT_EQ(repeated.percentile(0.5), 7u);
+  EXPECT_EQ(repeated.percentile(0.75), 7u);
+  EXPECT_EQ(repeated.percentile(0.76), 100u);
+
+  LatencyStats single;
+  single.add(42);
+  EXPECT_EQ(single.percentile(0.0), 42u);
+  EXPECT_EQ(single.percentile(0.99), 42u);
+  EXPECT_DOUBLE_EQ(single.mean(), 42.0);
+}
+
+TEST(LatencyStats, SamplesAddedAfterAQueryAreCounted) {
+  LatencyStats s;
+  for (Cycle v = 10; v >= 1; --v) s.add(v);
+  EXPECT_EQ(s.percentile(0.5), 5u);
+  EXPECT_EQ(s.max(), 10u);
+  s.add(1000);
+  s.add(0);
+  EXPECT_EQ(s.count(), 12u);
+  EXPECT_EQ(s.max(), 1000u);
+  EXPECT_EQ(s.min(), 0u);
+  EXPECT_EQ(s.percentile(0.5), 5u);  // rank 6 of {0, 1, ..., 10, 1000}
+  EXPECT_EQ(s.percentile(1.0), 1000u);
+  EXPECT_DOUBLE_EQ(s.mean(), 1055.0 / 12.0);
+}
+
+TEST(LatencyStats, HistogramOfOneToHundredInTenBins) {
+  const auto bins = one_to_hundred().histogram(10);
+  ASSERT_EQ(bins.size(), 10u);
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(bins[i].lo, static_cast<Cycle>(1 + 10 * i));
+    EXPECT_EQ(bins[i].hi, static_cast<Cycle>(11 + 10 * i));
+    EXPECT_EQ(bins[i].count, 10u);
+  }
+}
+
+// For any sample set and bin count: bins are contiguous and equally wide, start at the minimum,
+// the last one holds the maximum, each count is the number of samples in [lo, hi), and the counts
+// add up to count().
+void expect_histogram_consistent(const std::vector<Cycle>& samples, int requested) {
+  LatencyStats s;
+  for (Cycle v : samples) s.add(v);
+  const auto bins = s.histogram(requested);
+  ASSERT_FALSE(bins.empty());
+  EXPECT_LE(static_cast<int>(bins.size()), requested);
+  EXPECT_EQ(bins.front().lo, s.min());
+  EXPECT_LE(bins.back().lo, s.max());
+  EXPECT_GT(bins.back().hi, s.max());
+  EXPECT_GT(bins.back().count, 0u);
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < bins.size(); ++i) {
+    EXPECT_GT(bins[i].hi, bins[i].lo);
+    EXPECT_EQ(bins[i].hi - bins[i].lo, bins[0].hi - bins[0].lo);
+    if (i > 0) {
+      EXPECT_EQ(bins[i].lo, bins[i - 1].hi);
+    }
+    const auto in_bin = std::count_if(samples.begin(), samples.end(),
+                                      [&](Cycle v) { return v >= bins[i].lo && v < bins[i].hi; });
+    EXPECT_EQ(bins[i].count, static_cast<std::uint64_t>(in_bin)) << "bin " << i;
+    total += bins[i].count;
+  }
+  EXPECT_EQ(total, s.count());
+}
+
+TEST(LatencyStats, HistogramBinsCoverMinToMaxAndCountEverySample) {
+  std::vector<Cycle> hundred(100);
+  std::iota(hundred.begin(), hundred.end(), Cycle{1});
+  std::mt19937_64 rng(7);
+  std::vector<Cycle> random(1000);
+  for (Cycle& v : random) v = 200 + rng() % 5000;
+  for (int requested : {1, 2, 3, 7, 10, 60, 200}) {
+    SCOPED_TRACE(requested);
+    expect_histogram_consistent(hundred, requested);
+    expect_histogram_consistent(random, requested);
+    expect_histogram_consistent({42}, requested);
+    expect_histogram_consistent({9, 9, 9}, requested);
+    expect_histogram_consistent({3, 4}, requested);
+  }
+  LatencyStats s;
+  s.add(1);
+  EXPECT_TRUE(s.histogram(0).empty());
+}
+
+TEST(CreditCounter, StartsWithTheGivenCredits) {
+  CreditCounter empty;
+  EXPECT_EQ(empty.available(), 0);
+  EXPECT_EQ(empty.at(1000), 0);
+  CreditCounter c(10);
+  EXPECT_EQ(c.available(), 10);
+  EXPECT_EQ(c.at(0), 10);
+  c.consume(4);
+  EXPECT_EQ(c.available(), 6);
+  EXPECT_EQ(c.at(0), 6);
+}
+
+TEST(CreditCounter, ReturnsBecomeUsableAtTheirCycle) {
+  CreditCounter c(10);
+  c.consume(10);
+  c.add(5, 3);
+  EXPECT_EQ(c.at(4), 0);
+  EXPECT_EQ(c.available(), 0);
+  EXPECT_EQ(c.at(5), 3);
+  EXPECT_EQ(c.available(), 3);
+  c.add(10, 2);
+  c.add(12, 5);
+  EXPECT_EQ(c.at(11), 5);  // the return at 10 only
+  EXPECT_EQ(c.at(11), 5);  // absorbing is idempotent
+  EXPECT_EQ(c.at(100), 10);
+  EXPECT_EQ(c.at(200), 10);
+}
+
+TEST(CreditCounter, WhenLooksIntoPendingReturnsWithoutAbsorbingThem) {
+  CreditCounter c(6);
+  c.add(5, 3);
+  c.add(10, 2);
+  c.add(12, 5);
+  EXPECT_EQ(c.when(0, 6), 0u);  // enough already
+  EXPECT_EQ(c.when(3, 0), 3u);
+  EXPECT_EQ(c.when(0, 7), 5u);  // needs the return at 5
+  EXPECT_EQ(c.when(0, 9), 5u);
+  EXPECT_EQ(c.when(7, 9), 7u);  // already due by `from`
+  EXPECT_EQ(c.when(0, 10), 10u);
+  EXPECT_EQ(c.when(11, 11), 11u);
+  EXPECT_EQ(c.when(0, 16), 12u);
+  EXPECT_EQ(c.when(0, 17), kNever);  // not even with every known return
+  EXPECT_EQ(c.available(), 6);       // when() is a query
+  EXPECT_EQ(c.at(4), 6);
+  c.consume(6);
+  EXPECT_EQ(c.when(4, 1), 5u);
+  EXPECT_EQ(c.when(4, 3), 5u);
+  EXPECT_EQ(c.when(4, 4), 10u);
+  EXPECT_EQ(c.at(10), 5);
+  EXPECT_EQ(c.when(10, 5), 10u);
+  EXPECT_EQ(c.when(10, 6), 12u);
+}
+
+TEST(CreditCounter, AddWakesOnlyAfterASenderWaited) {
+  CreditCounter c(4);
+  EXPECT_FALSE(c.add(1, 1));
+  EXPECT_FALSE(c.add(2, 1));
+  c.mark_waited_on();
+  EXPECT_TRUE(c.add(3, 1));
+  EXPECT_FALSE(c.add(4, 1));  // one wake per wait
+  c.mark_waited_on();
+  c.mark_waited_on();
+  EXPECT_TRUE(c.add(5, 1));
+  EXPECT_FALSE(c.add(6, 1));
+  EXPECT_EQ(c.at(6), 10);
+}
+
+}  // namespace
+}  // namespace angara
