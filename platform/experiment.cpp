@@ -104,7 +104,7 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
   runner.run_until(window_end, "measure", [] { return false; });
   auto measured_arrived = [&] { return measurement.measured_outstanding() == 0; };
   runner.run_until(window_end + sim.drain_cycles, "drain", measured_arrived);
-  const bool saturated = !measured_arrived();
+  const bool drain_complete = measured_arrived();
   const Cycle stopped_at = runner.now();
   system.stop_creating();
   runner.run_until(kNever, "flush", [] { return false; });
@@ -121,7 +121,8 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
   r.accepted_flits_per_node_cycle = static_cast<double>(measurement.accepted_flits()) / node_cycles;
   r.mean_hops = measurement.mean_hops();
   r.flit_hops = system.flit_hops();
-  r.saturated = saturated;
+  r.drain_complete = drain_complete;
+  r.saturated = !drain_complete || r.accepted_flits_per_node_cycle < 0.9 * r.offered_flits_per_node_cycle;
   r.sim_cycles = std::max(stopped_at, system.ledger().last_delivery());
   r.wall_seconds = seconds_since(wall_start);
   return r;

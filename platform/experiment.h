@@ -26,7 +26,8 @@ struct ExperimentResult {
   double accepted_flits_per_node_cycle = 0;
   double mean_hops = 0;
   std::uint64_t flit_hops = 0;  // flits x router-to-router links, whole run
-  bool saturated = false;       // measured packets still missing after sim.drain_cycles
+  bool drain_complete = true;   // every measured packet arrived within sim.drain_cycles
+  bool saturated = false;       // accepted < 90% of offered, or the drain did not complete
   Cycle sim_cycles = 0;         // until injection stopped or the last packet arrived, if later
   double wall_seconds = 0;
 };

@@ -30,6 +30,7 @@ nlohmann::ordered_json to_json(const ExperimentResult& r) {
   j["offered_flits_per_node_cycle"] = r.offered_flits_per_node_cycle;
   j["accepted_flits_per_node_cycle"] = r.accepted_flits_per_node_cycle;
   j["saturated"] = r.saturated;
+  j["drain_complete"] = r.drain_complete;
   j["mean_hops"] = r.mean_hops;
   j["flit_hops"] = r.flit_hops;
   j["sim_cycles"] = r.sim_cycles;

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# angara-sim as a user meets it: results file, determinism, bad-config errors, --help, examples.
+# usage: cli_test.sh ANGARA_SIM CONFIGS_DIR
+set -u
+sim=$1
+configs=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+quick=(--set sim.warmup_cycles=200 --set sim.measure_cycles=1000 -q)
+
+# The default experiment writes every promised field.
+if "$sim" run "${quick[@]}" --out "$work/a.json" > "$work/summary.txt"; then ok; else fail "default run exited $?"; fi
+for key in packets_delivered latency_cycles latency_ns mean p50 p99 histogram \
+           offered_flits_per_node_cycle accepted_flits_per_node_cycle sim_cycles wall_seconds config; do
+  grep -q "\"$key\"" "$work/a.json" && ok || fail "results lack \"$key\""
+done
+grep -q "torus, uniform" "$work/summary.txt" && ok || fail "no one-line summary on stdout"
+
+# Same config and seed: byte-identical results, wall time aside.
+"$sim" run "${quick[@]}" --out "$work/b.json" > /dev/null
+if diff <(grep -v wall_seconds "$work/a.json") <(grep -v wall_seconds "$work/b.json") > /dev/null; then
+  ok
+else
+  fail "two runs of the same config differ"
+fi
+"$sim" run "${quick[@]}" --set sim.seed=7 --out "$work/c.json" > /dev/null
+if diff <(grep -v wall_seconds "$work/a.json") <(grep -v wall_seconds "$work/c.json") > /dev/null; then
+  fail "a different seed gave the same results"
+else
+  ok
+fi
+
+# Bad configs: exit status 2, the key named on stderr, no results file.
+expect_bad() {
+  local key=$1
+  shift
+  rm -f "$work/bad.json"
+  "$sim" run "$@" --out "$work/bad.json" > /dev/null 2> "$work/err.txt"
+  local status=$?
+  [ "$status" -eq 2 ] && ok || fail "'$*' exited $status, expected 2"
+  grep -q "$key" "$work/err.txt" && ok || fail "'$*' did not name $key: $(cat "$work/err.txt")"
+  [ ! -e "$work/bad.json" ] && ok || fail "'$*' wrote results"
+}
+expect_bad router.bufer_flits --set router.bufer_flits=8
+expect_bad topology.dims --set 'topology.dims=[4,1]'
+expect_bad topology.dims --set 'topology.dims=[2,2,2,2,2]'
+expect_bad traffic.rate --set traffic.rate=-0.1
+expect_bad traffic.rate --set traffic.rate=1.5
+expect_bad traffic.packet_flits --set traffic.packet_flits=17
+expect_bad router.routing --set router.routing=adaptive
+expect_bad router.deadlock --set router.deadlock=escape
+printf '[router]\nvcs = 2\nmystery = 1\n' > "$work/unknown.toml"
+expect_bad router.mystery "$work/unknown.toml"
+expect_bad missing.toml "$work/missing.toml"
+
+# A usage error is not a config error.
+"$sim" frobnicate > /dev/null 2>&1
+[ $? -eq 1 ] && ok || fail "an unknown command should exit 1"
+
+# --help explains every option and config key.
+help=$("$sim" run --help)
+for word in --set --out --quiet topology.dims router.deadlock traffic.rate sim.seed; do
+  grep -q -- "$word" <<< "$help" && ok || fail "--help does not mention $word"
+done
+
+# Every example config runs.
+for config in "$configs"/*.toml; do
+  if "$sim" run "$config" "${quick[@]}" --out "$work/example.json" > /dev/null; then
+    ok
+  else
+    fail "example $config failed"
+  fi
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
