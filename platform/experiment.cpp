@@ -1,7 +1,7 @@
 #include "platform/experiment.h"
 
-#include <chrono>
 #include <fmt/format.h>
+#include <chrono>
 #include <memory>
 
 #include "models/core/packet_ledger.h"
@@ -68,10 +68,11 @@ class Runner {
   void report(const char* phase) {
     if (!m_sim.progress || !m_progress || seconds_since(m_last_report) < 2.0) return;
     m_last_report = WallClock::now();
-    m_progress(fmt::format("[{:.0f} s] {} cycle {}: {} packets delivered, {} in flight, {} "
-                           "queued at sources",
-                           seconds_since(m_start), phase, now(), m_system.ledger().delivered_count(),
-                           m_system.ledger().in_flight(), m_system.queued_at_sources()));
+    m_progress(
+        fmt::format("[{:.0f} s] {} cycle {}: {} packets delivered, {} in flight, {} "
+                    "queued at sources",
+                    seconds_since(m_start), phase, now(), m_system.ledger().delivered_count(),
+                    m_system.ledger().in_flight(), m_system.queued_at_sources()));
   }
 
   SystemAt& m_system;
@@ -122,7 +123,8 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
   r.mean_hops = measurement.mean_hops();
   r.flit_hops = system.flit_hops();
   r.drain_complete = drain_complete;
-  r.saturated = !drain_complete || r.accepted_flits_per_node_cycle < 0.9 * r.offered_flits_per_node_cycle;
+  r.saturated =
+      !drain_complete || r.accepted_flits_per_node_cycle < 0.9 * r.offered_flits_per_node_cycle;
   r.sim_cycles = std::max(stopped_at, system.ledger().last_delivery());
   r.wall_seconds = seconds_since(wall_start);
   return r;

@@ -21,9 +21,9 @@ nlohmann::ordered_json to_json(const ExperimentResult& r) {
   j["packets_delivered"] = r.packets_delivered;
   j["packets_injected_total"] = r.packets_injected_total;
   j["packets_delivered_total"] = r.packets_delivered_total;
-  j["latency_cycles"] = {{"mean", lat.mean()},       {"p50", lat.percentile(0.5)},
-                         {"p99", lat.percentile(0.99)}, {"min", lat.min()},
-                         {"max", lat.max()},         {"histogram", histogram}};
+  j["latency_cycles"] = {
+      {"mean", lat.mean()}, {"p50", lat.percentile(0.5)}, {"p99", lat.percentile(0.99)},
+      {"min", lat.min()},   {"max", lat.max()},           {"histogram", histogram}};
   j["latency_ns"] = {{"mean", lat.mean() * ns},
                      {"p50", static_cast<double>(lat.percentile(0.5)) * ns},
                      {"p99", static_cast<double>(lat.percentile(0.99)) * ns}};

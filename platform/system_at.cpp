@@ -21,8 +21,7 @@ SystemAt::SystemAt(const Config& config, std::vector<std::unique_ptr<TrafficSour
         RouterCore(n, m_torus, m_routing, config.router, link, local), m_clock));
     m_endpoints.push_back(std::make_unique<EndpointAt>(
         fmt::format("endpoint_{}", n).c_str(),
-        EndpointCore(n, *m_sources[n], observer, m_ledger, m_pool, config.router, local),
-        m_clock));
+        EndpointCore(n, *m_sources[n], observer, m_ledger, m_pool, config.router, local), m_clock));
   }
   // Multi-socket indices follow binding order, so bind port by port: out[d] and in[d] of every
   // router get index d, and the local port comes last.

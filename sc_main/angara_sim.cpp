@@ -1,8 +1,8 @@
 // angara-sim: runs one experiment of the angara-tlm model and writes its results.
 
+#include <fmt/format.h>
 #include <boost/program_options.hpp>
 #include <cstdlib>
-#include <fmt/format.h>
 #include <iostream>
 #include <systemc>
 
@@ -61,9 +61,9 @@ int run(int argc, char** argv) {
       vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
   const std::string out = vm["out"].as<std::string>();
   try {
-    angara::Config config = vm.count("config")
-                                ? angara::load_config_file(vm["config"].as<std::string>(), overrides)
-                                : angara::load_config("", "built-in default", overrides);
+    angara::Config config =
+        vm.count("config") ? angara::load_config_file(vm["config"].as<std::string>(), overrides)
+                           : angara::load_config("", "built-in default", overrides);
     if (vm.count("quiet")) config.sim.progress = false;
     const auto result = angara::run_experiment(
         config, [](const std::string& line) { std::cerr << "angara-sim: " << line << '\n'; });

@@ -20,8 +20,12 @@ double LatencyStats::mean() const {
   return sum / static_cast<double>(m_samples.size());
 }
 
-Cycle LatencyStats::min() const { return m_samples.empty() ? 0 : sorted().front(); }
-Cycle LatencyStats::max() const { return m_samples.empty() ? 0 : sorted().back(); }
+Cycle LatencyStats::min() const {
+  return m_samples.empty() ? 0 : sorted().front();
+}
+Cycle LatencyStats::max() const {
+  return m_samples.empty() ? 0 : sorted().back();
+}
 
 Cycle LatencyStats::percentile(double p) const {
   if (m_samples.empty()) return 0;

@@ -34,14 +34,14 @@ enum class PacketKind : std::uint8_t {
 // Header fields of the spec's packet, decoded. Field widths are those of encode_header().
 struct PacketHeader {
   PacketKind kind = PacketKind::Write;
-  NodeId src = 0;                // 16 bits: up to 65536 nodes
-  NodeId dst = 0;                // 16 bits
-  std::uint8_t tree_id = 0;      // 4 bits: trees 0..15
-  std::uint8_t reduce_id = 0;    // 4 bits: reduces 0..15 in flight per tree
-  std::uint8_t op = 0;           // 4 bits: reduction operation
-  std::uint8_t data_flits = 0;   // 5 bits: 0..16
-  VcId vc = 0;                   // 3 bits: virtual channel in the current buffer
-  std::uint64_t seq = 0;         // 64 bits (high word): packet sequence number, unique per run
+  NodeId src = 0;               // 16 bits: up to 65536 nodes
+  NodeId dst = 0;               // 16 bits
+  std::uint8_t tree_id = 0;     // 4 bits: trees 0..15
+  std::uint8_t reduce_id = 0;   // 4 bits: reduces 0..15 in flight per tree
+  std::uint8_t op = 0;          // 4 bits: reduction operation
+  std::uint8_t data_flits = 0;  // 5 bits: 0..16
+  VcId vc = 0;                  // 3 bits: virtual channel in the current buffer
+  std::uint64_t seq = 0;        // 64 bits (high word): packet sequence number, unique per run
   constexpr bool operator==(const PacketHeader&) const = default;
 };
 
@@ -55,9 +55,9 @@ struct Packet {
   PacketHeader header;
   std::array<Flit, kMaxDataFlits> data{};
 
-  Cycle created = 0;     // cycle the source generated it (latency is measured from here)
-  Cycle head_at = 0;     // cycle its head flit is wholly in the current buffer
-  Cycle tail_at = 0;     // cycle its tail flit is wholly in the current buffer
+  Cycle created = 0;       // cycle the source generated it (latency is measured from here)
+  Cycle head_at = 0;       // cycle its head flit is wholly in the current buffer
+  Cycle tail_at = 0;       // cycle its tail flit is wholly in the current buffer
   std::uint16_t hops = 0;  // router-to-router links crossed so far
   bool measured = false;   // generated inside the measurement window
 

@@ -1,8 +1,8 @@
 #include "models/core/params.h"
 
-#include <cmath>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <cmath>
 
 #include "models/core/config_error.h"
 #include "models/core/packet.h"
@@ -11,7 +11,9 @@ namespace angara {
 namespace {
 
 // Rounds up, forgiving the last bits of floating-point error (75 Gbit/s is not exact in binary).
-Cycle ceil_cycles(double cycles) { return static_cast<Cycle>(std::ceil(cycles - 1e-9)); }
+Cycle ceil_cycles(double cycles) {
+  return static_cast<Cycle>(std::ceil(cycles - 1e-9));
+}
 
 }  // namespace
 
@@ -57,9 +59,9 @@ void RouterParams::validate(int dims) const {
     std::vector<int> seen(2 * kMaxDims, 0);
     for (auto d : direction_order) {
       if (d.dim >= dims) {
-        throw ConfigError("router.direction_order", text,
-                          fmt::format("{} is not a direction of a {}-dimensional torus", d.name(),
-                                      dims));
+        throw ConfigError(
+            "router.direction_order", text,
+            fmt::format("{} is not a direction of a {}-dimensional torus", d.name(), dims));
       }
       ++seen[d.index()];
     }
@@ -80,8 +82,7 @@ void RouterParams::validate(int dims) const {
                       "the dateline scheme needs an even number of VCs (two classes per set)");
   }
   // Virtual cut-through holds whole packets; a bubble needs one more largest packet of room.
-  const int min_buffer =
-      deadlock == DeadlockScheme::Bubble ? 2 * kMaxPacketFlits : kMaxPacketFlits;
+  const int min_buffer = deadlock == DeadlockScheme::Bubble ? 2 * kMaxPacketFlits : kMaxPacketFlits;
   if (buffer_flits < min_buffer) {
     throw ConfigError("router.buffer_flits", fmt::format("{}", buffer_flits),
                       fmt::format("must hold at least {} flits (a largest packet{})", min_buffer,
@@ -138,6 +139,8 @@ ChannelTiming::ChannelTiming(const ChannelParams& channel, double clock_mhz)
     : latency(ceil_cycles(channel.latency_ns * clock_mhz / 1000.0)),
       cycles_per_flit(kFlitBits * clock_mhz / (channel.bandwidth_gbps * 1000.0)) {}
 
-Cycle ChannelTiming::serialization(int flits) const { return ceil_cycles(flits * cycles_per_flit); }
+Cycle ChannelTiming::serialization(int flits) const {
+  return ceil_cycles(flits * cycles_per_flit);
+}
 
 }  // namespace angara

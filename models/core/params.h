@@ -25,12 +25,12 @@ enum class DeadlockScheme {
 };
 
 struct RouterParams {
-  double clock_mhz = 500.0;              // router clock (Table 1)
+  double clock_mhz = 500.0;                // router clock (Table 1)
   std::vector<Direction> direction_order;  // empty: +X,-X,+Y,-Y,... in dimension order
   DeadlockScheme deadlock = DeadlockScheme::Bubble;
-  int vcs = 2;                // virtual channels per port (dateline: an even number)
-  int buffer_flits = 64;      // input buffer per VC, flits
-  int pipeline_cycles = 3;    // head in buffer -> head on the output: route, allocate, traverse
+  int vcs = 2;              // virtual channels per port (dateline: an even number)
+  int buffer_flits = 64;    // input buffer per VC, flits
+  int pipeline_cycles = 3;  // head in buffer -> head on the output: route, allocate, traverse
 
   double cycle_ns() const { return 1000.0 / clock_mhz; }
   int vc_classes() const { return deadlock == DeadlockScheme::Dateline ? 2 : 1; }
@@ -53,7 +53,7 @@ enum class InjectionProcess { Bernoulli };
 struct TrafficParams {
   TrafficPattern pattern = TrafficPattern::Uniform;
   InjectionProcess injection = InjectionProcess::Bernoulli;
-  double rate = 0.3;     // offered load, flits (header + data) per node per cycle, 0..1
+  double rate = 0.3;      // offered load, flits (header + data) per node per cycle, 0..1
   int packet_flits = 16;  // data flits per packet, 1..16 (one header flit is added)
 
   int wire_flits() const { return 1 + packet_flits; }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 namespace angara {
 
 EndpointCore::EndpointCore(NodeId id, TrafficSource& source, TrafficObserver& observer,
@@ -64,8 +63,8 @@ Cycle EndpointCore::next_wakeup(Cycle now) {
   Cycle next = (m_next && m_next->created < m_stop) ? std::max(m_next->created, now + 1) : kNever;
   if (m_queue.empty()) return next;
   auto& credits = m_credits[next_vc()];
-  const Cycle ready = credits.when(std::max(m_channel_free, now + 1),
-                                   kHeaderFlits + m_queue.front().data_flits);
+  const Cycle ready =
+      credits.when(std::max(m_channel_free, now + 1), kHeaderFlits + m_queue.front().data_flits);
   if (ready == kNever) credits.mark_waited_on();  // the credit return will wake us
   return std::min(next, ready);
 }

@@ -3,13 +3,13 @@
 // the workload asks, and latency includes queueing at the source), the choice of VC, credits for
 // the router's injection buffers and the injection channel's serialization.
 
-#include <deque>
 #include <optional>
 #include <vector>
 
 #include "models/core/packet_ledger.h"
 #include "models/core/packet_pool.h"
 #include "models/core/params.h"
+#include "models/core/ring_queue.h"
 #include "models/endpoint/traffic_source.h"
 #include "models/router/credit_counter.h"
 
@@ -50,7 +50,7 @@ class EndpointCore {
   int m_vc_sets, m_vc_classes;
 
   std::optional<PacketRequest> m_next;  // the source's next request, not yet created
-  std::deque<PacketRequest> m_queue;
+  RingQueue<PacketRequest> m_queue;
   Cycle m_stop;
   Cycle m_channel_free = 0;
   std::vector<CreditCounter> m_credits;  // [vc]: free flits in the router's injection buffer

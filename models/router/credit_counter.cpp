@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-
-
 namespace angara {
 
 int CreditCounter::at(Cycle now) {
@@ -17,15 +15,15 @@ int CreditCounter::at(Cycle now) {
 Cycle CreditCounter::when(Cycle from, int need) const {
   int free = m_available;
   if (free >= need) return from;
-  for (const auto& [cycle, flits] : m_pending) {
-    free += flits;
-    if (free >= need) return std::max(from, cycle);
+  for (std::size_t i = 0; i < m_pending.size(); ++i) {
+    free += m_pending[i].second;
+    if (free >= need) return std::max(from, m_pending[i].first);
   }
   return kNever;
 }
 
 bool CreditCounter::add(Cycle at, int flits) {
-  m_pending.emplace_back(at, flits);
+  m_pending.push_back({at, flits});
   const bool wake = m_waited_on;
   m_waited_on = false;
   return wake;

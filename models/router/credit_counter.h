@@ -2,10 +2,10 @@
 // Free flits of one downstream VC buffer as its sender sees them. Credits come back with a delay,
 // so returns are kept with the cycle from which they may be used.
 
-#include <deque>
 #include <utility>
 
 #include "models/core/ids.h"
+#include "models/core/ring_queue.h"
 
 namespace angara {
 
@@ -26,7 +26,7 @@ class CreditCounter {
 
  private:
   int m_available;
-  std::deque<std::pair<Cycle, int>> m_pending;
+  RingQueue<std::pair<Cycle, int>> m_pending;
   bool m_waited_on = false;
 };
 

@@ -50,6 +50,8 @@ void RouterAt::evaluate() {
   if (next != kNever) wake_at(next);
 }
 
-void RouterAt::wake_at(Cycle cycle) { m_wake.notify(m_clock.until(cycle)); }
+void RouterAt::wake_at(Cycle cycle) {
+  m_wake.notify(m_clock.until(cycle));
+}
 
 }  // namespace angara

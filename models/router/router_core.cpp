@@ -1,7 +1,7 @@
 #include "models/router/router_core.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 namespace angara {
 
@@ -88,7 +88,8 @@ void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
     m_output_busy[out] = tail_out;
     m_credits[input_index(out, q.out_vc)].consume(flits);
     if (out != m_local) m_flit_hops += flits;
-    grants.push_back({q.packet, port, static_cast<VcId>(best % m_vcs), out, q.out_vc, now, tail_out});
+    grants.push_back(
+        {q.packet, port, static_cast<VcId>(best % m_vcs), out, q.out_vc, now, tail_out});
   }
 }
 

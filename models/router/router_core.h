@@ -12,7 +12,6 @@
 // serialization(flits) cycles and its head is wholly in the next buffer latency + serialization(1)
 // cycles after it started.
 
-#include <deque>
 #include <limits>
 #include <optional>
 #include <string>
@@ -20,6 +19,7 @@
 
 #include "models/core/packet.h"
 #include "models/core/params.h"
+#include "models/core/ring_queue.h"
 #include "models/router/credit_counter.h"
 #include "models/routing/direction_order_routing.h"
 
@@ -98,10 +98,10 @@ class RouterCore {
   PortId m_local;
   ChannelTiming m_link_t, m_local_t;
 
-  std::vector<std::deque<Queued>> m_inputs;  // [port * vcs + vc]
+  std::vector<RingQueue<Queued>> m_inputs;  // [port * vcs + vc]
   std::vector<Cycle> m_input_busy;           // [port]: crossbar input free from this cycle
   std::vector<Cycle> m_output_busy;          // [port]: output channel free from this cycle
-  std::vector<CreditCounter> m_credits;          // [port * vcs + vc]: free flits downstream
+  std::vector<CreditCounter> m_credits;      // [port * vcs + vc]: free flits downstream
   std::vector<int> m_round_robin;            // [port]: last input index granted this output
   std::vector<int> m_requests;               // scratch: [port] requesting inputs this cycle
   std::uint64_t m_flit_hops = 0;

@@ -10,8 +10,8 @@ DirectionOrderRouting::DirectionOrderRouting(const Torus& torus, const RouterPar
       m_scheme(params.deadlock),
       m_classes(params.vc_classes()) {}
 
-RouteStep DirectionOrderRouting::route(NodeId here, NodeId dst,
-                                       std::optional<Direction> arrived_by, int vc_class) const {
+RouteStep DirectionOrderRouting::route(NodeId here, NodeId dst, std::optional<Direction> arrived_by,
+                                       int vc_class) const {
   RouteStep step;
   if (here == dst) {
     step.eject = true;

@@ -28,9 +28,9 @@ namespace angara {
 
 // The next move of a packet at a router.
 struct RouteStep {
-  bool eject = false;      // deliver to the local endpoint
-  Direction dir;           // output direction, when not ejecting
-  int vc_class = 0;        // VC class on the next link: 0, or 1 after the dateline
+  bool eject = false;        // deliver to the local endpoint
+  Direction dir;             // output direction, when not ejecting
+  int vc_class = 0;          // VC class on the next link: 0, or 1 after the dateline
   bool enters_ring = false;  // first hop in `dir`: the bubble rule applies
 };
 
@@ -40,8 +40,7 @@ class DirectionOrderRouting {
 
   // Route from `here` toward `dst`. `arrived_by` is the direction of the hop that brought the
   // packet here (none at injection) and `vc_class` its class on that hop.
-  RouteStep route(NodeId here, NodeId dst, std::optional<Direction> arrived_by,
-                  int vc_class) const;
+  RouteStep route(NodeId here, NodeId dst, std::optional<Direction> arrived_by, int vc_class) const;
 
   // Free flits the next buffer must show before a packet of `flits` flits may take `step`.
   int required_credits(const RouteStep& step, int flits) const;

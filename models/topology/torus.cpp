@@ -1,8 +1,8 @@
 #include "models/topology/torus.h"
 
-#include <cstdlib>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <cstdlib>
 #include <span>
 
 namespace angara {

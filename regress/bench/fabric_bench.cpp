@@ -6,10 +6,10 @@
 
 #include <sys/resource.h>
 
+#include <fmt/format.h>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <fmt/format.h>
 #include <memory>
 #include <string>
 #include <vector>
@@ -85,10 +85,14 @@ int main(int argc, char** argv) {
   Cycle cycles = 20000;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
-    if (key == "--cycles") cycles = std::strtoull(value.c_str(), nullptr, 10);
-    else if (key == "--rate") rate = std::atof(value.c_str());
-    else if (key == "--dims") dims = value;
-    else if (key == "--elaborate") big = value;
+    if (key == "--cycles")
+      cycles = std::strtoull(value.c_str(), nullptr, 10);
+    else if (key == "--rate")
+      rate = std::atof(value.c_str());
+    else if (key == "--dims")
+      dims = value;
+    else if (key == "--elaborate")
+      big = value;
     else {
       fmt::print(stderr, "fabric_bench: unknown option {}\n", key);
       return 1;
@@ -107,8 +111,9 @@ int main(int argc, char** argv) {
 
   const auto elab = test::run_isolated([&] { return elaborate(parse_dims(big)); });
   const double seconds = elab["seconds"], rss = elab["peak_rss_mb"];
-  fmt::print("elaborate {} torus ({} nodes): {:.2f} s (target 2 s: {:.2f}x), peak RSS {:.0f} MB "
-             "(target 1024 MB: {:.2f}x)\n",
-             big, elab["nodes"].get<int>(), seconds, seconds / 2.0, rss, rss / 1024.0);
+  fmt::print(
+      "elaborate {} torus ({} nodes): {:.2f} s (target 2 s: {:.2f}x), peak RSS {:.0f} MB "
+      "(target 1024 MB: {:.2f}x)\n",
+      big, elab["nodes"].get<int>(), seconds, seconds / 2.0, rss, rss / 1024.0);
   return 0;
 }

@@ -77,7 +77,8 @@ void expect_zero_load_formula(const Config& config) {
 TEST(ZeroLoad, LatencyEqualsFormulaOn3DTorusWithTable1) {
   Config c;
   c.topology.dims = {4, 4, 4};
-  // Table 1: 2 ns cycle, 40-cycle links, 17 flits in 15 cycles: 1 + 4*3 + 3*41 + 15 = 151 at 3 hops.
+  // Table 1: 2 ns cycle, 40-cycle links, 17 flits in 15 cycles: 1 + 4*3 + 3*41 + 15 = 151 at 3
+  // hops.
   EXPECT_EQ(zero_load_latency(c, 3, 17), 151u);
   expect_zero_load_formula(c);
 }
@@ -102,7 +103,8 @@ TEST(ZeroLoad, LatencyEqualsFormulaOn2DTorusWithOtherDirectionOrder) {
 
 // Every load up to 1.0 finishes with every injected packet delivered once, intact, to its
 // destination (the ledger inside the model throws otherwise).
-class Conservation : public ::testing::TestWithParam<std::tuple<std::vector<int>, DeadlockScheme>> {};
+class Conservation : public ::testing::TestWithParam<std::tuple<std::vector<int>, DeadlockScheme>> {
+};
 
 TEST_P(Conservation, NothingLostAtAnyLoad) {
   const auto& [dims, scheme] = GetParam();

@@ -58,7 +58,8 @@ nlohmann::json run_isolated(const std::function<nlohmann::json()>& body) {
   int status = 0;
   waitpid(pid, &status, 0);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text.empty()) {
-    throw IsolatedError("crash", "the simulation child died (status " + std::to_string(status) + ")");
+    throw IsolatedError("crash",
+                        "the simulation child died (status " + std::to_string(status) + ")");
   }
   auto reply = nlohmann::json::parse(text);
   if (reply.contains("error")) throw IsolatedError(reply["error"], reply["what"]);
