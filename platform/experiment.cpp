@@ -21,10 +21,8 @@ double seconds_since(WallClock::time_point start) {
 // Runs the kernel in slices so that the watchdog and progress reports see the run as it goes.
 class Runner {
  public:
-  Runner(SystemAt& system, const TrafficMeasurement& measurement, const SimParams& sim,
-         const ProgressSink& progress)
+  Runner(SystemAt& system, const SimParams& sim, const ProgressSink& progress)
       : m_system(system),
-        m_measurement(measurement),
         m_sim(sim),
         m_progress(progress),
         m_slice(std::max<Cycle>(1, std::min<Cycle>(1000, sim.watchdog_cycles / 4))),
@@ -76,7 +74,6 @@ class Runner {
   }
 
   SystemAt& m_system;
-  const TrafficMeasurement& m_measurement;
   const SimParams& m_sim;
   const ProgressSink& m_progress;
   Cycle m_slice;
@@ -100,7 +97,7 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
     sources.push_back(std::make_unique<UniformTraffic>(n, nodes, config.traffic, sim.seed));
   }
   SystemAt system(config, std::move(sources), measurement);
-  Runner runner(system, measurement, sim, progress);
+  Runner runner(system, sim, progress);
 
   runner.run_until(window_end, "measure", [] { return false; });
   auto measured_arrived = [&] { return measurement.measured_outstanding() == 0; };

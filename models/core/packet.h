@@ -59,7 +59,6 @@ struct Packet {
   Cycle head_at = 0;       // cycle its head flit is wholly in the current buffer
   Cycle tail_at = 0;       // cycle its tail flit is wholly in the current buffer
   std::uint16_t hops = 0;  // router-to-router links crossed so far
-  bool measured = false;   // generated inside the measurement window
 
   int wire_flits() const { return kHeaderFlits + header.data_flits; }
 };

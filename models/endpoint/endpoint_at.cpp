@@ -31,8 +31,7 @@ tlm::tlm_sync_enum EndpointAt::nb_transport_fw(int port, Packet& packet, tlm::tl
 tlm::tlm_sync_enum EndpointAt::nb_transport_bw(int /*port*/, Packet& packet, tlm::tlm_phase& phase,
                                                sc_core::sc_time& delay) {
   if (phase != tlm::END_REQ) SC_REPORT_ERROR(name(), "fabric: backward phase must be END_REQ");
-  if (m_core.return_credits(packet.header.vc, packet.wire_flits(),
-                            m_clock.now() + delay.value() / m_clock.period().value())) {
+  if (m_core.return_credits(packet.header.vc, packet.wire_flits(), m_clock.after(delay))) {
     m_wake.notify(delay);
   }
   return tlm::TLM_ACCEPTED;

@@ -28,6 +28,10 @@ class FabricClock {
 
   const sc_core::sc_time& period() const { return m_period; }
   Cycle now() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
+  // The cycle an annotated delay from now points at.
+  Cycle after(const sc_core::sc_time& delay) const {
+    return now() + delay.value() / m_period.value();
+  }
   // Delay from now until the start of cycle `c` (c must not be in the past).
   sc_core::sc_time until(Cycle c) const {
     return sc_core::sc_time::from_value(c * m_period.value() - sc_core::sc_time_stamp().value());

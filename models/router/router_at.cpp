@@ -24,7 +24,7 @@ tlm::tlm_sync_enum RouterAt::nb_transport_fw(int port, Packet& packet, tlm::tlm_
 tlm::tlm_sync_enum RouterAt::nb_transport_bw(int port, Packet& packet, tlm::tlm_phase& phase,
                                              sc_core::sc_time& delay) {
   if (phase != tlm::END_REQ) SC_REPORT_ERROR(name(), "fabric: backward phase must be END_REQ");
-  const Cycle at = m_clock.now() + delay.value() / m_clock.period().value();
+  const Cycle at = m_clock.after(delay);
   if (m_core.return_credits(static_cast<PortId>(port), packet.header.vc, packet.wire_flits(), at)) {
     wake_at(at);
   }

@@ -55,7 +55,7 @@ Cycle RouterCore::ready_at(const Queued& q) const {
 }
 
 void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
-  // Requests: the head of every input VC that could start now, credits aside.
+  // Requests: the head of every input VC that could start now, credits included.
   m_requests.clear();
   for (int i = 0; i < static_cast<int>(m_inputs.size()); ++i) {
     if (m_inputs[i].empty()) continue;

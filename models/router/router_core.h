@@ -99,11 +99,11 @@ class RouterCore {
   ChannelTiming m_link_t, m_local_t;
 
   std::vector<RingQueue<Queued>> m_inputs;  // [port * vcs + vc]
-  std::vector<Cycle> m_input_busy;           // [port]: crossbar input free from this cycle
-  std::vector<Cycle> m_output_busy;          // [port]: output channel free from this cycle
-  std::vector<CreditCounter> m_credits;      // [port * vcs + vc]: free flits downstream
-  std::vector<int> m_round_robin;            // [port]: last input index granted this output
-  std::vector<int> m_requests;               // scratch: [port] requesting inputs this cycle
+  std::vector<Cycle> m_input_busy;          // [port]: crossbar input free from this cycle
+  std::vector<Cycle> m_output_busy;         // [port]: output channel free from this cycle
+  std::vector<CreditCounter> m_credits;     // [port * vcs + vc]: free flits downstream
+  std::vector<int> m_round_robin;           // [port]: last input index granted this output
+  std::vector<int> m_requests;              // scratch: input VCs that may start this cycle
   std::uint64_t m_flit_hops = 0;
 };
 
