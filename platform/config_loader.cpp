@@ -177,14 +177,14 @@ struct KeySpec {
 
 // Reads a key into `config.*Section.*Field`.
 template <auto Section, auto Field>
-constexpr auto read_field = [](Config& config, const toml::node& node, const std::string& key) {
+constexpr auto kReadField = [](Config& config, const toml::node& node, const std::string& key) {
   read_value(node, key, config.*Section.*Field);
 };
 
 // A key stored in `config.*Section.*Field` and written back as it is.
 template <auto Section, auto Field>
 KeySpec field(std::string_view section, std::string_view name, std::string_view meaning) {
-  return {section, name, meaning, read_field<Section, Field>,
+  return {section, name, meaning, kReadField<Section, Field>,
           [](const Config& config) { return json_value(config.*Section.*Field); }};
 }
 
@@ -201,7 +201,7 @@ KeySpec routing_key() {
 KeySpec direction_order_key() {
   return {"router", "direction_order",
           "direction order: \"X\" = +X then -X, or \"+X\", \"-Y\", ...; [] = +X,-X,+Y,-Y,...",
-          read_field<&Config::router, &RouterParams::direction_order>, [](const Config& config) {
+          kReadField<&Config::router, &RouterParams::direction_order>, [](const Config& config) {
             nlohmann::ordered_json names = nlohmann::ordered_json::array();
             const int dims = static_cast<int>(config.topology.dims.size());
             for (auto d : config.router.resolved_direction_order(dims)) names.push_back(d.name());

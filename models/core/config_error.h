@@ -8,7 +8,7 @@ namespace angara {
 
 class ConfigError : public std::runtime_error {
  public:
-  ConfigError(std::string key, std::string value, std::string rule)
+  ConfigError(std::string key, const std::string& value, const std::string& rule)
       : std::runtime_error("config key '" + key + "' = " + value + ": " + rule),
         m_key(std::move(key)) {}
 

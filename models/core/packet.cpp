@@ -26,7 +26,8 @@ constexpr std::uint64_t mix(std::uint64_t x) {
 }
 
 Flit pattern(std::uint64_t seq, int index) {
-  return {mix(seq * 2 * kMaxDataFlits + 2 * index), mix(seq * 2 * kMaxDataFlits + 2 * index + 1)};
+  const std::uint64_t word = (seq * kMaxDataFlits + static_cast<std::uint64_t>(index)) * 2;
+  return {mix(word), mix(word + 1)};
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ void RouterParams::validate(int dims) const {
     std::vector<std::string> names;
     for (auto d : direction_order) names.push_back(d.name());
     const auto text = fmt::format("[{}]", fmt::join(names, ", "));
-    std::vector<int> seen(2 * kMaxDims, 0);
+    std::vector<int> seen(std::size_t{2} * kMaxDims, 0);
     for (auto d : direction_order) {
       if (d.dim >= dims) {
         throw ConfigError(

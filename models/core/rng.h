@@ -2,6 +2,7 @@
 // A small, fully specified random generator (xoshiro256**, seeded by SplitMix64), so a config
 // and seed give the same packets on every compiler and library.
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 
@@ -50,7 +51,7 @@ class Rng {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
   }
-  std::uint64_t m_s[4];
+  std::array<std::uint64_t, 4> m_s{};
 };
 
 }  // namespace angara

@@ -16,12 +16,12 @@ RouterCore::RouterCore(NodeId id, const Torus& torus, const DirectionOrderRoutin
       m_local(static_cast<PortId>(torus.direction_count())),
       m_link_t(link),
       m_local_t(local) {
-  const int ports = port_count();
+  const auto ports = static_cast<std::size_t>(port_count());
   m_inputs.resize(ports * m_vcs);
   m_input_busy.assign(ports, 0);
   m_output_busy.assign(ports, 0);
   m_credits.assign(ports * m_vcs, CreditCounter(params.buffer_flits));
-  m_round_robin.assign(ports, ports * m_vcs - 1);
+  m_round_robin.assign(ports, static_cast<int>(ports * m_vcs) - 1);
 }
 
 RouterCore::Queued RouterCore::route(PortId port, Packet& packet) const {
@@ -69,7 +69,8 @@ void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
   // Each free output grants the requester after the one it granted last (round robin);
   // a crossbar input carries one packet at a time.
   const int total = static_cast<int>(m_inputs.size());
-  for (PortId out = 0; out < port_count(); ++out) {
+  for (int o = 0; o < port_count(); ++o) {
+    const auto out = static_cast<PortId>(o);
     int best = -1, best_rank = total;
     for (int i : m_requests) {
       const PortId port = static_cast<PortId>(i / m_vcs);

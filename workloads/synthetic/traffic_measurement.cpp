@@ -16,7 +16,8 @@ void TrafficMeasurement::delivered(const Packet& packet) {
 }
 
 double TrafficMeasurement::mean_hops() const {
-  return m_latency.count() ? static_cast<double>(m_hops) / m_latency.count() : 0.0;
+  return m_latency.count() ? static_cast<double>(m_hops) / static_cast<double>(m_latency.count())
+                           : 0.0;
 }
 
 }  // namespace angara
