@@ -137,10 +137,10 @@ void Config::validate() const {
 
 ChannelTiming::ChannelTiming(const ChannelParams& channel, double clock_mhz)
     : latency(ceil_cycles(channel.latency_ns * clock_mhz / 1000.0)),
-      cycles_per_flit(kFlitBits * clock_mhz / (channel.bandwidth_gbps * 1000.0)) {}
-
-Cycle ChannelTiming::serialization(int flits) const {
-  return ceil_cycles(flits * cycles_per_flit);
+      cycles_per_flit(kFlitBits * clock_mhz / (channel.bandwidth_gbps * 1000.0)) {
+  for (std::size_t n = 0; n < m_serialization.size(); ++n) {
+    m_serialization[n] = ceil_cycles(static_cast<double>(n) * cycles_per_flit);
+  }
 }
 
 }  // namespace angara

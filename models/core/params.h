@@ -2,11 +2,13 @@
 // Typed parameters of the modeled machine with the Table 1 defaults. Each validate() throws a
 // ConfigError naming the config key (as spelled in the TOML file), the value and the rule.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "models/core/ids.h"
+#include "models/core/packet.h"
 
 namespace angara {
 
@@ -93,8 +95,11 @@ struct ChannelTiming {
 
   ChannelTiming() = default;
   ChannelTiming(const ChannelParams& channel, double clock_mhz);
-  // Cycles to put `flits` flits on the channel, rounded up to whole cycles.
-  Cycle serialization(int flits) const;
+  // Cycles to put `flits` (0 .. kMaxPacketFlits) flits on the channel, rounded up.
+  Cycle serialization(int flits) const { return m_serialization[flits]; }
+
+ private:
+  std::array<Cycle, kMaxPacketFlits + 1> m_serialization{};  // by flits: computed once
 };
 
 }  // namespace angara
