@@ -24,34 +24,32 @@ RouterCore::RouterCore(NodeId id, const Torus& torus, const DirectionOrderRoutin
   m_round_robin.assign(ports, static_cast<int>(ports * m_vcs) - 1);
 }
 
-RouterCore::Queued RouterCore::route(PortId port, Packet& packet) const {
+RouterCore::Route RouterCore::route(PortId port, const Packet& packet) const {
   const int classes = m_routing.vc_classes();
   std::optional<Direction> arrived_by;
   if (port != m_local) arrived_by = Direction::from_index(port);
   const RouteStep step =
       m_routing.route(m_id, packet.header.dst, arrived_by, packet.header.vc % classes);
   const int set = packet.header.vc / classes;
-  return {&packet, step.eject ? m_local : static_cast<PortId>(step.dir.index()),
+  return {step.eject ? m_local : static_cast<PortId>(step.dir.index()),
           static_cast<VcId>(set * classes + step.vc_class),
           m_routing.required_credits(step, packet.wire_flits())};
 }
 
+Cycle RouterCore::ready_at(const Packet& p, const Route& r) const {
+  const Cycle out_ser = timing(r.out).serialization(p.wire_flits());
+  const Cycle tail_bound = p.tail_at > out_ser ? p.tail_at - out_ser : 0;
+  return std::max(p.head_at + m_pipeline, tail_bound);
+}
+
 Cycle RouterCore::receive(PortId port, Packet& packet) {
   auto& fifo = m_inputs[input_index(port, packet.header.vc)];
-  fifo.push_back(route(port, packet));
-  return fifo.size() == 1 ? ready_at(fifo.front()) : kNever;
+  fifo.push_back({&packet, route(port, packet)});
+  return fifo.size() == 1 ? ready_at(packet, fifo.front().route) : kNever;
 }
 
 bool RouterCore::return_credits(PortId port, VcId vc, int flits, Cycle at) {
   return m_credits[input_index(port, vc)].add(at, flits);
-}
-
-Cycle RouterCore::ready_at(const Queued& q) const {
-  const Packet& p = *q.packet;
-  // The tail may not leave before it has arrived: start + serialization >= tail_at.
-  const Cycle out_ser = timing(q.out).serialization(p.wire_flits());
-  const Cycle tail_bound = p.tail_at > out_ser ? p.tail_at - out_ser : 0;
-  return std::max(p.head_at + m_pipeline, tail_bound);
 }
 
 void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
@@ -61,9 +59,11 @@ void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
     if (m_inputs[i].empty()) continue;
     const PortId port = static_cast<PortId>(i / m_vcs);
     const Queued& q = m_inputs[i].front();
-    if (m_input_busy[port] > now || m_output_busy[q.out] > now || ready_at(q) > now) continue;
-    auto& credits = m_credits[input_index(q.out, q.out_vc)];
-    if (credits.at(now) < q.need) continue;
+    const Route& r = q.route;
+    if (m_input_busy[port] > now || m_output_busy[r.out] > now || ready_at(*q.packet, r) > now) {
+      continue;
+    }
+    if (m_credits[input_index(r.out, r.out_vc)].at(now) < r.need) continue;
     m_requests.push_back(i);
   }
   // Each free output grants the requester after the one it granted last (round robin);
@@ -74,7 +74,7 @@ void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
     int best = -1, best_rank = total;
     for (int i : m_requests) {
       const PortId port = static_cast<PortId>(i / m_vcs);
-      if (m_inputs[i].front().out != out || m_input_busy[port] > now) continue;
+      if (m_inputs[i].front().route.out != out || m_input_busy[port] > now) continue;
       const int rank = (i - m_round_robin[out] - 1 + total) % total;
       if (rank < best_rank) best = i, best_rank = rank;
     }
@@ -87,19 +87,21 @@ void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
     m_round_robin[out] = best;
     m_input_busy[port] = tail_out;
     m_output_busy[out] = tail_out;
-    m_credits[input_index(out, q.out_vc)].consume(flits);
-    if (out != m_local) m_flit_hops += flits;
+    m_credits[input_index(out, q.route.out_vc)].consume(flits);
     grants.push_back(
-        {q.packet, port, static_cast<VcId>(best % m_vcs), out, q.out_vc, now, tail_out});
+        {q.packet, port, static_cast<VcId>(best % m_vcs), out, q.route.out_vc, now, tail_out});
   }
 }
 
-void RouterCore::forward(Packet& packet, const Grant& g) const {
+void RouterCore::forward(Packet& packet, const Grant& g) {
   const ChannelTiming& t = timing(g.out_port);
   packet.header.vc = g.out_vc;
   packet.head_at = g.start + t.latency + t.serialization(1);
   packet.tail_at = g.start + t.latency + t.serialization(packet.wire_flits());
-  if (g.out_port != m_local) ++packet.hops;
+  if (g.out_port != m_local) {
+    ++packet.hops;
+    m_flit_hops += static_cast<std::uint64_t>(packet.wire_flits());
+  }
 }
 
 Cycle RouterCore::next_wakeup(Cycle now) {
@@ -108,9 +110,10 @@ Cycle RouterCore::next_wakeup(Cycle now) {
     if (m_inputs[i].empty()) continue;
     const PortId port = static_cast<PortId>(i / m_vcs);
     const Queued& q = m_inputs[i].front();
-    const Cycle t = std::max({ready_at(q), m_input_busy[port], m_output_busy[q.out]});
-    auto& credits = m_credits[input_index(q.out, q.out_vc)];
-    const Cycle c = credits.when(t, q.need);
+    const Route& r = q.route;
+    const Cycle t = std::max({ready_at(*q.packet, r), m_input_busy[port], m_output_busy[r.out]});
+    auto& credits = m_credits[input_index(r.out, r.out_vc)];
+    const Cycle c = credits.when(t, r.need);
     if (c == kNever) {
       credits.mark_waited_on();  // the credit return will wake us
       continue;
@@ -118,10 +121,6 @@ Cycle RouterCore::next_wakeup(Cycle now) {
     next = std::min(next, std::max(c, now + 1));
   }
   return next;
-}
-
-bool RouterCore::idle() const {
-  return std::all_of(m_inputs.begin(), m_inputs.end(), [](const auto& f) { return f.empty(); });
 }
 
 std::string RouterCore::port_name(PortId port) const {
@@ -135,7 +134,8 @@ std::optional<RouterCore::Blocked> RouterCore::oldest_blocked(Cycle now) const {
     const Queued& q = m_inputs[i].front();
     if (q.packet->head_at > now || (oldest && oldest->since <= q.packet->head_at)) continue;
     const PortId port = static_cast<PortId>(i / m_vcs);
-    const auto& credits = m_credits[input_index(q.out, q.out_vc)];
+    const Route& r = q.route;
+    const auto& credits = m_credits[input_index(r.out, r.out_vc)];
     const Packet& p = *q.packet;
     oldest = Blocked{
         p.head_at,
@@ -143,7 +143,7 @@ std::optional<RouterCore::Blocked> RouterCore::oldest_blocked(Cycle now) const {
                     "cycle {} for output {} VC {}, which has {} free flits of the {} it needs",
                     m_torus.format(m_id), port_name(port), i % m_vcs, p.header.seq,
                     m_torus.format(p.header.src), m_torus.format(p.header.dst), p.wire_flits(),
-                    p.head_at, port_name(q.out), q.out_vc, credits.available(), q.need)};
+                    p.head_at, port_name(r.out), r.out_vc, credits.available(), r.need)};
   }
   return oldest;
 }

@@ -48,6 +48,18 @@ class RouterCore {
   int port_count() const { return m_local + 1; }
   const ChannelTiming& timing(PortId port) const { return port == m_local ? m_local_t : m_link_t; }
 
+  // Where a packet goes from input `port`: output port, VC there, and the free flits that VC must
+  // show before the packet may go (flow-control rule of the deadlock scheme).
+  struct Route {
+    PortId out = 0;
+    VcId out_vc = 0;
+    int need = 0;
+  };
+  Route route(PortId port, const Packet& packet) const;
+  // Earliest cycle `packet` may start on its output: pipeline after its head arrived, and not
+  // so early that its tail would leave before arriving. Credits and busy ports aside.
+  Cycle ready_at(const Packet& packet, const Route& route) const;
+
   // A packet announced by the upstream; its head_at/tail_at say when it is in this router's
   // buffer (input `port`, VC header.vc). Returns the cycle to wake for it, or kNever when a
   // packet ahead of it in the same VC already holds a wake-up.
@@ -61,7 +73,7 @@ class RouterCore {
   void allocate(Cycle now, std::vector<Grant>& grants);
 
   // Moves a granted packet onto its output: next VC, and when it will be in the next buffer.
-  void forward(Packet& packet, const Grant& grant) const;
+  void forward(Packet& packet, const Grant& grant);
 
   // The next cycle after `now` at which allocate() can make progress with what is known now.
   Cycle next_wakeup(Cycle now);
@@ -74,21 +86,15 @@ class RouterCore {
   std::optional<Blocked> oldest_blocked(Cycle now) const;
 
   std::uint64_t flit_hops() const { return m_flit_hops; }  // flits sent to other routers
-  bool idle() const;
   std::string port_name(PortId port) const;
 
  private:
   struct Queued {
     Packet* packet;
-    PortId out;
-    VcId out_vc;
-    int need;  // free flits required downstream
+    Route route;
   };
 
-  Queued route(PortId port, Packet& packet) const;
   int input_index(PortId port, VcId vc) const { return port * m_vcs + vc; }
-  // Earliest cycle the head of input (port, vc) may start, ignoring credits and busy outputs.
-  Cycle ready_at(const Queued& q) const;
 
   NodeId m_id;
   const Torus& m_torus;
