@@ -254,6 +254,8 @@ const std::vector<KeySpec>& key_specs() {
           "sim", "drain_cycles", "at most this many more cycles for measured packets to arrive"),
       field<&Config::sim, &SimParams::watchdog_cycles>(
           "sim", "watchdog_cycles", "cycles without a delivery, packets in flight: deadlock error"),
+      field<&Config::sim, &SimParams::quantum_cycles>(
+          "sim", "quantum_cycles", "LT global quantum, cycles an endpoint may run ahead"),
       field<&Config::sim, &SimParams::progress>("sim", "progress", "progress lines on stderr"),
   };
   return specs;

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "models/core/packet_ledger.h"
-#include "platform/system_at.h"
+#include "platform/system.h"
 #include "workloads/synthetic/traffic_measurement.h"
 #include "workloads/synthetic/uniform_traffic.h"
 
@@ -21,7 +21,7 @@ double seconds_since(WallClock::time_point start) {
 // Runs the kernel in slices so that the watchdog and progress reports see the run as it goes.
 class Runner {
  public:
-  Runner(SystemAt& system, const SimParams& sim, const ProgressSink& progress)
+  Runner(System& system, const SimParams& sim, const ProgressSink& progress)
       : m_system(system),
         m_sim(sim),
         m_progress(progress),
@@ -73,7 +73,7 @@ class Runner {
                     m_system.ledger().in_flight(), m_system.queued_at_sources()));
   }
 
-  SystemAt& m_system;
+  System& m_system;
   const SimParams& m_sim;
   const ProgressSink& m_progress;
   Cycle m_slice;
@@ -96,7 +96,7 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
   for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
     sources.push_back(std::make_unique<UniformTraffic>(n, nodes, config.traffic, sim.seed));
   }
-  SystemAt system(config, std::move(sources), measurement);
+  System system(config, std::move(sources), measurement);
   Runner runner(system, sim, progress);
 
   runner.run_until(window_end, "measure", [] { return false; });

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "models/core/packet_ledger.h"
-#include "platform/system_at.h"
+#include "platform/system.h"
 #include "workloads/synthetic/scripted_traffic.h"
 
 namespace angara {
@@ -34,7 +34,7 @@ std::vector<ProbeDelivery> run_probes(const Config& config, const std::vector<Pr
     sources.push_back(std::make_unique<ScriptedTraffic>(std::move(s)));
   }
   ProbeRecorder recorder;
-  SystemAt system(config, std::move(sources), recorder);
+  System system(config, std::move(sources), recorder);
   sc_core::sc_start();
   if (system.ledger().in_flight() > 0) {
     throw ModelError("probes stuck: " + system.oldest_blocked(system.clock().now()).value_or("?"));

@@ -25,9 +25,10 @@ constexpr std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-Flit pattern(std::uint64_t seq, int index) {
-  const std::uint64_t word = (seq * kMaxDataFlits + static_cast<std::uint64_t>(index)) * 2;
-  return {mix(word), mix(word + 1)};
+// One well-mixed word per packet, then a cheap distinct step per flit.
+Flit pattern(std::uint64_t base, int index) {
+  const std::uint64_t lo = base + static_cast<std::uint64_t>(index) * 0x9e3779b97f4a7c15ULL;
+  return {lo, ~lo ^ (static_cast<std::uint64_t>(index) << 32)};
 }
 
 }  // namespace
@@ -54,12 +55,14 @@ PacketHeader decode_header(const Flit& f) {
 }
 
 void fill_check_pattern(Packet& packet) {
-  for (int i = 0; i < packet.header.data_flits; ++i) packet.data[i] = pattern(packet.header.seq, i);
+  const std::uint64_t base = mix(packet.header.seq);
+  for (int i = 0; i < packet.header.data_flits; ++i) packet.data[i] = pattern(base, i);
 }
 
 bool check_pattern_intact(const Packet& packet) {
+  const std::uint64_t base = mix(packet.header.seq);
   for (int i = 0; i < packet.header.data_flits; ++i) {
-    if (packet.data[i] != pattern(packet.header.seq, i)) return false;
+    if (packet.data[i] != pattern(base, i)) return false;
   }
   return true;
 }

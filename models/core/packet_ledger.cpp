@@ -6,20 +6,29 @@
 namespace angara {
 
 void PacketLedger::injected(const Packet& packet) {
-  if (!m_in_flight.insert(packet.header.seq).second) {
-    throw ModelError(fmt::format("packet #{} injected twice", packet.header.seq));
+  const std::uint64_t seq = packet.header.seq;
+  const auto src = static_cast<std::size_t>(seq >> kSeqSourceShift);
+  if (src >= m_arrived.size()) m_arrived.resize(src + 1);
+  auto& arrived = m_arrived[src];
+  if (seq != sequence(static_cast<NodeId>(src), arrived.size())) {
+    throw ModelError(fmt::format("packet #{} injected out of sequence (expected #{})", seq,
+                                 sequence(static_cast<NodeId>(src), arrived.size())));
   }
+  arrived.push_back(false);
   ++m_injected;
 }
 
 void PacketLedger::delivered(const Packet& packet, NodeId at) {
   const auto& h = packet.header;
-  if (m_in_flight.erase(h.seq) == 0) {
-    throw ModelError(
-        fmt::format("packet #{} delivered to node {} but not in flight (duplicate "
-                    "or never injected)",
-                    h.seq, at));
+  const auto src = static_cast<std::size_t>(h.seq >> kSeqSourceShift);
+  const std::uint64_t n = h.seq & ((std::uint64_t{1} << kSeqSourceShift) - 1);
+  if (src >= m_arrived.size() || n >= m_arrived[src].size()) {
+    throw ModelError(fmt::format("packet #{} delivered to node {} but never injected", h.seq, at));
   }
+  if (m_arrived[src][n]) {
+    throw ModelError(fmt::format("packet #{} delivered twice (now to node {})", h.seq, at));
+  }
+  m_arrived[src][n] = true;
   if (h.dst != at) {
     throw ModelError(fmt::format("packet #{} for node {} delivered to node {}", h.seq, h.dst, at));
   }

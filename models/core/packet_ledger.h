@@ -1,11 +1,13 @@
 #pragma once
 // The conservation checker, always on: every packet injected must be delivered exactly once, to
 // its destination, with its payload intact. A violation is a model error (ModelError).
+// Sequence numbers are (source node << 40 | n), n counting that source's packets from 0, so one
+// bit per packet records what arrived.
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <unordered_set>
+#include <vector>
 
 #include "models/core/packet.h"
 
@@ -23,13 +25,18 @@ class PacketLedger {
   // `at` is the node whose endpoint received the packet.
   void delivered(const Packet& packet, NodeId at);
 
-  std::uint64_t in_flight() const { return m_in_flight.size(); }
+  std::uint64_t in_flight() const { return m_injected - m_delivered; }
+
+  static constexpr int kSeqSourceShift = 40;
+  static std::uint64_t sequence(NodeId src, std::uint64_t n) {
+    return (std::uint64_t{src} << kSeqSourceShift) | n;
+  }
   std::uint64_t injected_count() const { return m_injected; }
   std::uint64_t delivered_count() const { return m_delivered; }
   Cycle last_delivery() const { return m_last_delivery; }
 
  private:
-  std::unordered_set<std::uint64_t> m_in_flight;  // sequence numbers
+  std::vector<std::vector<bool>> m_arrived;  // [source][n]: delivered yet?
   std::uint64_t m_injected = 0;
   std::uint64_t m_delivered = 0;
   Cycle m_last_delivery = 0;

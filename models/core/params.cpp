@@ -117,12 +117,9 @@ void TrafficParams::validate() const {
 }
 
 void SimParams::validate() const {
-  if (mode == SimMode::Lt) {
-    throw ConfigError("sim.mode", "\"lt\"",
-                      "the LT mode is not built yet; use \"at\" (the LT shell is issue 3)");
-  }
   if (measure_cycles == 0) throw ConfigError("sim.measure_cycles", "0", "must be positive");
   if (watchdog_cycles == 0) throw ConfigError("sim.watchdog_cycles", "0", "must be positive");
+  if (quantum_cycles == 0) throw ConfigError("sim.quantum_cycles", "0", "must be positive");
 }
 
 void Config::validate() const {

@@ -62,6 +62,8 @@ struct TrafficParams {
   void validate() const;
 };
 
+// AT: flit-accurate flow control with credits and buffers. LT: blocking calls through the whole
+// network with link reservations and temporal decoupling, for fast sweeps.
 enum class SimMode { At, Lt };
 
 struct SimParams {
@@ -71,6 +73,7 @@ struct SimParams {
   Cycle measure_cycles = 10000;   // packets created here are the measured ones
   Cycle drain_cycles = 100000;    // keep injecting at most this long for them to arrive
   Cycle watchdog_cycles = 20000;  // no packet delivered for this long with packets in flight: error
+  Cycle quantum_cycles = 1000;    // LT global quantum: how far an endpoint runs ahead
   bool progress = true;           // progress lines on stderr for long runs
 
   void validate() const;

@@ -12,10 +12,6 @@ EndpointAt::EndpointAt(const sc_core::sc_module_name& name, const EndpointCore& 
   sensitive << m_wake;
 }
 
-void EndpointAt::stop_creating() {
-  m_core.stop_creating(m_clock.now());
-}
-
 // Ejection: the sink takes the whole packet when its tail arrives, so the buffer space is free
 // again at tail_at and the credits reach the router one channel latency later.
 tlm::tlm_sync_enum EndpointAt::nb_transport_fw(int port, Packet& packet, tlm::tlm_phase& phase,

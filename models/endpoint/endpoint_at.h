@@ -18,9 +18,8 @@ class EndpointAt : public sc_core::sc_module {
   EndpointAt(const sc_core::sc_module_name& name, const EndpointCore& core,
              const FabricClock& clock);
 
+  EndpointCore& core() { return m_core; }
   const EndpointCore& core() const { return m_core; }
-  // Stops creating packets now and wakes the endpoint so that it notices.
-  void stop_creating();
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(int port, Packet& packet, tlm::tlm_phase& phase,

@@ -35,25 +35,37 @@ VcId EndpointCore::next_vc() const {
 Packet* EndpointCore::inject(Cycle now) {
   pull_created(now);
   if (m_queue.empty() || m_channel_free > now) return nullptr;
+  const VcId vc = next_vc();
+  const int flits = kHeaderFlits + m_queue.front().data_flits;
+  if (m_credits[vc].at(now) < flits) return nullptr;
+  m_credits[vc].consume(flits);
+  return start_packet(now);
+}
+
+Packet* EndpointCore::inject_unchecked(Cycle horizon) {
+  pull_created(horizon - 1);
+  if (m_queue.empty()) return nullptr;
+  const Cycle start = std::max(m_queue.front().created, m_channel_free);
+  return start < horizon ? start_packet(start) : nullptr;
+}
+
+Packet* EndpointCore::start_packet(Cycle start) {
   const PacketRequest& req = m_queue.front();
   const VcId vc = next_vc();
   const int flits = kHeaderFlits + req.data_flits;
-  if (m_credits[vc].at(now) < flits) return nullptr;
-
   Packet* p = m_pool.acquire();
   p->header.kind = PacketKind::Write;
   p->header.src = m_id;
   p->header.dst = req.dst;
   p->header.data_flits = static_cast<std::uint8_t>(req.data_flits);
   p->header.vc = vc;
-  p->header.seq = (std::uint64_t{m_id} << 40) | m_sent;
+  p->header.seq = PacketLedger::sequence(m_id, m_sent);
   fill_check_pattern(*p);
   p->created = req.created;
-  p->head_at = now + m_channel.latency + m_channel.serialization(1);
-  p->tail_at = now + m_channel.latency + m_channel.serialization(flits);
+  p->head_at = start + m_channel.latency + m_channel.serialization(1);
+  p->tail_at = start + m_channel.latency + m_channel.serialization(flits);
   m_queue.pop_front();
-  m_credits[vc].consume(flits);
-  m_channel_free = now + m_channel.serialization(flits);
+  m_channel_free = start + m_channel.serialization(flits);
   ++m_sent;
   m_ledger.injected(*p);
   return p;
@@ -67,6 +79,12 @@ Cycle EndpointCore::next_wakeup(Cycle now) {
       credits.when(std::max(m_channel_free, now + 1), kHeaderFlits + m_queue.front().data_flits);
   if (ready == kNever) credits.mark_waited_on();  // the credit return will wake us
   return std::min(next, ready);
+}
+
+Cycle EndpointCore::next_start() const {
+  if (!m_queue.empty()) return std::max(m_queue.front().created, m_channel_free);
+  if (m_next && m_next->created < m_stop) return std::max(m_next->created, m_channel_free);
+  return kNever;
 }
 
 bool EndpointCore::return_credits(VcId vc, int flits, Cycle at) {

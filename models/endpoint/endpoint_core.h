@@ -28,6 +28,12 @@ class EndpointCore {
   Packet* inject(Cycle now);
   // The next cycle after `now` at which inject() can do something with what is known now.
   Cycle next_wakeup(Cycle now);
+  // Loosely timed: starts the next packet created before `horizon` on the injection channel as
+  // soon as the channel is free, without looking at credits; none if it would start at or
+  // after `horizon`.
+  Packet* inject_unchecked(Cycle horizon);
+  // Loosely timed: the earliest cycle the next packet could start, or kNever if none will.
+  Cycle next_start() const;
   // Credits from the router for injection VC `vc`; true if the endpoint waits for them.
   bool return_credits(VcId vc, int flits, Cycle at);
   // Takes a delivered packet: checks it, reports it and recycles it.
@@ -39,6 +45,8 @@ class EndpointCore {
 
  private:
   void pull_created(Cycle now);
+  // Takes the queue's front and starts it on the injection channel at `start`.
+  Packet* start_packet(Cycle start);
   VcId next_vc() const;
 
   NodeId m_id;

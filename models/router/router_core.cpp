@@ -25,14 +25,15 @@ RouterCore::RouterCore(NodeId id, const Torus& torus, const DirectionOrderRoutin
 }
 
 RouterCore::Route RouterCore::route(PortId port, const Packet& packet) const {
-  const int classes = m_routing.vc_classes();
+  // VC = set * classes + class, with 1 or 2 classes: mask and shift, no division per hop.
+  const int class_bits = m_routing.vc_classes() - 1;
   std::optional<Direction> arrived_by;
   if (port != m_local) arrived_by = Direction::from_index(port);
   const RouteStep step =
-      m_routing.route(m_id, packet.header.dst, arrived_by, packet.header.vc % classes);
-  const int set = packet.header.vc / classes;
+      m_routing.route(m_id, packet.header.dst, arrived_by, packet.header.vc & class_bits);
+  const int set_base = packet.header.vc & ~class_bits;
   return {step.eject ? m_local : static_cast<PortId>(step.dir.index()),
-          static_cast<VcId>(set * classes + step.vc_class),
+          static_cast<VcId>(set_base + step.vc_class),
           m_routing.required_credits(step, packet.wire_flits())};
 }
 

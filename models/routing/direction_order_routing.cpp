@@ -17,7 +17,8 @@ RouteStep DirectionOrderRouting::route(NodeId here, NodeId dst, std::optional<Di
     step.eject = true;
     return step;
   }
-  const Coords at = m_torus.coords(here), to = m_torus.coords(dst);
+  const Coords& at = m_torus.coords(here);
+  const Coords& to = m_torus.coords(dst);
   for (Direction dir : m_order) {
     const int offset = m_torus.ring_offset(at[dir.dim], to[dir.dim], dir.dim);
     if (offset == 0 || (offset < 0) != dir.negative) continue;

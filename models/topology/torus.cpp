@@ -12,12 +12,10 @@ Torus::Torus(std::vector<int> dims) : m_sizes(std::move(dims)) {
     m_stride[d] = m_nodes;
     m_nodes *= m_sizes[d];
   }
-}
-
-Coords Torus::coords(NodeId node) const {
-  Coords c{};
-  for (int d = 0; d < dims(); ++d) c[d] = static_cast<int>(node / m_stride[d]) % m_sizes[d];
-  return c;
+  m_coords.resize(static_cast<std::size_t>(m_nodes));
+  for (int n = 0; n < m_nodes; ++n) {
+    for (int d = 0; d < this->dims(); ++d) m_coords[n][d] = (n / m_stride[d]) % m_sizes[d];
+  }
 }
 
 NodeId Torus::node(const Coords& c) const {
@@ -36,12 +34,6 @@ NodeId Torus::neighbor(NodeId node, Direction dir) const {
 bool Torus::is_wrap_hop(NodeId node, Direction dir) const {
   const int x = coords(node)[dir.dim];
   return dir.negative ? x == 0 : x == m_sizes[dir.dim] - 1;
-}
-
-int Torus::ring_offset(int a, int b, int dim) const {
-  const int k = m_sizes[dim];
-  const int forward = ((b - a) % k + k) % k;
-  return 2 * forward <= k ? forward : forward - k;
 }
 
 int Torus::min_hops(NodeId a, NodeId b) const {

@@ -21,14 +21,20 @@ class Torus {
   int node_count() const { return m_nodes; }
   int direction_count() const { return 2 * dims(); }
 
-  Coords coords(NodeId node) const;
+  const Coords& coords(NodeId node) const { return m_coords[node]; }
   NodeId node(const Coords& c) const;
   // The node one hop away in direction `d` (wrapping around the ring).
   NodeId neighbor(NodeId node, Direction d) const;
   // True if the hop from `node` in direction `d` uses the ring's wrap-around link.
   bool is_wrap_hop(NodeId node, Direction d) const;
   // Signed minimal offset from a to b along `dim`: in (-k/2, k/2]; ties go the positive way.
-  int ring_offset(int a, int b, int dim) const;
+  int ring_offset(int a, int b, int dim) const {
+    const int k = m_sizes[dim];
+    int forward = b - a;  // in (-k, k) for coordinates on the ring: no division on the hot path
+    if (forward < 0) forward += k;
+    if (forward < 0 || forward >= k) forward = (forward % k + k) % k;
+    return 2 * forward <= k ? forward : forward - k;
+  }
   // Sum over dimensions of the minimal ring distances.
   int min_hops(NodeId a, NodeId b) const;
   // "(x,y,z)" for messages.
@@ -38,6 +44,7 @@ class Torus {
   std::vector<int> m_sizes;
   std::array<int, kMaxDims> m_stride{};
   int m_nodes = 1;
+  std::vector<Coords> m_coords;  // [node]: computed once, read on every routing step
 };
 
 }  // namespace angara

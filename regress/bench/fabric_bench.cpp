@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "platform/experiment.h"
-#include "platform/system_at.h"
+#include "platform/system.h"
 #include "regress/support/isolated.h"
 #include "workloads/synthetic/traffic_measurement.h"
 #include "workloads/synthetic/uniform_traffic.h"
@@ -68,7 +68,7 @@ nlohmann::json elaborate(const std::vector<int>& dims) {
   for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
     sources.push_back(std::make_unique<UniformTraffic>(n, nodes, c.traffic, 1));
   }
-  SystemAt system(c, std::move(sources), measurement);
+  System system(c, std::move(sources), measurement);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // completes elaboration: binding checks, callbacks
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -62,12 +62,13 @@ injection = "bernoulli"
 rate = 0.25
 packet_flits = 8
 [sim]
-mode = "at"
+mode = "lt"
 seed = 42
 warmup_cycles = 100
 measure_cycles = 500
 drain_cycles = 1000
 watchdog_cycles = 300
+quantum_cycles = 250
 progress = false
 )";
 
@@ -95,6 +96,7 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.router.vcs, 4);
   EXPECT_EQ(config.router.buffer_flits, 32);
   EXPECT_EQ(config.router.pipeline_cycles, 5);
+  EXPECT_EQ(config.sim.mode, SimMode::Lt);
   EXPECT_DOUBLE_EQ(config.link.bandwidth_gbps, 100.0);
   EXPECT_DOUBLE_EQ(config.link.latency_ns, 40.0);
   EXPECT_DOUBLE_EQ(config.endpoint.bandwidth_gbps, 50.0);
@@ -106,6 +108,7 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.sim.measure_cycles, 500u);
   EXPECT_EQ(config.sim.drain_cycles, 1000u);
   EXPECT_EQ(config.sim.watchdog_cycles, 300u);
+  EXPECT_EQ(config.sim.quantum_cycles, 250u);
   EXPECT_FALSE(config.sim.progress);
 }
 

@@ -216,7 +216,10 @@ TEST(Validate, Sim) {
   EXPECT_NO_THROW(SimParams{}.validate());
   SimParams lt;
   lt.mode = SimMode::Lt;
-  EXPECT_TRUE(throws_config_error([&] { lt.validate(); }, "sim.mode"));
+  EXPECT_NO_THROW(lt.validate());
+  SimParams no_quantum;
+  no_quantum.quantum_cycles = 0;
+  EXPECT_TRUE(throws_config_error([&] { no_quantum.validate(); }, "sim.quantum_cycles"));
   SimParams no_measure;
   no_measure.measure_cycles = 0;
   EXPECT_TRUE(throws_config_error([&] { no_measure.validate(); }, "sim.measure_cycles"));

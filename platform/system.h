@@ -1,6 +1,8 @@
 #pragma once
-// The whole machine in AT mode: the torus of routers, an endpoint on each router's local port,
-// the wiring between them (checked at elaboration), the packet pool and the conservation ledger.
+// The whole machine: the torus of routers, an endpoint on each router's local port, the wiring
+// between them, the packet pool and the conservation ledger. `sim.mode` picks the timing shells
+// (RouterAt/EndpointAt or RouterLt/EndpointLt); the cores, the wiring and everything the
+// platform asks of the machine are the same in both.
 
 #include <memory>
 #include <optional>
@@ -10,19 +12,20 @@
 #include "models/core/packet_ledger.h"
 #include "models/core/packet_pool.h"
 #include "models/core/params.h"
-#include "models/endpoint/endpoint_at.h"
-#include "models/router/router_at.h"
+#include "models/endpoint/endpoint_core.h"
+#include "models/router/fabric_protocol.h"
+#include "models/router/router_core.h"
 #include "models/routing/direction_order_routing.h"
 #include "models/topology/torus.h"
 
 namespace angara {
 
-class SystemAt {
+class System {
  public:
   // `sources[n]` feeds node n; the observer hears every created and delivered packet.
-  SystemAt(const Config& config, std::vector<std::unique_ptr<TrafficSource>> sources,
-           TrafficObserver& observer);
-  ~SystemAt();
+  System(const Config& config, std::vector<std::unique_ptr<TrafficSource>> sources,
+         TrafficObserver& observer);
+  ~System();
 
   const Torus& torus() const { return m_torus; }
   const FabricClock& clock() const { return m_clock; }
@@ -36,14 +39,18 @@ class SystemAt {
   std::optional<std::string> oldest_blocked(Cycle now) const;
 
  private:
+  template <typename RouterShell, typename EndpointShell, typename... ShellArgs>
+  void build(const Config& config, TrafficObserver& observer, ShellArgs... endpoint_args);
+
   Torus m_torus;
   DirectionOrderRouting m_routing;
   FabricClock m_clock;
   PacketLedger m_ledger;
   PacketPool m_pool;
   std::vector<std::unique_ptr<TrafficSource>> m_sources;
-  std::vector<std::unique_ptr<RouterAt>> m_routers;
-  std::vector<std::unique_ptr<EndpointAt>> m_endpoints;
+  std::vector<std::unique_ptr<sc_core::sc_module>> m_modules;
+  std::vector<const RouterCore*> m_routers;
+  std::vector<EndpointCore*> m_endpoints;
 };
 
 }  // namespace angara

@@ -1,0 +1,37 @@
+#pragma once
+// The loosely-timed traffic endpoint over EndpointCore. Temporally decoupled: woken once per
+// global quantum (or when its next packet is due), it sends every packet that starts before the
+// quantum ends, each through the whole network in one blocking call with its start as the
+// annotated delay. Packets are not held back by credits (the LT network has no buffers).
+
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "models/endpoint/endpoint_core.h"
+#include "models/router/fabric_protocol.h"
+
+namespace angara {
+
+class EndpointLt : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_initiator_socket<EndpointLt, 0, FabricProtocol> inject;
+  tlm_utils::multi_passthrough_target_socket<EndpointLt, 0, FabricProtocol> eject;
+
+  // `quantum`: the global quantum in cycles (tlm_global_quantum, set once by the platform).
+  EndpointLt(const sc_core::sc_module_name& name, const EndpointCore& core,
+             const FabricClock& clock, Cycle quantum);
+
+  EndpointCore& core() { return m_core; }
+  const EndpointCore& core() const { return m_core; }
+
+ private:
+  void b_transport(int port, Packet& packet, sc_core::sc_time& delay);
+  void evaluate();
+
+  EndpointCore m_core;
+  const FabricClock& m_clock;
+  Cycle m_quantum;
+  sc_core::sc_event m_wake;
+};
+
+}  // namespace angara

@@ -1,0 +1,36 @@
+#pragma once
+// The loosely-timed router: no process and no buffers. A packet crosses it inside one blocking
+// call: RouterCore routes it and times it exactly as in AT, then the output channel is booked in
+// a LinkCalendar (contention without back-pressure) and the packet goes on to the next module in
+// the same call chain. See docs/ARCHITECTURE.md for where this departs from AT.
+
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include <vector>
+
+#include "models/router/fabric_protocol.h"
+#include "models/router/link_calendar.h"
+#include "models/router/router_core.h"
+
+namespace angara {
+
+class RouterLt : public sc_core::sc_module {
+ public:
+  // Bound like RouterAt: out[d]/in[d] for direction d, then the local port.
+  tlm_utils::multi_passthrough_initiator_socket<RouterLt, 0, FabricProtocol> out;
+  tlm_utils::multi_passthrough_target_socket<RouterLt, 0, FabricProtocol> in;
+
+  RouterLt(const sc_core::sc_module_name& name, const RouterCore& core, const FabricClock& clock);
+
+  const RouterCore& core() const { return m_core; }
+
+ private:
+  void b_transport(int port, Packet& packet, sc_core::sc_time& delay);
+
+  RouterCore m_core;
+  const FabricClock& m_clock;
+  std::vector<LinkCalendar> m_outputs;  // [port]
+};
+
+}  // namespace angara
