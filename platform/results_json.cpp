@@ -43,12 +43,12 @@ nlohmann::ordered_json to_json(const ExperimentResult& r) {
 std::string summary_line(const ExperimentResult& r) {
   const auto& lat = r.latency;
   return fmt::format(
-      "{} torus, uniform {:.3f} flits/node/cycle: accepted {:.3f}, latency mean {:.1f} p50 {} "
+      "{} torus {}, uniform {:.3f} flits/node/cycle: accepted {:.3f}, latency mean {:.1f} p50 {} "
       "p99 {} cycles ({:.1f} ns mean), {} packets measured{}, {} cycles in {:.2f} s",
-      fmt::join(r.config.topology.dims, "x"), r.offered_flits_per_node_cycle,
-      r.accepted_flits_per_node_cycle, lat.mean(), lat.percentile(0.5), lat.percentile(0.99),
-      lat.mean() * r.config.router.cycle_ns(), r.packets_delivered,
-      r.saturated ? " (SATURATED)" : "", r.sim_cycles, r.wall_seconds);
+      fmt::join(r.config.topology.dims, "x"), r.config.sim.mode == SimMode::Lt ? "LT" : "AT",
+      r.offered_flits_per_node_cycle, r.accepted_flits_per_node_cycle, lat.mean(),
+      lat.percentile(0.5), lat.percentile(0.99), lat.mean() * r.config.router.cycle_ns(),
+      r.packets_delivered, r.saturated ? " (SATURATED)" : "", r.sim_cycles, r.wall_seconds);
 }
 
 void write_json_file(const nlohmann::ordered_json& json, const std::filesystem::path& path) {

@@ -19,10 +19,12 @@ namespace {
 enum ExitCode { kOk = 0, kUsage = 1, kBadConfig = 2, kModelFailure = 3 };
 
 constexpr const char* kUsageText =
-    "usage: angara-sim run [CONFIG.toml] [--set section.key=value ...] [--out results.json]\n"
+    "usage: angara-sim run [CONFIG.toml] [--mode at|lt] [--set section.key=value ...]\n"
+    "                      [--out results.json] [--quiet]\n"
     "       angara-sim --help | run --help\n"
     "\n"
-    "Simulates a multi-dimensional torus of Angara-class routers (SystemC/TLM-2.0, AT mode) under\n"
+    "Simulates a multi-dimensional torus of Angara-class routers (SystemC/TLM-2.0, AT or LT) "
+    "under\n"
     "synthetic traffic and writes steady-state latency and throughput. Without CONFIG the\n"
     "built-in default runs: a 4x4x4 torus, uniform traffic at 0.3 flits/node/cycle, Table 1\n"
     "parameters (500 MHz routers, 75 Gbit/s links, 80 ns link latency). Examples: configs/.\n";
@@ -33,6 +35,9 @@ int run(int argc, char** argv) {
       "set,s", po::value<std::vector<std::string>>()->composing(),
       "override one config key, TOML syntax: --set topology.dims=[8,8] --set traffic.rate=0.5 "
       "(repeatable; applied after CONFIG)")(
+      "mode,m", po::value<std::string>(),
+      "timing mode: at (approximately timed: credits, buffers, flit timing) or lt (loosely "
+      "timed: fast, link reservations only); same as --set sim.mode=...")(
       "out,o", po::value<std::string>()->default_value("results.json"),
       "where to write the JSON results (written whole or not at all)")(
       "quiet,q", "no progress lines on stderr");
@@ -57,8 +62,9 @@ int run(int argc, char** argv) {
               << angara::config_keys_help() << '\n';
     return kOk;
   }
-  const auto overrides =
+  auto overrides =
       vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (vm.count("mode")) overrides.push_back("sim.mode=\"" + vm["mode"].as<std::string>() + "\"");
   const std::string out = vm["out"].as<std::string>();
   try {
     angara::Config config =

@@ -18,7 +18,7 @@ for key in packets_delivered latency_cycles latency_ns mean p50 p99 histogram \
            offered_flits_per_node_cycle accepted_flits_per_node_cycle sim_cycles wall_seconds config; do
   grep -q "\"$key\"" "$work/a.json" && ok || fail "results lack \"$key\""
 done
-grep -q "torus, uniform" "$work/summary.txt" && ok || fail "no one-line summary on stdout"
+grep -q "torus AT, uniform" "$work/summary.txt" && ok || fail "no one-line summary on stdout"
 
 # Same config and seed: byte-identical results, wall time aside.
 "$sim" run "${quick[@]}" --out "$work/b.json" > /dev/null
@@ -63,18 +63,27 @@ expect_bad missing.toml "$work/missing.toml"
 
 # --help explains every option and config key.
 help=$("$sim" run --help)
-for word in --set --out --quiet topology.dims router.deadlock traffic.rate sim.seed; do
+for word in --set --mode --out --quiet sim.quantum_cycles topology.dims router.deadlock traffic.rate sim.seed; do
   grep -q -- "$word" <<< "$help" && ok || fail "--help does not mention $word"
 done
 
-# Every example config runs.
+# Every example config runs, in both timing modes, with the same results schema.
 for config in "$configs"/*.toml; do
-  if "$sim" run "$config" "${quick[@]}" --out "$work/example.json" > /dev/null; then
+  for mode in at lt; do
+    if "$sim" run "$config" --mode "$mode" "${quick[@]}" --out "$work/example_$mode.json" > /dev/null; then
+      ok
+    else
+      fail "example $config failed in mode $mode"
+    fi
+  done
+  if diff <(grep -o '^ *"[a-z_0-9]*":' "$work/example_at.json" | sort -u) \
+          <(grep -o '^ *"[a-z_0-9]*":' "$work/example_lt.json" | sort -u) > /dev/null; then
     ok
   else
-    fail "example $config failed"
+    fail "AT and LT results of $config have different keys"
   fi
 done
+grep -q '"mode": "lt"' "$work/example_lt.json" && ok || fail "--mode lt did not reach the config"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,41 @@
+#include "models/router/link_calendar.h"
+
+#include <gtest/gtest.h>
+
+namespace angara {
+namespace {
+
+TEST(LinkCalendar, FreeChannelStartsAtReadyTime) {
+  LinkCalendar c;
+  EXPECT_EQ(c.book(100, 15, 0), 100u);
+  EXPECT_EQ(c.book(200, 15, 0), 200u);
+}
+
+TEST(LinkCalendar, BusyChannelQueuesBehindTheBooking) {
+  LinkCalendar c;
+  EXPECT_EQ(c.book(100, 15, 0), 100u);
+  EXPECT_EQ(c.book(105, 15, 0), 115u);
+  EXPECT_EQ(c.book(100, 15, 0), 130u);
+}
+
+// A packet booked later but ready earlier takes the gap before an earlier booking when it fits,
+// which busy-until could not do.
+TEST(LinkCalendar, OutOfOrderBookingFillsAGapThatFits) {
+  LinkCalendar c;
+  EXPECT_EQ(c.book(500, 15, 0), 500u);
+  EXPECT_EQ(c.book(100, 15, 0), 100u);   // before the first booking
+  EXPECT_EQ(c.book(490, 15, 0), 515u);   // 490..505 would overlap 500..515
+  EXPECT_EQ(c.book(115, 10, 0), 115u);   // exactly between 100..115 and 500..515
+  EXPECT_EQ(c.book(110, 400, 0), 530u);  // no gap of 400 before the last booking
+}
+
+TEST(LinkCalendar, ForgetsBookingsThatEndedBeforeTheFloor) {
+  LinkCalendar c;
+  for (Cycle t = 0; t < 1000; t += 20) c.book(t, 15, 0);
+  EXPECT_EQ(c.bookings(), 50u);
+  EXPECT_EQ(c.book(2000, 15, 990), 2000u);
+  EXPECT_EQ(c.bookings(), 2u);  // 980..995 still ends after the floor, plus the new one
+}
+
+}  // namespace
+}  // namespace angara
