@@ -1,15 +1,18 @@
-// Fabric benchmark: simulation speed of the AT model under uniform traffic, and elaboration cost
-// of a large torus. Prints its figures against the targets of docs/PERFORMANCE.md; each
-// measurement runs in its own child process so the peak RSS is that measurement's alone.
+// Fabric benchmark: simulation speed of both timing modes under uniform traffic, their ratio, and
+// elaboration plus a light run (one packet from every node) against node count. Prints its
+// figures against the targets of docs/PERFORMANCE.md; each measurement runs in its own child
+// process, so a peak RSS is that measurement's alone.
 //
-//   fabric_bench [--cycles N] [--rate R] [--dims 8x8x8] [--elaborate 16x16x32]
+//   fabric_bench                      speed (8x8x8) and the 16x16x32 / 16x16x16x8 figures
+//   fabric_bench --scaling            the node-count table, both modes
+//   options: --cycles N --rate R --dims 8x8x8
 
 #include <sys/resource.h>
 
 #include <fmt/format.h>
 #include <chrono>
 #include <cstdlib>
-#include <cstring>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,11 +20,17 @@
 #include "platform/experiment.h"
 #include "platform/system.h"
 #include "regress/support/isolated.h"
+#include "workloads/synthetic/scripted_traffic.h"
 #include "workloads/synthetic/traffic_measurement.h"
-#include "workloads/synthetic/uniform_traffic.h"
 
 namespace angara {
 namespace {
+
+using WallClock = std::chrono::steady_clock;
+
+double seconds_since(WallClock::time_point start) {
+  return std::chrono::duration<double>(WallClock::now() - start).count();
+}
 
 double peak_rss_mb() {
   rusage usage{};
@@ -31,19 +40,25 @@ double peak_rss_mb() {
 
 std::vector<int> parse_dims(const std::string& text) {
   std::vector<int> dims;
-  for (const char* p = text.c_str(); *p;) {
-    char* end = nullptr;
-    dims.push_back(static_cast<int>(std::strtol(p, &end, 10)));
-    p = *end == 'x' ? end + 1 : end;
-    if (end == p && *p) break;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t used = 0;
+    dims.push_back(std::stoi(text.substr(pos), &used));
+    pos += used + 1;  // skip the 'x'
   }
   return dims;
 }
 
-nlohmann::json simulate(const std::vector<int>& dims, double rate, Cycle cycles) {
+const char* mode_name(SimMode mode) {
+  return mode == SimMode::Lt ? "LT" : "AT";
+}
+
+// Uniform traffic for a fixed number of cycles: wall time and work done.
+nlohmann::json simulate(const std::vector<int>& dims, double rate, Cycle cycles, SimMode mode) {
   Config c;
   c.topology.dims = dims;
   c.traffic.rate = rate;
+  c.sim.mode = mode;
   c.sim.warmup_cycles = cycles / 10;
   c.sim.measure_cycles = cycles - cycles / 10;
   c.sim.progress = false;
@@ -52,27 +67,74 @@ nlohmann::json simulate(const std::vector<int>& dims, double rate, Cycle cycles)
           {"sim_cycles", r.sim_cycles},
           {"wall_seconds", r.wall_seconds},
           {"flit_hops", r.flit_hops},
-          {"accepted", r.accepted_flits_per_node_cycle},
           {"latency_mean", r.latency.mean()},
           {"peak_rss_mb", peak_rss_mb()}};
 }
 
-nlohmann::json elaborate(const std::vector<int>& dims) {
-  const auto start = std::chrono::steady_clock::now();
+// Elaboration, then one 17-flit packet from every node to a scattered destination, created after
+// the first LT quantum so that no packet moves while elaborating.
+nlohmann::json light_run(const std::vector<int>& dims, SimMode mode) {
+  const auto start = WallClock::now();
   Config c;
   c.topology.dims = dims;
-  c.traffic.rate = 0.0;
+  c.sim.mode = mode;
   const int nodes = c.topology.node_count();
-  TrafficMeasurement measurement(0, 1);
+  TrafficMeasurement measurement(0, kNever);
   std::vector<std::unique_ptr<TrafficSource>> sources;
-  for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
-    sources.push_back(std::make_unique<UniformTraffic>(n, nodes, c.traffic, 1));
+  for (int n = 0; n < nodes; ++n) {
+    const auto dst = static_cast<NodeId>((static_cast<long long>(n) * 7919 + nodes / 2) % nodes);
+    std::deque<PacketRequest> one;
+    if (dst != static_cast<NodeId>(n)) one.push_back({dst, 16, c.sim.quantum_cycles});
+    sources.push_back(std::make_unique<ScriptedTraffic>(std::move(one)));
   }
   System system(c, std::move(sources), measurement);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // completes elaboration: binding checks, callbacks
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return {{"nodes", nodes}, {"seconds", seconds}, {"peak_rss_mb", peak_rss_mb()}};
+  const double elaborate = seconds_since(start);
+  const auto run_start = WallClock::now();
+  sc_core::sc_start();
+  return {{"nodes", nodes},
+          {"elaborate_s", elaborate},
+          {"run_s", seconds_since(run_start)},
+          {"delivered", system.ledger().delivered_count()},
+          {"in_flight", system.ledger().in_flight()},
+          {"peak_rss_mb", peak_rss_mb()}};
+}
+
+void print_speed(const std::string& dims, double rate, Cycle cycles) {
+  double wall[2] = {0, 0};
+  for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+    const auto r =
+        test::run_isolated([&] { return simulate(parse_dims(dims), rate, cycles, mode); });
+    const double seconds = r["wall_seconds"];
+    wall[mode == SimMode::Lt] = seconds;
+    const double router_cycles = r["nodes"].get<double>() * r["sim_cycles"].get<double>();
+    const double hops_per_s = r["flit_hops"].get<double>() / seconds;
+    fmt::print(
+        "{} {} torus, uniform {:.3f} flits/node/cycle, {} cycles: {:.3f} s wall, mean "
+        "latency {:.1f} cycles\n",
+        mode_name(mode), dims, rate, r["sim_cycles"].get<Cycle>(), seconds,
+        r["latency_mean"].get<double>());
+    fmt::print(
+        "   router-cycles/s {:.3g}, flit-hops/s {:.3g} (target 5e6: {:.1f}x), peak RSS {:.0f} "
+        "MB\n",
+        router_cycles / seconds, hops_per_s, hops_per_s / 5e6, r["peak_rss_mb"].get<double>());
+  }
+  fmt::print("LT/AT speed ratio on this workload: {:.1f}x (target 30x)\n", wall[0] / wall[1]);
+}
+
+void print_light_run(const std::string& dims, SimMode mode, double target_s, double target_mb) {
+  const auto r = test::run_isolated([&] { return light_run(parse_dims(dims), mode); });
+  const double total = r["elaborate_s"].get<double>() + r["run_s"].get<double>();
+  fmt::print(
+      "{} {} torus ({} nodes): elaborate {:.2f} s + one packet per node {:.2f} s = {:.2f} "
+      "s, peak RSS {:.0f} MB",
+      mode_name(mode), dims, r["nodes"].get<int>(), r["elaborate_s"].get<double>(),
+      r["run_s"].get<double>(), total, r["peak_rss_mb"].get<double>());
+  if (target_s > 0) {
+    fmt::print(" (targets {:.0f} s: {:.2f}x, {:.0f} MB: {:.2f}x)", target_s, total / target_s,
+               target_mb, r["peak_rss_mb"].get<double>() / target_mb);
+  }
+  fmt::print("\n");
 }
 
 }  // namespace
@@ -80,40 +142,37 @@ nlohmann::json elaborate(const std::vector<int>& dims) {
 
 int main(int argc, char** argv) {
   using namespace angara;
-  std::string dims = "8x8x8", big = "16x16x32";
+  std::string dims = "8x8x8";
   double rate = 0.17;  // half of the 8x8x8 bubble saturation, 0.34 flits/node/cycle
   Cycle cycles = 20000;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string key = argv[i], value = argv[i + 1];
+  bool scaling = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string key = argv[i];
+    const std::string value = i + 1 < argc ? argv[i + 1] : "";
+    if (key == "--scaling") {
+      scaling = true;
+      continue;
+    }
     if (key == "--cycles")
       cycles = std::strtoull(value.c_str(), nullptr, 10);
     else if (key == "--rate")
       rate = std::atof(value.c_str());
     else if (key == "--dims")
       dims = value;
-    else if (key == "--elaborate")
-      big = value;
     else {
       fmt::print(stderr, "fabric_bench: unknown option {}\n", key);
       return 1;
     }
+    ++i;
   }
-  const auto sim = test::run_isolated([&] { return simulate(parse_dims(dims), rate, cycles); });
-  const double wall = sim["wall_seconds"];
-  const double router_cycles = sim["nodes"].get<double>() * sim["sim_cycles"].get<double>();
-  const double flit_hops_per_s = sim["flit_hops"].get<double>() / wall;
-  fmt::print("simulate {} torus, uniform {:.3f} flits/node/cycle, {} cycles: {:.2f} s wall\n", dims,
-             rate, sim["sim_cycles"].get<Cycle>(), wall);
-  fmt::print("  router-cycles per second  {:.3g}\n", router_cycles / wall);
-  fmt::print("  flit-hops per second      {:.3g}  (target 5e6: {:.1f}x)\n", flit_hops_per_s,
-             flit_hops_per_s / 5e6);
-  fmt::print("  peak RSS                  {:.0f} MB\n", sim["peak_rss_mb"].get<double>());
-
-  const auto elab = test::run_isolated([&] { return elaborate(parse_dims(big)); });
-  const double seconds = elab["seconds"], rss = elab["peak_rss_mb"];
-  fmt::print(
-      "elaborate {} torus ({} nodes): {:.2f} s (target 2 s: {:.2f}x), peak RSS {:.0f} MB "
-      "(target 1024 MB: {:.2f}x)\n",
-      big, elab["nodes"].get<int>(), seconds, seconds / 2.0, rss, rss / 1024.0);
+  if (scaling) {
+    for (const char* size : {"2x2x2", "4x4x4", "8x8x8", "16x16x16", "16x16x32", "16x16x16x8"}) {
+      for (SimMode mode : {SimMode::At, SimMode::Lt}) print_light_run(size, mode, 0, 0);
+    }
+    return 0;
+  }
+  print_speed(dims, rate, cycles);
+  print_light_run("16x16x32", SimMode::At, 2.0, 1024);
+  print_light_run("16x16x16x8", SimMode::Lt, 5.0, 2048);
   return 0;
 }
