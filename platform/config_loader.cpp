@@ -388,6 +388,17 @@ nlohmann::ordered_json config_to_json(const Config& config) {
   return out;
 }
 
+std::string config_to_toml(const Config& config) {
+  // JSON scalars and arrays of the config (numbers, strings, booleans) are valid TOML values.
+  const auto json = config_to_json(config);
+  std::string out;
+  for (const auto& [section, table] : json.items()) {
+    out += (out.empty() ? "[" : "\n[") + section + "]\n";
+    for (const auto& [key, value] : table.items()) out += key + " = " + value.dump() + "\n";
+  }
+  return out;
+}
+
 std::string config_keys_help() {
   // A default longer than this gets its meaning on the next line, to keep the table narrow.
   constexpr std::size_t kWideDefault = 20;

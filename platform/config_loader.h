@@ -25,6 +25,9 @@ Config load_config_file(const std::filesystem::path& path,
 // The resolved config as JSON, keyed like the TOML file (echoed into results).
 nlohmann::ordered_json config_to_json(const Config& config);
 
+// The resolved config as a complete TOML file (every key), which loads back to the same config.
+std::string config_to_toml(const Config& config);
+
 // One line per config key: "section.key  default  meaning", for --help.
 std::string config_keys_help();
 

@@ -1,0 +1,27 @@
+#pragma once
+// A sweep as a Slurm job array: one sbatch script, K points per array task. Each task runs
+// `angara-sweep task DIR --index I --chunk K`, which skips points already done, so submitting
+// again runs only what is missing.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace angara {
+
+struct SlurmOptions {
+  std::string partition;  // empty: the cluster's default
+  std::string time;       // per task, Slurm syntax (e.g. "01:00:00"); empty: the default
+  int chunk = 1;          // points per array task
+  bool wait = false;      // sbatch --wait: return when the whole array has finished
+};
+
+// Writes DIR/sweep.sbatch for `points` points and returns its path.
+std::filesystem::path write_sbatch(const std::filesystem::path& dir, int points,
+                                   const SlurmOptions& options,
+                                   const std::filesystem::path& sweep_exe);
+
+// Submits the script with sbatch; returns the job id, or throws with sbatch's message.
+std::string submit(const std::filesystem::path& script, const SlurmOptions& options);
+
+}  // namespace angara

@@ -1,0 +1,52 @@
+#pragma once
+// A sweep: a base config plus axes of config keys, expanded into named points. Axes combine as a
+// cartesian product, the first axis varying slowest; axes sharing a `group` are zipped (walked
+// together, so they must have equal lengths). Every point's config is resolved and validated
+// through the one config loader before anything runs.
+//
+// Sweep file (TOML):
+//   [sweep]
+//   base = "../configs/default.toml"   # optional, relative to the sweep file
+//   name = "{topology.dims}_r{traffic.rate}"   # optional point-name template; {index} too
+//   [config.sim]                        # optional inline settings over the base
+//   measure_cycles = 5000
+//   [[axis]]
+//   key = "traffic.rate"
+//   range = [0.05, 0.40, 0.05]          # start, stop (inclusive), step; or values = [...]
+//   [[axis]]
+//   key = "router.deadlock"
+//   values = ["bubble", "dateline"]
+//   group = "scheme"                    # optional: zipped with other axes of the same group
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/core/params.h"
+
+namespace angara {
+
+struct SweepAxis {
+  std::string key;                  // config key, "section.name"
+  std::vector<std::string> values;  // each in TOML syntax
+  std::string group;                // empty: an axis of its own
+};
+
+struct SweepPoint {
+  int index = 0;
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> settings;  // (key, TOML value), axis order
+  Config config;
+};
+
+struct SweepPlan {
+  std::filesystem::path file;
+  std::vector<SweepAxis> axes;
+  std::vector<SweepPoint> points;
+};
+
+// Reads and expands a sweep file; a bad file is a ConfigError naming the key and the rule.
+SweepPlan load_sweep(const std::filesystem::path& file);
+
+}  // namespace angara

@@ -1,0 +1,213 @@
+// angara-sweep: many angara-sim experiments from one sweep file, on local cores or as a Slurm
+// job array, collected into one CSV and plotted.
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <boost/program_options.hpp>
+#include <fstream>
+#include <iostream>
+
+#include "models/core/config_error.h"
+#include "platform/slurm_job.h"
+#include "platform/sweep_collect.h"
+#include "platform/sweep_plan.h"
+#include "platform/sweep_runner.h"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace {
+
+enum ExitCode { kOk = 0, kUsageError = 1, kBadInput = 2, kPointsFailed = 3 };
+
+constexpr const char* kUsage =
+    "usage: angara-sweep plan SWEEP.toml\n"
+    "       angara-sweep run SWEEP.toml --out DIR [-j N]\n"
+    "       angara-sweep slurm SWEEP.toml --out DIR [--partition P] [--time T] [--chunk K]\n"
+    "                          [--dry-run] [--wait]\n"
+    "       angara-sweep collect DIR\n"
+    "       angara-sweep plot DIR --x KEY --y FIELD [--series KEY] [--log-x] -o FIG.png|svg\n"
+    "       angara-sweep COMMAND --help\n"
+    "\n"
+    "A sweep file is a base config plus axes of config keys (see docs/SWEEPS.md); every point\n"
+    "runs as its own angara-sim. run fills the local cores and resumes: points whose results\n"
+    "exist for the same config are skipped. slurm writes DIR/sweep.sbatch, a job array with K\n"
+    "points per task, and submits it; resubmitting runs only what is missing. collect writes\n"
+    "DIR/results.csv; plot draws it with gnuplot.\n";
+
+struct Command {
+  po::options_description options;
+  po::positional_options_description positional;
+  po::variables_map vm;
+};
+
+// Parses argv for one command; returns false (after printing help) when --help was asked.
+bool parse(Command& c, int argc, char** argv, const char* name) {
+  c.options.add_options()("help,h", "show this help");
+  po::options_description all;
+  all.add(c.options).add_options()("input", po::value<std::string>());
+  c.positional.add("input", 1);
+  po::store(po::command_line_parser(argc, argv).options(all).positional(c.positional).run(), c.vm);
+  po::notify(c.vm);
+  if (c.vm.count("help")) {
+    std::cout << "angara-sweep " << name << "\n\n" << kUsage << '\n' << c.options;
+    return false;
+  }
+  if (!c.vm.count("input")) throw po::error(fmt::format("{}: missing SWEEP.toml or DIR", name));
+  return true;
+}
+
+std::string input(const Command& c) {
+  return c.vm["input"].as<std::string>();
+}
+
+int plan_command(int argc, char** argv) {
+  Command c{po::options_description("plan options"), {}, {}};
+  if (!parse(c, argc, argv, "plan")) return kOk;
+  const auto plan = angara::load_sweep(input(c));
+  for (const auto& p : plan.points) {
+    std::string settings;
+    for (const auto& [key, value] : p.settings) settings += fmt::format("  {}={}", key, value);
+    fmt::print("{:>4} {}{}\n", p.index, p.name, settings);
+  }
+  fmt::print("{} points\n", plan.points.size());
+  return kOk;
+}
+
+int report(const angara::RunReport& r, const fs::path& dir) {
+  fmt::print("{} points: {} already done, {} run, {} failed -> {}\n", r.total, r.skipped, r.ran,
+             r.failed.size(), dir.string());
+  for (const auto& name : r.failed) {
+    fmt::print(stderr, "failed: {} (see {})\n", name, (dir / "points" / name / "failed").string());
+  }
+  return r.failed.empty() ? kOk : kPointsFailed;
+}
+
+int run_command(int argc, char** argv) {
+  Command c{po::options_description("run options"), {}, {}};
+  c.options.add_options()("out,o", po::value<std::string>()->required(),
+                          "the sweep directory (created; an existing one is resumed)")(
+      "jobs,j", po::value<int>()->default_value(static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN))),
+      "points run at once (default: all cores)");
+  if (!parse(c, argc, argv, "run")) return kOk;
+  const auto plan = angara::load_sweep(input(c));
+  const angara::SweepDir dir(c.vm["out"].as<std::string>());
+  fs::create_directories(dir.root());
+  dir.prepare(plan);
+  const auto r = angara::run_points(dir, dir.point_names(), c.vm["jobs"].as<int>(),
+                                    angara::sibling_executable("angara-sim"));
+  return report(r, dir.root());
+}
+
+int slurm_command(int argc, char** argv) {
+  Command c{po::options_description("slurm options"), {}, {}};
+  c.options.add_options()("out,o", po::value<std::string>()->required(),
+                          "the sweep directory (on a file system the nodes share)")(
+      "partition,p", po::value<std::string>()->default_value(""), "Slurm partition")(
+      "time,t", po::value<std::string>()->default_value(""), "time limit per array task")(
+      "chunk,k", po::value<int>()->default_value(1), "points per array task")(
+      "dry-run", "write the sbatch script, do not submit it")(
+      "wait", "wait until the whole array has finished (sbatch --wait)");
+  if (!parse(c, argc, argv, "slurm")) return kOk;
+  const auto plan = angara::load_sweep(input(c));
+  angara::SlurmOptions options{c.vm["partition"].as<std::string>(), c.vm["time"].as<std::string>(),
+                               c.vm["chunk"].as<int>(), c.vm.count("wait") > 0};
+  if (options.chunk < 1)
+    throw angara::ConfigError("--chunk", std::to_string(options.chunk), "must be at least 1");
+  const angara::SweepDir dir(fs::absolute(c.vm["out"].as<std::string>()));
+  fs::create_directories(dir.root());
+  dir.prepare(plan);
+  const auto script = angara::write_sbatch(dir.root(), static_cast<int>(plan.points.size()),
+                                           options, angara::sibling_executable("angara-sweep"));
+  if (c.vm.count("dry-run")) {
+    fmt::print("wrote {} ({} points); submit it with: sbatch {}\n", script.string(),
+               plan.points.size(), script.string());
+    return kOk;
+  }
+  const std::string job = angara::submit(script, options);
+  fmt::print("submitted job array {} ({} points, {} per task) from {}\n", job, plan.points.size(),
+             options.chunk, script.string());
+  return kOk;
+}
+
+int task_command(int argc, char** argv) {
+  Command c{po::options_description("task options (run by the sbatch script)"), {}, {}};
+  c.options.add_options()("index", po::value<int>()->required(), "array task index")(
+      "chunk", po::value<int>()->required(), "points per task");
+  if (!parse(c, argc, argv, "task")) return kOk;
+  const angara::SweepDir dir(input(c));
+  const auto names = dir.point_names();
+  const int chunk = c.vm["chunk"].as<int>(), first = c.vm["index"].as<int>() * chunk;
+  std::vector<std::string> mine;
+  for (int i = first; i < std::min<int>(first + chunk, static_cast<int>(names.size())); ++i) {
+    mine.push_back(names[i]);
+  }
+  return report(angara::run_points(dir, mine, 1, angara::sibling_executable("angara-sim")),
+                dir.root());
+}
+
+int collect_command(int argc, char** argv) {
+  Command c{po::options_description("collect options"), {}, {}};
+  if (!parse(c, argc, argv, "collect")) return kOk;
+  const angara::SweepDir dir(input(c));
+  const auto table = angara::collect(dir);
+  const fs::path csv = dir.root() / "results.csv";
+  std::ofstream(csv) << table.csv();
+  const int status = table.column("status");
+  const auto ok = std::count_if(table.rows.begin(), table.rows.end(),
+                                [&](const auto& row) { return row[status] == "ok"; });
+  fmt::print("{} points ({} with results) -> {}\n", table.rows.size(), ok, csv.string());
+  return kOk;
+}
+
+int plot_command(int argc, char** argv) {
+  Command c{po::options_description("plot options"), {}, {}};
+  c.options.add_options()("x", po::value<std::string>()->required(),
+                          "x column: an axis key or a result field (e.g. nodes, "
+                          "traffic.rate)")("y", po::value<std::string>()->required(),
+                                           "y column, e.g. latency_ns.mean")(
+      "series", po::value<std::string>()->default_value(""), "one line per value of this column")(
+      "log-x", "logarithmic x axis (base 2)")("output,o", po::value<std::string>()->required(),
+                                              "the figure, .png or .svg");
+  if (!parse(c, argc, argv, "plot")) return kOk;
+  const angara::SweepDir dir(input(c));
+  angara::plot(angara::collect(dir), {c.vm["x"].as<std::string>(), c.vm["y"].as<std::string>(),
+                                      c.vm["series"].as<std::string>(), c.vm.count("log-x") > 0,
+                                      c.vm["output"].as<std::string>()});
+  fmt::print("wrote {}\n", c.vm["output"].as<std::string>());
+  return kOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string command = argc > 1 ? argv[1] : "";
+  using Handler = int (*)(int, char**);
+  const std::pair<const char*, Handler> commands[] = {
+      {"plan", plan_command}, {"run", run_command},         {"slurm", slurm_command},
+      {"task", task_command}, {"collect", collect_command}, {"plot", plot_command}};
+  for (const auto& [name, handler] : commands) {
+    if (command != name) continue;
+    try {
+      return handler(argc - 1, argv + 1);
+    } catch (const po::error& e) {
+      std::cerr << "angara-sweep " << name << ": " << e.what() << "\n\n" << kUsage;
+      return kUsageError;
+    } catch (const angara::ConfigError& e) {
+      std::cerr << "angara-sweep: bad input: " << e.what() << '\n';
+      return kBadInput;
+    } catch (const std::exception& e) {
+      std::cerr << "angara-sweep: error: " << e.what() << '\n';
+      return kBadInput;
+    }
+  }
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return kOk;
+  }
+  std::cerr << (command.empty() ? "angara-sweep: no command given\n\n"
+                                : fmt::format("angara-sweep: unknown command '{}'\n\n", command))
+            << kUsage;
+  return kUsageError;
+}
