@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
@@ -14,7 +15,19 @@
 namespace angara {
 namespace {
 
+// A value in TOML syntax, floats in their shortest exact form (0.05, not 0.050000000000000003).
 std::string toml_text(const toml::node& node) {
+  if (const auto* array = node.as_array()) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < array->size(); ++i) out += (i ? ", " : "") + toml_text((*array)[i]);
+    return out + "]";
+  }
+  if (auto v = node.value_exact<double>()) {
+    std::string text = fmt::format("{}", *v);
+    if (text.find_first_of(".einf") == std::string::npos) text += ".0";
+    return text;
+  }
+  if (auto v = node.value_exact<std::string>()) return nlohmann::json(*v).dump();
   std::ostringstream out;
   node.visit([&out](const auto& value) { out << value; });
   return out.str();
@@ -45,7 +58,7 @@ std::vector<std::string> expand_range(const toml::array& range, const std::strin
   const auto count = static_cast<long long>(std::floor((stop - start) / step + 1e-9)) + 1;
   for (long long i = 0; i < count; ++i) {
     const double v = start + static_cast<double>(i) * step;
-    values.push_back(integers ? fmt::format("{}", std::llround(v)) : fmt::format("{:.10g}", v));
+    values.push_back(integers ? fmt::format("{}", std::llround(v)) : fmt::format("{:.12g}", v));
   }
   return values;
 }
