@@ -63,6 +63,15 @@ std::vector<std::string> expand_range(const toml::array& range, const std::strin
   return values;
 }
 
+// An optional string field; absent gives "", any other type is an error (not silently ignored).
+std::string string_field(const toml::table& table, const std::string& field,
+                         const std::string& where) {
+  const auto* node = table.get(field);
+  if (!node) return {};
+  if (!node->is_string()) throw ConfigError(where, toml_text(*node), "expected a string");
+  return node->as_string()->get();
+}
+
 SweepAxis read_axis(const toml::table& table, int number) {
   SweepAxis axis;
   const auto where = fmt::format("axis[{}]", number);
@@ -73,10 +82,10 @@ SweepAxis read_axis(const toml::table& table, int number) {
                         "unknown axis field; known: key, values, range, group");
     }
   }
-  const auto key = table["key"].value<std::string>();
-  if (!key) throw ConfigError(where + ".key", "(missing)", "every axis names a config key");
-  axis.key = *key;
-  axis.group = table["group"].value_or(std::string{});
+  if (!table.contains("key"))
+    throw ConfigError(where + ".key", "(missing)", "every axis names a config key");
+  axis.key = string_field(table, "key", where + ".key");
+  axis.group = string_field(table, "group", where + ".group");
   const auto* values = table["values"].as_array();
   const auto* range = table["range"].as_array();
   if ((values != nullptr) == (range != nullptr)) {
@@ -177,12 +186,12 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
         throw ConfigError("sweep." + name, toml_text(v), "unknown key; known: base, name");
       }
     }
-    if (auto base = (*sweep)["base"].value<std::string>()) {
-      const auto path = file.parent_path() / *base;
+    if (const auto base = string_field(*sweep, "base", "sweep.base"); !base.empty()) {
+      const auto path = file.parent_path() / base;
       base_text = read_file(path);
       origin = path.string();
     }
-    templ = (*sweep)["name"].value_or(std::string{});
+    templ = string_field(*sweep, "name", "sweep.name");
   }
   const auto settings = inline_settings(root["config"].as_table());
 
@@ -242,6 +251,13 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
     }
     p.config = load_config(base_text, origin, overrides);
     p.name = point_name(templ, p, static_cast<int>(count));
+    // The name is a directory under DIR/points: it must not be empty or leave that directory.
+    if (p.name.empty() || p.name == "." || p.name == ".." ||
+        p.name.find('/') != std::string::npos) {
+      throw ConfigError(
+          "sweep.name", templ,
+          fmt::format("gives point {} the name '{}', not a plain directory name", p.index, p.name));
+    }
     if (!names.insert(p.name).second) {
       throw ConfigError(
           "sweep.name", templ.empty() ? "(default)" : templ,
