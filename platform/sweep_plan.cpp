@@ -85,6 +85,10 @@ SweepAxis read_axis(const toml::table& table, int number) {
   if (!table.contains("key"))
     throw ConfigError(where + ".key", "(missing)", "every axis names a config key");
   axis.key = string_field(table, "key", where + ".key");
+  if (axis.key.find('.') == std::string::npos) {
+    throw ConfigError(where + ".key", "\"" + axis.key + "\"",
+                      "a config key is section.name, e.g. \"traffic.rate\"");
+  }
   axis.group = string_field(table, "group", where + ".group");
   const auto* values = table["values"].as_array();
   const auto* range = table["range"].as_array();

@@ -282,6 +282,10 @@ TEST_F(SweepPlanTest, BadValueInAnAxis) {
                "must be between 0 and 1");
 }
 
+TEST_F(SweepPlanTest, AxisKeyWithoutSection) {
+  expect_error("[[axis]]\nkey = \"rate\"\nvalues = [0.1]\n", "axis[0].key", "section.name");
+}
+
 TEST_F(SweepPlanTest, EmptyAxis) {
   expect_error("[[axis]]\nkey = \"traffic.rate\"\nvalues = []\n", "traffic.rate",
                "at least one value");
