@@ -235,6 +235,20 @@ const std::vector<KeySpec>& key_specs() {
           "endpoint", "bandwidth_gbps", "injection and ejection port bandwidth, Gbit/s"),
       field<&Config::endpoint, &ChannelParams::latency_ns>(
           "endpoint", "latency_ns", "injection and ejection port latency, ns"),
+      field<&Config::collective, &CollectiveParams::buffer_flits>(
+          "collective", "buffer_flits", "VCUp and VCDown buffer per port, flits"),
+      field<&Config::collective, &CollectiveParams::table_cycles>(
+          "collective", "table_cycles", "VCUp/VCDown: cycles to read the routing-table row"),
+      field<&Config::collective, &CollectiveParams::analysis_cycles>(
+          "collective", "analysis_cycles", "VCUp/VCDown: cycles to analyse the head flit"),
+      field<&Config::collective, &CollectiveParams::route_cycles>(
+          "collective", "route_cycles", "PEGroup routing block, cycles per packet"),
+      field<&Config::collective, &CollectiveParams::broadcaster_cycles>(
+          "collective", "broadcaster_cycles", "Broadcaster, cycles per packet issued"),
+      field<&Config::collective, &CollectiveParams::reducer_cycles>(
+          "collective", "reducer_cycles", "Reducer, cycles per packet (read and store a slot)"),
+      field<&Config::collective, &CollectiveParams::reducer_flit_cycles>(
+          "collective", "reducer_flit_cycles", "Reducer, cycles per data flit combined"),
       field<&Config::traffic, &TrafficParams::pattern>(
           "traffic", "pattern", "destinations: uniform (any other node, equally likely)"),
       field<&Config::traffic, &TrafficParams::injection>(

@@ -29,7 +29,14 @@ enum class PacketKind : std::uint8_t {
   BroadcastRequest,
   Reduce,
   Credit,
+  ReduceResult,  // a reduce's result, sent point-to-point from the tree's root to its destination
 };
+
+// Packets of the collective subnet travel on VCUp/VCDown and through the PEGroup.
+inline bool is_collective(PacketKind k) {
+  return k == PacketKind::Broadcast || k == PacketKind::BroadcastRequest ||
+         k == PacketKind::Reduce || k == PacketKind::Credit;
+}
 
 // Header fields of the spec's packet, decoded. Field widths are those of encode_header().
 struct PacketHeader {

@@ -105,6 +105,24 @@ void ChannelParams::validate(const std::string& section) const {
   }
 }
 
+void CollectiveParams::validate() const {
+  if (buffer_flits < kMaxPacketFlits) {
+    throw ConfigError("collective.buffer_flits", fmt::format("{}", buffer_flits),
+                      fmt::format("VCUp/VCDown store whole packets: at least {} flits",
+                                  kMaxPacketFlits));
+  }
+  const std::pair<const char*, int> cycles[] = {
+      {"collective.table_cycles", table_cycles},
+      {"collective.analysis_cycles", analysis_cycles},
+      {"collective.route_cycles", route_cycles},
+      {"collective.broadcaster_cycles", broadcaster_cycles},
+      {"collective.reducer_cycles", reducer_cycles},
+      {"collective.reducer_flit_cycles", reducer_flit_cycles}};
+  for (const auto& [key, value] : cycles) {
+    if (value < 0) throw ConfigError(key, fmt::format("{}", value), "must be zero or positive");
+  }
+}
+
 void TrafficParams::validate() const {
   if (!(rate >= 0.0 && rate <= 1.0)) {
     throw ConfigError("traffic.rate", fmt::format("{}", rate),
@@ -128,6 +146,7 @@ void Config::validate() const {
   router.validate(dims);
   link.validate("link");
   endpoint.validate("endpoint");
+  collective.validate();
   traffic.validate();
   sim.validate();
 }

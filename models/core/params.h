@@ -49,6 +49,19 @@ struct ChannelParams {
   void validate(const std::string& section) const;
 };
 
+// Cycle counts of the collective subnet's blocks: their AT pipelines (docs/COLLECTIVES.md).
+struct CollectiveParams {
+  int buffer_flits = 34;        // VCUp and VCDown buffer per port: two largest packets
+  int table_cycles = 1;         // VCUp/VCDown: read the tree's routing-table row
+  int analysis_cycles = 1;      // VCUp/VCDown: analyse the head flit
+  int route_cycles = 1;         // PEGroup: routing block, packet to its sub-block
+  int broadcaster_cycles = 1;   // Broadcaster: read header and table row, issue the packet
+  int reducer_cycles = 2;       // Reducer: read counter and stored values, then store
+  int reducer_flit_cycles = 1;  // Reducer: apply the operation to one data flit
+
+  void validate() const;
+};
+
 enum class TrafficPattern { Uniform };
 enum class InjectionProcess { Bernoulli };
 
@@ -85,6 +98,7 @@ struct Config {
   RouterParams router;
   ChannelParams link;
   ChannelParams endpoint{75.0, 0.0};  // injection and ejection ports of the router
+  CollectiveParams collective;
   TrafficParams traffic;
   SimParams sim;
 

@@ -47,6 +47,14 @@ latency_ns = 40.0
 [endpoint]
 bandwidth_gbps = 50.0
 latency_ns = 10.0
+[collective]
+buffer_flits = 40
+table_cycles = 2
+analysis_cycles = 0
+route_cycles = 3
+broadcaster_cycles = 2
+reducer_cycles = 4
+reducer_flit_cycles = 2
 [traffic]
 pattern = "uniform"
 injection = "bernoulli"
@@ -88,6 +96,13 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.router.buffer_flits, 32);
   EXPECT_EQ(config.router.pipeline_cycles, 5);
   EXPECT_EQ(config.sim.mode, SimMode::Lt);
+  EXPECT_EQ(config.collective.buffer_flits, 40);
+  EXPECT_EQ(config.collective.table_cycles, 2);
+  EXPECT_EQ(config.collective.analysis_cycles, 0);
+  EXPECT_EQ(config.collective.route_cycles, 3);
+  EXPECT_EQ(config.collective.broadcaster_cycles, 2);
+  EXPECT_EQ(config.collective.reducer_cycles, 4);
+  EXPECT_EQ(config.collective.reducer_flit_cycles, 2);
   EXPECT_DOUBLE_EQ(config.link.bandwidth_gbps, 100.0);
   EXPECT_DOUBLE_EQ(config.link.latency_ns, 40.0);
   EXPECT_DOUBLE_EQ(config.endpoint.bandwidth_gbps, 50.0);

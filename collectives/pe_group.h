@@ -1,0 +1,76 @@
+#pragma once
+// The PEGroup of one router: the PEGroup FIFO's routing block, the Broadcaster, the Reducer and
+// the credit block, as plain C++ with their timing. Packets come in from the node's processor
+// (collective packets it injects) and from VCUp/VCDown (reduce and credit packets); what goes
+// out is a packet and the way it leaves the router (up, down the tree, to the processor, or
+// point-to-point), with the cycle it is ready at the crossbar. Both timing shells use it.
+//
+// Pipeline (cycles from CollectiveParams, docs/COLLECTIVES.md): a packet wholly in the PEGroup
+// at cycle t passes the routing block (route_cycles), then its sub-block, each of which handles
+// one packet at a time: the Broadcaster takes broadcaster_cycles per packet it issues, the
+// Reducer reducer_cycles plus reducer_flit_cycles per data flit per contribution.
+
+#include <array>
+#include <deque>
+#include <vector>
+
+#include "collectives/credit_block.h"
+#include "collectives/reducer.h"
+#include "collectives/tree.h"
+#include "models/core/packet_pool.h"
+#include "models/core/params.h"
+
+namespace angara {
+
+// How a packet leaves the router.
+enum class Toward : std::uint8_t {
+  Up,     // to the parent on VCUp (to_root)
+  Down,   // a copy to every child on VCDown
+  Pe,     // to the node's processor (ejection)
+  Point,  // point-to-point to header.dst, routed like any packet from this router
+};
+
+struct CollectiveSend {
+  Packet* packet = nullptr;
+  Toward toward = Toward::Down;
+  Cycle ready = 0;  // at the crossbar from this cycle
+};
+
+class PeGroup {
+ public:
+  // `trees[id]` is tree id's table, or null for an unused TreeId.
+  PeGroup(NodeId node, const std::array<const Tree*, kMaxTrees>& trees,
+          const CollectiveParams& params, PacketPool& pool);
+
+  // A packet wholly in the PEGroup at `at`, from the processor (`from_pe`) or from VCUp/VCDown.
+  // Appends what the PEGroup sends because of it.
+  void accept(Packet* packet, bool from_pe, Cycle at, std::vector<CollectiveSend>& out);
+  // The credit block's next deadline for a report to the processor, or kNever.
+  Cycle next_timer() const { return m_credits.report_deadline(); }
+  // Sends the report to the processor if it is due at `now`.
+  void on_timer(Cycle now, std::vector<CollectiveSend>& out);
+
+  int reduces_in_flight(int tree) const { return m_reducer.busy(tree); }
+
+ private:
+  const TreeRow& row(int tree) const;
+  Cycle broadcaster(Cycle at);  // ready cycle of a packet issued by the Broadcaster
+  void reduce(Packet* packet, Cycle at, std::vector<CollectiveSend>& out);
+  void send_result(Packet* result, Cycle ready, std::vector<CollectiveSend>& out);
+  void result_left(int tree, Cycle ready, std::vector<CollectiveSend>& out);
+  void report(Cycle now, std::vector<CollectiveSend>& out);
+  Packet* new_packet(PacketKind kind, int tree);
+
+  NodeId m_node;
+  std::array<const Tree*, kMaxTrees> m_trees;
+  CollectiveParams m_params;
+  PacketPool& m_pool;
+  Reducer m_reducer;
+  CreditBlock m_credits;
+  std::array<std::deque<Packet*>, kMaxTrees> m_waiting_up;  // results without an up-credit
+  Cycle m_broadcaster_free = 0;
+  Cycle m_reducer_free = 0;
+  std::uint64_t m_made = 0;  // packets the PEGroup created (credits), for sequence numbers
+};
+
+}  // namespace angara

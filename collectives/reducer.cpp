@@ -1,0 +1,40 @@
+#include "collectives/reducer.h"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "models/core/packet_ledger.h"
+
+namespace angara {
+
+Reducer::Outcome Reducer::add(Packet* packet, const TreeRow& row) {
+  const auto& h = packet->header;
+  Slot& slot = m_slots.at(h.tree_id).at(h.reduce_id);
+  const int expected = (row.pe ? 1 : 0) + row.dir_sum;
+  Outcome outcome;
+  if (slot.received == 0) {
+    slot.partial = packet;
+  } else {
+    if (slot.partial->header.op != h.op || slot.partial->header.data_flits != h.data_flits) {
+      throw ModelError(fmt::format("reduce {} of tree {}: contributions disagree on op or size",
+                                   h.reduce_id, h.tree_id));
+    }
+    reduce_flits(ReduceOp::decode(h.op).reduction, slot.partial->data.data(), packet->data.data(),
+                 h.data_flits);
+    outcome.consumed = packet;
+  }
+  if (++slot.received == expected) {
+    outcome.result = slot.partial;
+    slot = Slot{};
+  }
+  return outcome;
+}
+
+int Reducer::busy(int tree) const {
+  int n = 0;
+  for (const Slot& s : m_slots.at(tree)) n += s.received > 0 ? 1 : 0;
+  return n;
+}
+
+}  // namespace angara

@@ -1,0 +1,40 @@
+#pragma once
+// The Reducer of the PEGroup: per (TreeId, ReduceId) a counter of received packets and the
+// stored partial result. Each reduce packet is combined word by word into the slot; when the
+// last expected packet (one from the node's processor unless transit, one from each child) has
+// arrived, the slot's result is handed out and the slot is free again.
+
+#include <array>
+#include <optional>
+
+#include "collectives/reduction.h"
+#include "collectives/tree.h"
+#include "models/core/packet.h"
+
+namespace angara {
+
+inline constexpr int kReducesPerTree = 16;  // ReduceId 0..15: reduces in flight per tree
+
+class Reducer {
+ public:
+  // Combines `packet` into its slot. Returns the result packet (the first contribution's object,
+  // holding the combined data) when this was the last expected one; `packet` is then either that
+  // result or consumed (the caller recycles consumed packets: see `consumed`).
+  struct Outcome {
+    Packet* result = nullptr;    // the finished reduce, or null
+    Packet* consumed = nullptr;  // a contribution folded into the slot, to recycle
+  };
+  Outcome add(Packet* packet, const TreeRow& row);
+
+  // Slots of `tree` holding a partial result.
+  int busy(int tree) const;
+
+ private:
+  struct Slot {
+    int received = 0;
+    Packet* partial = nullptr;  // the first contribution, accumulating the others
+  };
+  std::array<std::array<Slot, kReducesPerTree>, kMaxTrees> m_slots{};
+};
+
+}  // namespace angara
