@@ -7,19 +7,12 @@
 
 namespace angara {
 
-PeGroup::PeGroup(NodeId node, const std::array<const Tree*, kMaxTrees>& trees,
-                 const CollectiveParams& params, PacketPool& pool)
+PeGroup::PeGroup(NodeId node, const TreeSet& trees, const CollectiveParams& params,
+                 PacketPool& pool)
     : m_node(node), m_trees(trees), m_params(params), m_pool(pool) {}
 
 const TreeRow& PeGroup::row(int tree) const {
-  const Tree* t = m_trees.at(tree);
-  if (!t || !t->rows[m_node].member) {
-    throw ModelError(
-        fmt::format("node {}: collective packet for tree {}, which does not include "
-                    "this node",
-                    m_node, tree));
-  }
-  return t->rows[m_node];
+  return member_row(m_trees, m_node, tree);
 }
 
 Cycle PeGroup::broadcaster(Cycle at) {

@@ -19,28 +19,14 @@
 #include "collectives/tree.h"
 #include "models/core/packet_pool.h"
 #include "models/core/params.h"
+#include "models/router/collective_unit.h"
 
 namespace angara {
-
-// How a packet leaves the router.
-enum class Toward : std::uint8_t {
-  Up,     // to the parent on VCUp (to_root)
-  Down,   // a copy to every child on VCDown
-  Pe,     // to the node's processor (ejection)
-  Point,  // point-to-point to header.dst, routed like any packet from this router
-};
-
-struct CollectiveSend {
-  Packet* packet = nullptr;
-  Toward toward = Toward::Down;
-  Cycle ready = 0;  // at the crossbar from this cycle
-};
 
 class PeGroup {
  public:
   // `trees[id]` is tree id's table, or null for an unused TreeId.
-  PeGroup(NodeId node, const std::array<const Tree*, kMaxTrees>& trees,
-          const CollectiveParams& params, PacketPool& pool);
+  PeGroup(NodeId node, const TreeSet& trees, const CollectiveParams& params, PacketPool& pool);
 
   // A packet wholly in the PEGroup at `at`, from the processor (`from_pe`) or from VCUp/VCDown.
   // Appends what the PEGroup sends because of it.
@@ -62,7 +48,7 @@ class PeGroup {
   Packet* new_packet(PacketKind kind, int tree);
 
   NodeId m_node;
-  std::array<const Tree*, kMaxTrees> m_trees;
+  TreeSet m_trees;
   CollectiveParams m_params;
   PacketPool& m_pool;
   Reducer m_reducer;

@@ -1,5 +1,7 @@
 #include "collectives/tree.h"
 
+#include "models/core/packet_ledger.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -260,6 +262,15 @@ void validate_tree(const Torus& torus, const Tree& tree) {
                      "here runs into a cycle through {} and never reaches the root",
                      torus.format(at)));
   }
+}
+
+const TreeRow& member_row(const TreeSet& trees, NodeId node, int tree) {
+  const Tree* t = trees.at(static_cast<std::size_t>(tree));
+  if (!t || !t->rows.at(node).member) {
+    throw ModelError(fmt::format("node {}: collective packet on tree {}, which this node is not in",
+                                 node, tree));
+  }
+  return t->rows[node];
 }
 
 }  // namespace angara

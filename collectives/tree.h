@@ -2,6 +2,7 @@
 // Spanning trees of the hardware collective subnet (spec section 2): one routing-table row per
 // node and tree, the dimension-order builder and the validator of the spec's tree rules.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -36,6 +37,13 @@ struct Tree {
   // Number of member nodes whose processor takes part (pe), transit nodes excluded.
   int pe_count() const;
 };
+
+// The trees of a machine by TreeId (null: TreeId unused).
+using TreeSet = std::array<const Tree*, kMaxTrees>;
+
+// `node`'s row of tree `tree`; a ModelError if the tree is unused or the node not in it (a
+// collective packet for a tree that does not pass this node is a fault of the model).
+const TreeRow& member_row(const TreeSet& trees, NodeId node, int tree);
 
 // Builds the spec's tree from `root` in dimension order X, Y, Z, W: a node's path from the root
 // moves along X to its x, then Y, Z, W, each the minimal way round the ring (ties go the
