@@ -7,10 +7,9 @@
 #include <string_view>
 
 #include "models/core/packet.h"
+#include "models/core/params.h"
 
 namespace angara {
-
-enum class Reduction : std::uint8_t { Sum = 0, Min = 1, Max = 2 };
 
 inline constexpr int kWordsPerFlit = 2;
 

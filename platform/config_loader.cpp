@@ -49,6 +49,20 @@ constexpr EnumNames<InjectionProcess, 1> names_of(InjectionProcess) {
 constexpr EnumNames<SimMode, 2> names_of(SimMode) {
   return {"sim mode", {{{"at", SimMode::At}, {"lt", SimMode::Lt}}}};
 }
+constexpr EnumNames<WorkloadKind, 2> names_of(WorkloadKind) {
+  return {"workload kind",
+          {{{"synthetic", WorkloadKind::Synthetic}, {"collective", WorkloadKind::Collective}}}};
+}
+constexpr EnumNames<CollectiveOp, 3> names_of(CollectiveOp) {
+  return {"collective operation",
+          {{{"broadcast", CollectiveOp::Broadcast},
+            {"reduce", CollectiveOp::Reduce},
+            {"allreduce", CollectiveOp::Allreduce}}}};
+}
+constexpr EnumNames<Reduction, 3> names_of(Reduction) {
+  return {"reduction",
+          {{{"sum", Reduction::Sum}, {"min", Reduction::Min}, {"max", Reduction::Max}}}};
+}
 
 // The value as the user wrote it, in TOML syntax (strings quoted), for error messages.
 std::string written(const toml::node& node) {
@@ -105,6 +119,17 @@ void read_value(const toml::node& node, const std::string& key, std::vector<int>
   // An empty array is let through: validate() explains that a torus needs 1 to 4 dimensions.
   if (array == nullptr || (!array->empty() && !array->is_homogeneous(toml::node_type::integer))) {
     wrong_type(node, key, "an array of integers");
+  }
+  out.clear();
+  for (const auto& item : *array) read_value(item, key, out.emplace_back());
+}
+
+// A list of node coordinates: [[0, 0, 0], [2, 1, 3]].
+void read_value(const toml::node& node, const std::string& key,
+                std::vector<std::vector<int>>& out) {
+  const auto* array = node.as_array();
+  if (array == nullptr || (!array->empty() && !array->is_homogeneous(toml::node_type::array))) {
+    wrong_type(node, key, "an array of node coordinates such as [[0, 0], [1, 2]]");
   }
   out.clear();
   for (const auto& item : *array) read_value(item, key, out.emplace_back());
@@ -249,6 +274,29 @@ const std::vector<KeySpec>& key_specs() {
           "collective", "reducer_cycles", "Reducer, cycles per packet (read and store a slot)"),
       field<&Config::collective, &CollectiveParams::reducer_flit_cycles>(
           "collective", "reducer_flit_cycles", "Reducer, cycles per data flit combined"),
+      field<&Config::collective, &CollectiveParams::trees>(
+          "collective", "trees", "dimension-order trees, TreeId 0 .. trees-1 (0: no subnet)"),
+      field<&Config::collective, &CollectiveParams::roots>(
+          "collective", "roots",
+          "their roots' coordinates, [[x, y, ...], ...]; [] = spread evenly"),
+      field<&Config::collective, &CollectiveParams::transit>(
+          "collective", "transit", "transit nodes (processor takes no part), [[x, y, ...], ...]"),
+      field<&Config::workload, &WorkloadParams::kind>(
+          "workload", "kind", "synthetic ([traffic]) or collective (one operation, repeated)"),
+      field<&Config::workload, &WorkloadParams::op>("workload", "op",
+                                                    "broadcast, reduce or allreduce"),
+      field<&Config::workload, &WorkloadParams::reduction>("workload", "reduction",
+                                                           "sum, min or max, per 64-bit word"),
+      field<&Config::workload, &WorkloadParams::tree>("workload", "tree",
+                                                      "TreeId of the operation"),
+      field<&Config::workload, &WorkloadParams::source>(
+          "workload", "source", "broadcast source node [x, y, ...]; [] = the tree's root"),
+      field<&Config::workload, &WorkloadParams::destination>(
+          "workload", "destination", "reduce result's node [x, y, ...]; [] = the tree's root"),
+      field<&Config::workload, &WorkloadParams::payload_flits>(
+          "workload", "payload_flits", "data flits per collective packet, 1..16"),
+      field<&Config::workload, &WorkloadParams::repetitions>(
+          "workload", "repetitions", "operations, each started when the previous completed"),
       field<&Config::traffic, &TrafficParams::pattern>(
           "traffic", "pattern", "destinations: uniform (any other node, equally likely)"),
       field<&Config::traffic, &TrafficParams::injection>(

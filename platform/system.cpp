@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "collectives/collective_node.h"
 #include "models/endpoint/endpoint_at.h"
 #include "models/endpoint/endpoint_lt.h"
 #include "models/router/router_at.h"
@@ -15,6 +16,7 @@ System::System(const Config& config, std::vector<std::unique_ptr<TrafficSource>>
       m_routing(m_torus, config.router),
       m_clock(config.router.clock_mhz),
       m_sources(std::move(sources)) {
+  build_trees(config);
   if (config.sim.mode == SimMode::Lt) {
     // The global quantum is set here, once, from the config (never by a module).
     tlm::tlm_global_quantum::instance().set(m_clock.period() *
@@ -29,23 +31,22 @@ System::~System() = default;
 
 template <typename RouterShell, typename EndpointShell, typename... ShellArgs>
 void System::build(const Config& config, TrafficObserver& observer, ShellArgs... endpoint_args) {
-  const ChannelTiming link(config.link, config.router.clock_mhz);
-  const ChannelTiming local(config.endpoint, config.router.clock_mhz);
   const auto nodes = static_cast<NodeId>(m_torus.node_count());
   std::vector<RouterShell*> routers;
   std::vector<EndpointShell*> endpoints;
   for (NodeId n = 0; n < nodes; ++n) {
     auto router = std::make_unique<RouterShell>(
         fmt::format("router_{}", n).c_str(),
-        RouterCore(n, m_torus, m_routing, config.router, link, local), m_clock);
+        RouterCore(n, m_torus, m_routing, config, collective_unit(n, config), m_pool), m_clock);
     auto endpoint = std::make_unique<EndpointShell>(
         fmt::format("endpoint_{}", n).c_str(),
-        EndpointCore(n, *m_sources[n], observer, m_ledger, m_pool, config.router, local), m_clock,
+        EndpointCore(n, *m_sources[n], observer, m_ledger, m_pool, config), m_clock,
         endpoint_args...);
     routers.push_back(router.get());
     endpoints.push_back(endpoint.get());
     m_routers.push_back(&router->core());
     m_endpoints.push_back(&endpoint->core());
+    m_endpoint_wakers.push_back([e = endpoint.get()] { e->wake(); });
     m_modules.push_back(std::move(router));
     m_modules.push_back(std::move(endpoint));
   }
@@ -60,6 +61,40 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     endpoints[n]->inject.bind(routers[n]->in);
     routers[n]->out.bind(endpoints[n]->eject);
   }
+}
+
+// Dimension-order trees TreeId 0 .. trees-1, rooted where the config says or spread evenly over
+// the node numbers; transit nodes take no part in any tree. Each is validated before use.
+void System::build_trees(const Config& config) {
+  const auto& c = config.collective;
+  const int nodes = m_torus.node_count();
+  std::vector<bool> pe(static_cast<std::size_t>(nodes), true);
+  for (const auto& t : c.transit) pe[node_at(t)] = false;
+  m_trees.reserve(static_cast<std::size_t>(c.trees));
+  for (int id = 0; id < c.trees; ++id) {
+    const NodeId root = id < static_cast<int>(c.roots.size())
+                            ? node_at(c.roots[id])
+                            : static_cast<NodeId>(static_cast<long long>(id) * nodes / c.trees);
+    m_trees.push_back(build_dimension_order_tree(m_torus, id, root, pe));
+    validate_tree(m_torus, m_trees.back());
+  }
+  m_tree_set.fill(nullptr);
+  for (const Tree& t : m_trees) m_tree_set[t.id] = &t;
+}
+
+NodeId System::node_at(const std::vector<int>& coords) const {
+  Coords c{};
+  std::copy(coords.begin(), coords.end(), c.begin());
+  return m_torus.node(c);
+}
+
+std::unique_ptr<CollectiveUnit> System::collective_unit(NodeId n, const Config& config) {
+  if (m_trees.empty()) return nullptr;
+  return std::make_unique<CollectiveNode>(n, m_tree_set, config.collective, m_pool);
+}
+
+void System::wake_endpoints() {
+  for (auto& wake : m_endpoint_wakers) wake();
 }
 
 void System::stop_creating() {

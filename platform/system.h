@@ -4,11 +4,13 @@
 // (RouterAt/EndpointAt or RouterLt/EndpointLt); the cores, the wiring and everything the
 // platform asks of the machine are the same in both.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "collectives/tree.h"
 #include "models/core/packet_ledger.h"
 #include "models/core/packet_pool.h"
 #include "models/core/params.h"
@@ -31,8 +33,14 @@ class System {
   const FabricClock& clock() const { return m_clock; }
   const PacketLedger& ledger() const { return m_ledger; }
 
+  // The collective subnet's trees by TreeId (null: unused), and one node's coordinates.
+  const TreeSet& trees() const { return m_tree_set; }
+  NodeId node_at(const std::vector<int>& coords) const;
+
   // Every endpoint stops creating packets from now on.
   void stop_creating();
+  // Every endpoint asks its source again for work (a collective workload started an operation).
+  void wake_endpoints();
   std::uint64_t flit_hops() const;
   std::size_t queued_at_sources() const;
   // The packet that has waited longest at the head of a router buffer, described for a person.
@@ -41,16 +49,21 @@ class System {
  private:
   template <typename RouterShell, typename EndpointShell, typename... ShellArgs>
   void build(const Config& config, TrafficObserver& observer, ShellArgs... endpoint_args);
+  void build_trees(const Config& config);
+  std::unique_ptr<CollectiveUnit> collective_unit(NodeId node, const Config& config);
 
   Torus m_torus;
   DirectionOrderRouting m_routing;
   FabricClock m_clock;
   PacketLedger m_ledger;
   PacketPool m_pool;
+  std::vector<Tree> m_trees;
+  TreeSet m_tree_set{};
   std::vector<std::unique_ptr<TrafficSource>> m_sources;
   std::vector<std::unique_ptr<sc_core::sc_module>> m_modules;
   std::vector<const RouterCore*> m_routers;
   std::vector<EndpointCore*> m_endpoints;
+  std::vector<std::function<void()>> m_endpoint_wakers;
 };
 
 }  // namespace angara

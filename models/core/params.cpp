@@ -105,11 +105,39 @@ void ChannelParams::validate(const std::string& section) const {
   }
 }
 
-void CollectiveParams::validate() const {
+namespace {
+
+// Coordinates of a node on the torus: one per dimension, each on its ring.
+void check_coords(const std::string& key, const std::vector<int>& c, const TopologyParams& t) {
+  const auto text = fmt::format("[{}]", fmt::join(c, ", "));
+  if (c.size() != t.dims.size()) {
+    throw ConfigError(
+        key, text,
+        fmt::format("a node is given by {} coordinates, one per dimension", t.dims.size()));
+  }
+  for (std::size_t d = 0; d < c.size(); ++d) {
+    if (c[d] < 0 || c[d] >= t.dims[d]) {
+      throw ConfigError(key, text, fmt::format("coordinate {} must be 0 to {}", d, t.dims[d] - 1));
+    }
+  }
+}
+
+}  // namespace
+
+void CollectiveParams::validate(const TopologyParams& topology) const {
+  if (trees < 0 || trees > 16) {
+    throw ConfigError("collective.trees", fmt::format("{}", trees), "0 to 16 trees (TreeId 0..15)");
+  }
+  if (static_cast<int>(roots.size()) > trees) {
+    throw ConfigError("collective.roots", fmt::format("{} roots", roots.size()),
+                      fmt::format("at most one root per tree ({} trees)", trees));
+  }
+  for (const auto& r : roots) check_coords("collective.roots", r, topology);
+  for (const auto& n : transit) check_coords("collective.transit", n, topology);
   if (buffer_flits < kMaxPacketFlits) {
-    throw ConfigError("collective.buffer_flits", fmt::format("{}", buffer_flits),
-                      fmt::format("VCUp/VCDown store whole packets: at least {} flits",
-                                  kMaxPacketFlits));
+    throw ConfigError(
+        "collective.buffer_flits", fmt::format("{}", buffer_flits),
+        fmt::format("VCUp/VCDown store whole packets: at least {} flits", kMaxPacketFlits));
   }
   const std::pair<const char*, int> cycles[] = {
       {"collective.table_cycles", table_cycles},
@@ -120,6 +148,25 @@ void CollectiveParams::validate() const {
       {"collective.reducer_flit_cycles", reducer_flit_cycles}};
   for (const auto& [key, value] : cycles) {
     if (value < 0) throw ConfigError(key, fmt::format("{}", value), "must be zero or positive");
+  }
+}
+
+void WorkloadParams::validate(const TopologyParams& topology,
+                              const CollectiveParams& collective) const {
+  if (kind != WorkloadKind::Collective) return;
+  if (tree < 0 || tree >= collective.trees) {
+    throw ConfigError("workload.tree", fmt::format("{}", tree),
+                      fmt::format("no such tree: collective.trees = {} (TreeId 0..{})",
+                                  collective.trees, collective.trees - 1));
+  }
+  if (!source.empty()) check_coords("workload.source", source, topology);
+  if (!destination.empty()) check_coords("workload.destination", destination, topology);
+  if (payload_flits < 1 || payload_flits > kMaxDataFlits) {
+    throw ConfigError("workload.payload_flits", fmt::format("{}", payload_flits),
+                      "a packet carries 1 to 16 data flits");
+  }
+  if (repetitions < 1) {
+    throw ConfigError("workload.repetitions", fmt::format("{}", repetitions), "at least 1");
   }
 }
 
@@ -146,7 +193,8 @@ void Config::validate() const {
   router.validate(dims);
   link.validate("link");
   endpoint.validate("endpoint");
-  collective.validate();
+  collective.validate(topology);
+  workload.validate(topology, collective);
   traffic.validate();
   sim.validate();
 }

@@ -51,15 +51,38 @@ struct ChannelParams {
 
 // Cycle counts of the collective subnet's blocks: their AT pipelines (docs/COLLECTIVES.md).
 struct CollectiveParams {
-  int buffer_flits = 34;        // VCUp and VCDown buffer per port: two largest packets
-  int table_cycles = 1;         // VCUp/VCDown: read the tree's routing-table row
-  int analysis_cycles = 1;      // VCUp/VCDown: analyse the head flit
-  int route_cycles = 1;         // PEGroup: routing block, packet to its sub-block
-  int broadcaster_cycles = 1;   // Broadcaster: read header and table row, issue the packet
-  int reducer_cycles = 2;       // Reducer: read counter and stored values, then store
-  int reducer_flit_cycles = 1;  // Reducer: apply the operation to one data flit
+  int buffer_flits = 34;                // VCUp and VCDown buffer per port: two largest packets
+  int table_cycles = 1;                 // VCUp/VCDown: read the tree's routing-table row
+  int analysis_cycles = 1;              // VCUp/VCDown: analyse the head flit
+  int route_cycles = 1;                 // PEGroup: routing block, packet to its sub-block
+  int broadcaster_cycles = 1;           // Broadcaster: read header and table row, issue the packet
+  int reducer_cycles = 2;               // Reducer: read counter and stored values, then store
+  int reducer_flit_cycles = 1;          // Reducer: apply the operation to one data flit
+  int trees = 1;                        // dimension-order trees, TreeId 0 .. trees-1 (0: no subnet)
+  std::vector<std::vector<int>> roots;  // their roots' coordinates; default spread evenly
+  std::vector<std::vector<int>> transit;  // nodes whose processors take no part (all trees)
 
-  void validate() const;
+  void validate(const TopologyParams& topology) const;
+};
+
+enum class WorkloadKind { Synthetic, Collective };
+enum class CollectiveOp { Broadcast, Reduce, Allreduce };
+// The reduction operations of the collective subnet, on 64-bit signed integers.
+enum class Reduction : std::uint8_t { Sum = 0, Min = 1, Max = 2 };
+
+// What the endpoints run: [traffic] for the synthetic kind; for the collective kind, one
+// operation repeated, each started when the one before has completed.
+struct WorkloadParams {
+  WorkloadKind kind = WorkloadKind::Synthetic;
+  CollectiveOp op = CollectiveOp::Broadcast;
+  Reduction reduction = Reduction::Sum;
+  int tree = 0;                  // TreeId
+  std::vector<int> source;       // broadcast source; empty: the tree's root
+  std::vector<int> destination;  // reduce result's node; empty: the tree's root
+  int payload_flits = 16;        // data flits per packet, 1..16
+  int repetitions = 10;
+
+  void validate(const TopologyParams& topology, const CollectiveParams& collective) const;
 };
 
 enum class TrafficPattern { Uniform };
@@ -99,6 +122,7 @@ struct Config {
   ChannelParams link;
   ChannelParams endpoint{75.0, 0.0};  // injection and ejection ports of the router
   CollectiveParams collective;
+  WorkloadParams workload;
   TrafficParams traffic;
   SimParams sim;
 

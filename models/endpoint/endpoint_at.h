@@ -19,6 +19,11 @@ class EndpointAt : public sc_core::sc_module {
              const FabricClock& clock);
 
   EndpointCore& core() { return m_core; }
+  // Looks at the source again now (it was given more work).
+  void wake() {
+    m_core.refresh();
+    m_wake.notify(sc_core::SC_ZERO_TIME);
+  }
   const EndpointCore& core() const { return m_core; }
 
  private:

@@ -5,19 +5,25 @@
 namespace angara {
 
 EndpointCore::EndpointCore(NodeId id, TrafficSource& source, TrafficObserver& observer,
-                           PacketLedger& ledger, PacketPool& pool, const RouterParams& router,
-                           const ChannelTiming& channel)
+                           PacketLedger& ledger, PacketPool& pool, const Config& config)
     : m_id(id),
       m_source(source),
       m_observer(observer),
       m_ledger(ledger),
       m_pool(pool),
-      m_channel(channel),
-      m_vc_sets(router.vcs / router.vc_classes()),
-      m_vc_classes(router.vc_classes()),
+      m_channel(config.endpoint, config.router.clock_mhz),
+      m_vc_sets(config.router.vcs / config.router.vc_classes()),
+      m_vc_classes(config.router.vc_classes()),
+      m_collective_vc(static_cast<VcId>(config.router.vcs)),
       m_next(source.next()),
       m_stop(kNever),
-      m_credits(router.vcs, CreditCounter(router.buffer_flits)) {}
+      m_credits(config.router.vcs, CreditCounter(config.router.buffer_flits)) {
+  m_credits.emplace_back(config.collective.buffer_flits);  // the PEGroup FIFO
+}
+
+void EndpointCore::refresh() {
+  if (!m_next) m_next = m_source.next();
+}
 
 void EndpointCore::pull_created(Cycle now) {
   while (m_next && m_next->created <= now && m_next->created < m_stop) {
@@ -27,15 +33,19 @@ void EndpointCore::pull_created(Cycle now) {
   }
 }
 
-// Packets take the VC sets in turn, starting in class 0.
+// Point-to-point packets take the VC sets in turn, starting in class 0.
 VcId EndpointCore::next_vc() const {
   return static_cast<VcId>((m_sent % m_vc_sets) * m_vc_classes);
+}
+
+VcId EndpointCore::vc_for(const PacketRequest& request) const {
+  return is_collective(request.kind) ? m_collective_vc : next_vc();
 }
 
 Packet* EndpointCore::inject(Cycle now) {
   pull_created(now);
   if (m_queue.empty() || m_channel_free > now) return nullptr;
-  const VcId vc = next_vc();
+  const VcId vc = vc_for(m_queue.front());
   const int flits = kHeaderFlits + m_queue.front().data_flits;
   if (m_credits[vc].at(now) < flits) return nullptr;
   m_credits[vc].consume(flits);
@@ -51,30 +61,36 @@ Packet* EndpointCore::inject_unchecked(Cycle horizon) {
 
 Packet* EndpointCore::start_packet(Cycle start) {
   const PacketRequest& req = m_queue.front();
-  const VcId vc = next_vc();
+  const VcId vc = vc_for(req);
   const int flits = kHeaderFlits + req.data_flits;
+  const bool collective = is_collective(req.kind);
   Packet* p = m_pool.acquire();
-  p->header.kind = PacketKind::Write;
+  p->header.kind = req.kind;
   p->header.src = m_id;
   p->header.dst = req.dst;
   p->header.data_flits = static_cast<std::uint8_t>(req.data_flits);
   p->header.vc = vc;
-  p->header.seq = PacketLedger::sequence(m_id, m_sent);
-  fill_check_pattern(*p);
+  // Collective packets are not point-to-point packets of the ledger: a sequence space of their own.
+  p->header.seq = collective
+                      ? (std::uint64_t{1} << 63) | PacketLedger::sequence(m_id, m_collective_sent++)
+                      : PacketLedger::sequence(m_id, m_sent);
+  m_source.fill(*p, req);
   p->created = req.created;
   p->head_at = start + m_channel.latency + m_channel.serialization(1);
   p->tail_at = start + m_channel.latency + m_channel.serialization(flits);
   m_queue.pop_front();
   m_channel_free = start + m_channel.serialization(flits);
-  ++m_sent;
-  m_ledger.injected(*p);
+  if (!collective) {
+    ++m_sent;
+    m_ledger.injected(*p);
+  }
   return p;
 }
 
 Cycle EndpointCore::next_wakeup(Cycle now) {
   Cycle next = (m_next && m_next->created < m_stop) ? std::max(m_next->created, now + 1) : kNever;
   if (m_queue.empty()) return next;
-  auto& credits = m_credits[next_vc()];
+  auto& credits = m_credits[vc_for(m_queue.front())];
   const Cycle ready =
       credits.when(std::max(m_channel_free, now + 1), kHeaderFlits + m_queue.front().data_flits);
   if (ready == kNever) credits.mark_waited_on();  // the credit return will wake us
@@ -92,7 +108,9 @@ bool EndpointCore::return_credits(VcId vc, int flits, Cycle at) {
 }
 
 void EndpointCore::deliver(Packet* packet) {
-  m_ledger.delivered(*packet, m_id);
+  // The ledger accounts for the point-to-point packets endpoints inject; the collective
+  // workloads check their own deliveries (every copy, every result) through the observer.
+  if (packet->header.kind == PacketKind::Write) m_ledger.delivered(*packet, m_id);
   m_observer.delivered(*packet);
   m_pool.release(packet);
 }

@@ -18,7 +18,7 @@ namespace angara {
 class EndpointCore {
  public:
   EndpointCore(NodeId id, TrafficSource& source, TrafficObserver& observer, PacketLedger& ledger,
-               PacketPool& pool, const RouterParams& router, const ChannelTiming& channel);
+               PacketPool& pool, const Config& config);
 
   NodeId id() const { return m_id; }
   const ChannelTiming& timing() const { return m_channel; }
@@ -38,6 +38,8 @@ class EndpointCore {
   bool return_credits(VcId vc, int flits, Cycle at);
   // Takes a delivered packet: checks it, reports it and recycles it.
   void deliver(Packet* packet);
+  // Asks the source again for its next packet (it was given more work since it said none).
+  void refresh();
   // Stop creating packets from cycle `at` on (packets already created are still sent).
   void stop_creating(Cycle at) { m_stop = at; }
 
@@ -48,6 +50,7 @@ class EndpointCore {
   // Takes the queue's front and starts it on the injection channel at `start`.
   Packet* start_packet(Cycle start);
   VcId next_vc() const;
+  VcId vc_for(const PacketRequest& request) const;
 
   NodeId m_id;
   TrafficSource& m_source;
@@ -56,13 +59,15 @@ class EndpointCore {
   PacketPool& m_pool;
   ChannelTiming m_channel;
   int m_vc_sets, m_vc_classes;
+  VcId m_collective_vc;  // the router's PEGroup FIFO on the local port
 
   std::optional<PacketRequest> m_next;  // the source's next request, not yet created
   RingQueue<PacketRequest> m_queue;
   Cycle m_stop;
   Cycle m_channel_free = 0;
   std::vector<CreditCounter> m_credits;  // [vc]: free flits in the router's injection buffer
-  std::uint64_t m_sent = 0;
+  std::uint64_t m_sent = 0;              // point-to-point packets, for sequence numbers
+  std::uint64_t m_collective_sent = 0;   // collective packets
 };
 
 }  // namespace angara

@@ -22,6 +22,11 @@ class EndpointLt : public sc_core::sc_module {
              const FabricClock& clock, Cycle quantum);
 
   EndpointCore& core() { return m_core; }
+  // Looks at the source again now (it was given more work).
+  void wake() {
+    m_core.refresh();
+    m_wake.notify(sc_core::SC_ZERO_TIME);
+  }
   const EndpointCore& core() const { return m_core; }
 
  private:

@@ -14,14 +14,22 @@ struct PacketRequest {
   NodeId dst = 0;
   int data_flits = 0;
   Cycle created = 0;
+  PacketKind kind = PacketKind::Write;  // collective kinds enter the router's PEGroup FIFO
+  std::uint32_t tag = 0;                // the workload's own mark (e.g. which operation)
 };
 
 // One node's packet generator. Requests come out in creation order.
 class TrafficSource {
  public:
   virtual ~TrafficSource() = default;
-  // The next packet this node creates, or none if it creates no more.
+  // The next packet this node creates, or none if it creates none now. A source that is given
+  // more work later asks its endpoint to look again (EndpointCore::refresh).
   virtual std::optional<PacketRequest> next() = 0;
+  // Writes the payload (and, for collective packets, the tree fields of the header) of the
+  // packet made from `request`. By default a check pattern the sink verifies.
+  virtual void fill(Packet& packet, const PacketRequest& /*request*/) {
+    fill_check_pattern(packet);
+  }
 };
 
 // Hears about every packet of a run: measurement windows, statistics.

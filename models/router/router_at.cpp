@@ -2,9 +2,8 @@
 
 namespace angara {
 
-RouterAt::RouterAt(const sc_core::sc_module_name& name, const RouterCore& core,
-                   const FabricClock& clock)
-    : sc_core::sc_module(name), out("out"), in("in"), m_core(core), m_clock(clock) {
+RouterAt::RouterAt(const sc_core::sc_module_name& name, RouterCore core, const FabricClock& clock)
+    : sc_core::sc_module(name), out("out"), in("in"), m_core(std::move(core)), m_clock(clock) {
   in.register_nb_transport_fw(this, &RouterAt::nb_transport_fw);
   out.register_nb_transport_bw(this, &RouterAt::nb_transport_bw);
   SC_HAS_PROCESS(RouterAt);
@@ -38,14 +37,18 @@ void RouterAt::evaluate() {
   for (const Grant& g : m_grants) {
     Packet& packet = *g.packet;
     // Credits first: the upstream reads the VC the packet held here, before forward() changes it.
-    tlm::tlm_phase end_req = tlm::END_REQ;
-    sc_core::sc_time credit_delay = m_clock.until(g.tail_out + m_core.timing(g.in_port).latency);
-    in[g.in_port]->nb_transport_bw(packet, end_req, credit_delay);
+    if (g.frees_input && g.in_port != m_core.pegroup_port()) {
+      tlm::tlm_phase end_req = tlm::END_REQ;
+      sc_core::sc_time credit_delay = m_clock.until(g.tail_out + m_core.timing(g.in_port).latency);
+      in[g.in_port]->nb_transport_bw(packet, end_req, credit_delay);
+    }
+    if (g.out_port == m_core.pegroup_port()) continue;  // handed over by run_pegroup() below
     m_core.forward(packet, g);
     tlm::tlm_phase begin_req = tlm::BEGIN_REQ;
     sc_core::sc_time head_delay = m_clock.until(packet.head_at);
     out[g.out_port]->nb_transport_fw(packet, begin_req, head_delay);
   }
+  m_core.run_pegroup();
   const Cycle next = m_core.next_wakeup(now);
   if (next != kNever) wake_at(next);
 }

@@ -20,7 +20,7 @@ class RouterAt : public sc_core::sc_module {
   tlm_utils::multi_passthrough_initiator_socket<RouterAt, 0, FabricProtocol> out;
   tlm_utils::multi_passthrough_target_socket<RouterAt, 0, FabricProtocol> in;
 
-  RouterAt(const sc_core::sc_module_name& name, const RouterCore& core, const FabricClock& clock);
+  RouterAt(const sc_core::sc_module_name& name, RouterCore core, const FabricClock& clock);
 
   const RouterCore& core() const { return m_core; }
 

@@ -1,52 +1,118 @@
 #include "models/router/router_core.h"
 
 #include <fmt/format.h>
+
 #include <algorithm>
+#include <bit>
 
 namespace angara {
+namespace {
+
+constexpr int kUnlimited = 1 << 30;  // the PEGroup takes whatever the crossbar hands it
+
+std::uint16_t bit(int port) {
+  return static_cast<std::uint16_t>(1U << port);
+}
+
+// Up-bound collective packets use VCUp, down-bound ones VCDown.
+bool goes_up(PacketKind kind) {
+  return kind == PacketKind::Reduce || kind == PacketKind::BroadcastRequest;
+}
+
+}  // namespace
 
 RouterCore::RouterCore(NodeId id, const Torus& torus, const DirectionOrderRouting& routing,
-                       const RouterParams& params, const ChannelTiming& link,
-                       const ChannelTiming& local)
+                       const Config& config, std::unique_ptr<CollectiveUnit> collective,
+                       PacketPool& pool)
     : m_id(id),
       m_torus(torus),
       m_routing(routing),
-      m_vcs(params.vcs),
-      m_pipeline(params.pipeline_cycles),
+      m_vcs(config.router.vcs),
+      m_vc_count(config.router.vcs + 2),
+      m_pipeline(config.router.pipeline_cycles),
+      m_coll(config.collective),
       m_local(static_cast<PortId>(torus.direction_count())),
-      m_link_t(link),
-      m_local_t(local) {
+      m_link_t(config.link, config.router.clock_mhz),
+      m_local_t(config.endpoint, config.router.clock_mhz),
+      // The crossbar to and from the PEGroup moves one flit per cycle, with no wire.
+      m_internal_t({kFlitBits * config.router.clock_mhz / 1000.0, 0.0}, config.router.clock_mhz),
+      m_collective(std::move(collective)),
+      m_pool(&pool) {
   const auto ports = static_cast<std::size_t>(port_count());
-  m_inputs.resize(ports * m_vcs);
+  m_inputs.resize(ports * m_vc_count);
   m_input_busy.assign(ports, 0);
   m_output_busy.assign(ports, 0);
-  m_credits.assign(ports * m_vcs, CreditCounter(params.buffer_flits));
-  m_round_robin.assign(ports, static_cast<int>(ports * m_vcs) - 1);
+  m_credits.assign(ports * m_vc_count, CreditCounter(config.router.buffer_flits));
+  for (int p = 0; p < port_count(); ++p) {
+    const auto port = static_cast<PortId>(p);
+    m_credits[input_index(port, vc_up())] = CreditCounter(config.collective.buffer_flits);
+    m_credits[input_index(port, vc_down())] = CreditCounter(config.collective.buffer_flits);
+  }
+  m_credits[input_index(pegroup_port(), 0)] = CreditCounter(kUnlimited);
+  m_round_robin.assign(ports, static_cast<int>(ports * m_vc_count) - 1);
 }
 
-RouterCore::Route RouterCore::route(PortId port, const Packet& packet) const {
+const ChannelTiming& RouterCore::timing(PortId port) const {
+  if (port == m_local) return m_local_t;
+  return port == pegroup_port() ? m_internal_t : m_link_t;
+}
+
+RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
+  if (is_collective(packet.header.kind)) {
+    if (!m_collective) {
+      throw std::logic_error(fmt::format("router {}: collective packet but no collective subnet",
+                                         m_torus.format(m_id)));
+    }
+    const CollectiveRoute c = m_collective->arrival(packet, port == m_local);
+    return {static_cast<std::uint16_t>(c.dirs | (c.pe ? bit(m_local) : 0) |
+                                       (c.pegroup ? bit(pegroup_port()) : 0)),
+            0, packet.wire_flits()};
+  }
   // VC = set * classes + class, with 1 or 2 classes: mask and shift, no division per hop.
   const int class_bits = m_routing.vc_classes() - 1;
   std::optional<Direction> arrived_by;
-  if (port != m_local) arrived_by = Direction::from_index(port);
+  if (port < m_local) arrived_by = Direction::from_index(port);
   const RouteStep step =
       m_routing.route(m_id, packet.header.dst, arrived_by, packet.header.vc & class_bits);
   const int set_base = packet.header.vc & ~class_bits;
-  return {step.eject ? m_local : static_cast<PortId>(step.dir.index()),
-          static_cast<VcId>(set_base + step.vc_class),
+  return {bit(step.eject ? m_local : step.dir.index()), static_cast<VcId>(set_base + step.vc_class),
           m_routing.required_credits(step, packet.wire_flits())};
 }
 
-Cycle RouterCore::ready_at(const Packet& p, const Route& r) const {
-  const Cycle out_ser = timing(r.out).serialization(p.wire_flits());
+Cycle RouterCore::ready_at(PortId port, const Packet& p, const Route& r) const {
+  if (is_collective(p.header.kind) && port != pegroup_port()) {
+    // VCUp/VCDown store the whole packet, then read the table and analyse the head; from the
+    // processor a packet goes into the PEGroup FIFO as soon as it is wholly in.
+    const Cycle routing = port == m_local ? 0 : m_coll.table_cycles + m_coll.analysis_cycles;
+    return p.tail_at + routing;
+  }
+  if (port == pegroup_port()) return p.head_at;  // a PEGroup send: ready when the PEGroup says
+  // The tail may not leave before it has arrived: start + serialization >= tail_at.
+  const auto out = static_cast<PortId>(std::countr_zero(r.outs));
+  const Cycle out_ser = timing(out).serialization(p.wire_flits());
   const Cycle tail_bound = p.tail_at > out_ser ? p.tail_at - out_ser : 0;
   return std::max(p.head_at + m_pipeline, tail_bound);
 }
 
+VcId RouterCore::out_vc(PortId out, const Packet& p, const Route& r) const {
+  if (out == pegroup_port()) return 0;
+  if (!is_collective(p.header.kind)) return r.p2p_vc;
+  if (out == m_local) return vc_up();  // the endpoint's collective buffer
+  return goes_up(p.header.kind) ? vc_up() : vc_down();
+}
+
+Packet* RouterCore::copy_for(Packet& packet, bool last) {
+  if (last) return &packet;
+  Packet* copy = m_pool->acquire();
+  *copy = packet;
+  return copy;
+}
+
 Cycle RouterCore::receive(PortId port, Packet& packet) {
   auto& fifo = m_inputs[input_index(port, packet.header.vc)];
-  fifo.push_back({&packet, route(port, packet)});
-  return fifo.size() == 1 ? ready_at(packet, fifo.front().route) : kNever;
+  const Route r = route(port, packet);
+  fifo.push_back({&packet, r, ready_at(port, packet, r)});
+  return fifo.size() == 1 ? fifo.front().ready : kNever;
 }
 
 bool RouterCore::return_credits(PortId port, VcId vc, int flits, Cycle at) {
@@ -54,44 +120,93 @@ bool RouterCore::return_credits(PortId port, VcId vc, int flits, Cycle at) {
 }
 
 void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
-  // Requests: the head of every input VC that could start now, credits included.
+  if (m_collective && m_collective->next_timer() <= now) {
+    m_sends.clear();
+    m_collective->on_timer(now, m_sends);
+    for (const auto& s : m_sends) enqueue_send(s);
+  }
+  // Requests: the head of every input VC that is ready and whose crossbar input is free.
   m_requests.clear();
   for (int i = 0; i < static_cast<int>(m_inputs.size()); ++i) {
     if (m_inputs[i].empty()) continue;
-    const PortId port = static_cast<PortId>(i / m_vcs);
-    const Queued& q = m_inputs[i].front();
-    const Route& r = q.route;
-    if (m_input_busy[port] > now || m_output_busy[r.out] > now || ready_at(*q.packet, r) > now) {
-      continue;
-    }
-    if (m_credits[input_index(r.out, r.out_vc)].at(now) < r.need) continue;
-    m_requests.push_back(i);
+    const auto port = static_cast<PortId>(i / m_vc_count);
+    if (m_input_busy[port] <= now && m_inputs[i].front().ready <= now) m_requests.push_back(i);
   }
-  // Each free output grants the requester after the one it granted last (round robin);
-  // a crossbar input carries one packet at a time.
+  // Each free output grants the requester after the one it granted last (round robin), among
+  // those with the credits they need; a crossbar input carries one packet (or copy) at a time.
   const int total = static_cast<int>(m_inputs.size());
   for (int o = 0; o < port_count(); ++o) {
     const auto out = static_cast<PortId>(o);
+    if (m_output_busy[out] > now) continue;
     int best = -1, best_rank = total;
     for (int i : m_requests) {
-      const PortId port = static_cast<PortId>(i / m_vcs);
-      if (m_inputs[i].front().route.out != out || m_input_busy[port] > now) continue;
+      const auto port = static_cast<PortId>(i / m_vc_count);
+      const Queued& q = m_inputs[i].front();
+      if (!(q.route.outs & bit(out)) || m_input_busy[port] > now) continue;
+      if (m_credits[input_index(out, out_vc(out, *q.packet, q.route))].at(now) < q.route.need) {
+        continue;
+      }
       const int rank = (i - m_round_robin[out] - 1 + total) % total;
       if (rank < best_rank) best = i, best_rank = rank;
     }
     if (best < 0) continue;
-    const PortId port = static_cast<PortId>(best / m_vcs);
-    const Queued q = m_inputs[best].front();
-    m_inputs[best].pop_front();
-    const int flits = q.packet->wire_flits();
+    const auto port = static_cast<PortId>(best / m_vc_count);
+    Queued& q = m_inputs[best].front();
+    const bool last = std::popcount(q.route.outs) == 1;
+    const VcId vc = out_vc(out, *q.packet, q.route);
+    Packet* packet = copy_for(*q.packet, last);
+    q.route.outs &= static_cast<std::uint16_t>(~bit(out));
+    if (last) m_inputs[best].pop_front();
+    const int flits = packet->wire_flits();
     const Cycle tail_out = now + timing(out).serialization(flits);
     m_round_robin[out] = best;
     m_input_busy[port] = tail_out;
     m_output_busy[out] = tail_out;
-    m_credits[input_index(out, q.route.out_vc)].consume(flits);
+    m_credits[input_index(out, vc)].consume(flits);
+    if (out == pegroup_port()) m_to_pegroup.push_back({packet, port == m_local, tail_out});
     grants.push_back(
-        {q.packet, port, static_cast<VcId>(best % m_vcs), out, q.route.out_vc, now, tail_out});
+        {packet, port, static_cast<VcId>(best % m_vc_count), last, out, vc, now, tail_out});
   }
+}
+
+void RouterCore::run_pegroup() {
+  for (const ToPeGroup& t : m_to_pegroup) {
+    m_sends.clear();
+    m_collective->accept(t.packet, t.from_pe, t.at, m_sends);
+    for (const auto& s : m_sends) enqueue_send(s);
+  }
+  m_to_pegroup.clear();
+}
+
+void RouterCore::pegroup_accept(Packet* packet, bool from_pe, Cycle at,
+                                std::vector<CollectiveSend>& sends) {
+  m_collective->accept(packet, from_pe, at, sends);
+}
+
+RouterCore::Route RouterCore::route_send(const CollectiveSend& s) {
+  Packet& p = *s.packet;
+  switch (s.toward) {
+    case Toward::Up:
+    case Toward::Down: {
+      const Route r{m_collective->directions(p, s.toward), 0, p.wire_flits()};
+      if (r.outs == 0) m_pool->release(&p);  // no children: the packet ends here
+      return r;
+    }
+    case Toward::Pe:
+      return {bit(m_local), 0, p.wire_flits()};
+    case Toward::Point:
+      break;
+  }
+  // Point-to-point from this router, as if just injected: VC set 0, class 0.
+  p.header.vc = 0;
+  return route(m_local, p);
+}
+
+void RouterCore::enqueue_send(const CollectiveSend& s) {
+  const Route r = route_send(s);
+  if (r.outs == 0) return;
+  s.packet->head_at = s.packet->tail_at = s.ready;
+  m_inputs[input_index(pegroup_port(), 0)].push_back({s.packet, r, s.ready});
 }
 
 void RouterCore::forward(Packet& packet, const Grant& g) {
@@ -99,33 +214,35 @@ void RouterCore::forward(Packet& packet, const Grant& g) {
   packet.header.vc = g.out_vc;
   packet.head_at = g.start + t.latency + t.serialization(1);
   packet.tail_at = g.start + t.latency + t.serialization(packet.wire_flits());
-  if (g.out_port != m_local) {
+  if (g.out_port < m_local) {
     ++packet.hops;
     m_flit_hops += static_cast<std::uint64_t>(packet.wire_flits());
   }
 }
 
 Cycle RouterCore::next_wakeup(Cycle now) {
-  Cycle next = kNever;
+  Cycle next = m_collective ? std::max(m_collective->next_timer(), now + 1) : kNever;
   for (int i = 0; i < static_cast<int>(m_inputs.size()); ++i) {
     if (m_inputs[i].empty()) continue;
-    const PortId port = static_cast<PortId>(i / m_vcs);
+    const auto port = static_cast<PortId>(i / m_vc_count);
     const Queued& q = m_inputs[i].front();
-    const Route& r = q.route;
-    const Cycle t = std::max({ready_at(*q.packet, r), m_input_busy[port], m_output_busy[r.out]});
-    auto& credits = m_credits[input_index(r.out, r.out_vc)];
-    const Cycle c = credits.when(t, r.need);
-    if (c == kNever) {
-      credits.mark_waited_on();  // the credit return will wake us
-      continue;
+    const Cycle t = std::max(q.ready, m_input_busy[port]);
+    Cycle earliest = kNever;
+    for (std::uint16_t outs = q.route.outs; outs; outs &= outs - 1) {
+      const auto out = static_cast<PortId>(std::countr_zero(outs));
+      auto& credits = m_credits[input_index(out, out_vc(out, *q.packet, q.route))];
+      const Cycle c = credits.when(std::max(t, m_output_busy[out]), q.route.need);
+      if (c == kNever) credits.mark_waited_on();  // the credit return will wake us
+      earliest = std::min(earliest, c);
     }
-    next = std::min(next, std::max(c, now + 1));
+    if (earliest != kNever) next = std::min(next, std::max(earliest, now + 1));
   }
   return next;
 }
 
 std::string RouterCore::port_name(PortId port) const {
-  return port == m_local ? "local" : Direction::from_index(port).name();
+  if (port == m_local) return "local";
+  return port == pegroup_port() ? "pegroup" : Direction::from_index(port).name();
 }
 
 std::optional<RouterCore::Blocked> RouterCore::oldest_blocked(Cycle now) const {
@@ -133,18 +250,19 @@ std::optional<RouterCore::Blocked> RouterCore::oldest_blocked(Cycle now) const {
   for (int i = 0; i < static_cast<int>(m_inputs.size()); ++i) {
     if (m_inputs[i].empty()) continue;
     const Queued& q = m_inputs[i].front();
-    if (q.packet->head_at > now || (oldest && oldest->since <= q.packet->head_at)) continue;
-    const PortId port = static_cast<PortId>(i / m_vcs);
-    const Route& r = q.route;
-    const auto& credits = m_credits[input_index(r.out, r.out_vc)];
+    if (q.ready > now || (oldest && oldest->since <= q.ready)) continue;
+    const auto port = static_cast<PortId>(i / m_vc_count);
+    const auto out = static_cast<PortId>(std::countr_zero(q.route.outs));
+    const VcId vc = out_vc(out, *q.packet, q.route);
     const Packet& p = *q.packet;
     oldest = Blocked{
-        p.head_at,
+        q.ready,
         fmt::format("router {} input port {} VC {}: packet #{} ({} -> {}, {} flits) waits since "
                     "cycle {} for output {} VC {}, which has {} free flits of the {} it needs",
-                    m_torus.format(m_id), port_name(port), i % m_vcs, p.header.seq,
+                    m_torus.format(m_id), port_name(port), i % m_vc_count, p.header.seq,
                     m_torus.format(p.header.src), m_torus.format(p.header.dst), p.wire_flits(),
-                    p.head_at, port_name(r.out), r.out_vc, credits.available(), r.need)};
+                    q.ready, port_name(out), vc, m_credits[input_index(out, vc)].available(),
+                    q.route.need)};
   }
   return oldest;
 }

@@ -1,64 +1,83 @@
 #pragma once
 // The router's function and timing rules without SystemC: input VC FIFOs, credit counters in
-// flits, routing, round-robin switch allocation. The AT shell (router_at.h) feeds it packets and
-// credits with the cycles at which they arrive and carries out its grants; the LT shell of
-// issue 3 is to drive the same class.
+// flits, routing, round-robin switch allocation, and the collective subnet's VCs through the
+// CollectiveUnit seam. The AT shell (router_at.h) feeds it packets and credits with the cycles
+// at which they arrive and carries out its grants; the LT shell (router_lt.h) uses its routing
+// and timing rules directly.
 //
-// Switching is virtual cut-through: a packet is forwarded as soon as its head is in, but only when
-// the next buffer has room for all of it (plus the bubble when it enters a ring), so a blocked
-// packet always sits wholly in one buffer. Per-hop pipeline, in router cycles, documented in
-// docs/ARCHITECTURE.md: a head wholly in the input buffer at cycle t may start on the output at
-// t + pipeline_cycles (route, allocate, traverse); the output channel then carries the packet for
-// serialization(flits) cycles and its head is wholly in the next buffer latency + serialization(1)
-// cycles after it started.
+// Point-to-point switching is virtual cut-through: a packet is forwarded as soon as its head is
+// in, but only when the next buffer has room for all of it (plus the bubble when it enters a
+// ring), so a blocked packet always sits wholly in one buffer. Per-hop pipeline, in router
+// cycles (docs/ARCHITECTURE.md): a head wholly in the input buffer at cycle t may start on the
+// output at t + pipeline_cycles (route, allocate, traverse); the output channel then carries the
+// packet for serialization(flits) cycles and its head is wholly in the next buffer
+// latency + serialization(1) cycles after it started.
+//
+// Collective packets (docs/COLLECTIVES.md) use two more VCs per port, VCUp and VCDown, and are
+// stored whole before the routing table is read (table_cycles) and the head analysed
+// (analysis_cycles). A packet with several destinations issues one copy at a time through its
+// crossbar input, in port order; it leaves its buffer with the last copy. An internal port
+// connects the crossbar to the PEGroup, in both directions.
 
-#include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "models/core/packet.h"
+#include "models/core/packet_pool.h"
 #include "models/core/params.h"
 #include "models/core/ring_queue.h"
+#include "models/router/collective_unit.h"
 #include "models/router/credit_counter.h"
 #include "models/routing/direction_order_routing.h"
 
 namespace angara {
 
-// A packet leaving the router: the shell returns credits upstream and forwards the packet.
+// A packet (or a copy of one) leaving through an output: the shell returns the input's credits
+// upstream when `frees_input` and forwards the packet unless the output is the PEGroup's.
 struct Grant {
   Packet* packet = nullptr;
   PortId in_port = 0;
   VcId in_vc = 0;
+  bool frees_input = true;  // the last copy: the input buffer space is free at tail_out
   PortId out_port = 0;
   VcId out_vc = 0;
   Cycle start = 0;     // cycle the head starts on the output channel
-  Cycle tail_out = 0;  // cycle the tail has left this router (the input buffer space is free)
+  Cycle tail_out = 0;  // cycle the tail has left this router
 };
 
 class RouterCore {
  public:
   // Port numbering: directions 0 .. 2*dims-1 (Direction::index()), then the local port
-  // (injection in, ejection out). Input port d holds packets travelling in direction d.
+  // (injection in, ejection out), then the internal PEGroup port. Input port d holds packets
+  // travelling in direction d. VCs per port: router.vcs point-to-point VCs, then VCUp, VCDown.
+  // `collective` may be null (no trees); `pool` makes the copies of multi-destination packets.
   RouterCore(NodeId id, const Torus& torus, const DirectionOrderRouting& routing,
-             const RouterParams& params, const ChannelTiming& link, const ChannelTiming& local);
+             const Config& config, std::unique_ptr<CollectiveUnit> collective, PacketPool& pool);
 
   NodeId id() const { return m_id; }
   PortId local_port() const { return m_local; }
-  int port_count() const { return m_local + 1; }
-  const ChannelTiming& timing(PortId port) const { return port == m_local ? m_local_t : m_link_t; }
+  PortId pegroup_port() const { return static_cast<PortId>(m_local + 1); }
+  int port_count() const { return m_local + 2; }
+  VcId vc_up() const { return static_cast<VcId>(m_vcs); }
+  VcId vc_down() const { return static_cast<VcId>(m_vcs + 1); }
+  const ChannelTiming& timing(PortId port) const;
 
-  // Where a packet goes from input `port`: output port, VC there, and the free flits that VC must
-  // show before the packet may go (flow-control rule of the deadlock scheme).
+  // Where a packet that arrived on input `port` goes: the output ports still to serve, its VC
+  // there (point-to-point) and the free flits that VC must show before it may go.
   struct Route {
-    PortId out = 0;
-    VcId out_vc = 0;
+    std::uint16_t outs = 0;  // bit per output port
+    VcId p2p_vc = 0;
     int need = 0;
   };
-  Route route(PortId port, const Packet& packet) const;
-  // Earliest cycle `packet` may start on its output: pipeline after its head arrived, and not
-  // so early that its tail would leave before arriving. Credits and busy ports aside.
-  Cycle ready_at(const Packet& packet, const Route& route) const;
+  Route route(PortId port, Packet& packet);
+  // Earliest cycle `packet` may start on an output of `route` (credits and busy ports aside).
+  Cycle ready_at(PortId port, const Packet& packet, const Route& route) const;
+  // The VC a packet takes on output `out`.
+  VcId out_vc(PortId out, const Packet& packet, const Route& route) const;
+  // A copy for one more destination, or the packet itself for its last one.
+  Packet* copy_for(Packet& packet, bool last);
 
   // A packet announced by the upstream; its head_at/tail_at say when it is in this router's
   // buffer (input `port`, VC header.vc). Returns the cycle to wake for it, or kNever when a
@@ -71,6 +90,16 @@ class RouterCore {
 
   // Switch allocation at cycle `now`: appends the packets that start on an output now.
   void allocate(Cycle now, std::vector<Grant>& grants);
+  // Hands the packets granted to the PEGroup port over to the PEGroup and queues what it sends.
+  // Called after the shell has carried out the grants (the upstream reads a packet's VC from it
+  // when its credits return, and the PEGroup may recycle the packet).
+  void run_pegroup();
+  // The PEGroup takes `packet` (wholly in at `at`) and its sends are routed on at once (LT).
+  void pegroup_accept(Packet* packet, bool from_pe, Cycle at, std::vector<CollectiveSend>& sends);
+  // The route of a PEGroup send from the internal port; a send with nowhere to go (Down at a
+  // node without children) is recycled and gets no outputs.
+  Route route_send(const CollectiveSend& send);
+  CollectiveUnit* collective() const { return m_collective.get(); }
 
   // Moves a granted packet onto its output: next VC, and when it will be in the next buffer.
   void forward(Packet& packet, const Grant& grant);
@@ -92,24 +121,37 @@ class RouterCore {
   struct Queued {
     Packet* packet;
     Route route;
+    Cycle ready;
+  };
+  struct ToPeGroup {
+    Packet* packet;
+    bool from_pe;
+    Cycle at;
   };
 
-  int input_index(PortId port, VcId vc) const { return port * m_vcs + vc; }
+  int input_index(PortId port, VcId vc) const { return port * m_vc_count + vc; }
+  void enqueue_send(const CollectiveSend& send);
 
   NodeId m_id;
   const Torus& m_torus;
   const DirectionOrderRouting& m_routing;
-  int m_vcs;
+  int m_vcs;       // point-to-point VCs per port
+  int m_vc_count;  // all VCs per port: m_vcs + VCUp + VCDown
   int m_pipeline;
+  CollectiveParams m_coll;
   PortId m_local;
-  ChannelTiming m_link_t, m_local_t;
+  ChannelTiming m_link_t, m_local_t, m_internal_t;
+  std::unique_ptr<CollectiveUnit> m_collective;
+  PacketPool* m_pool;
 
-  std::vector<RingQueue<Queued>> m_inputs;  // [port * vcs + vc]
+  std::vector<RingQueue<Queued>> m_inputs;  // [port * vc_count + vc]
   std::vector<Cycle> m_input_busy;          // [port]: crossbar input free from this cycle
   std::vector<Cycle> m_output_busy;         // [port]: output channel free from this cycle
-  std::vector<CreditCounter> m_credits;     // [port * vcs + vc]: free flits downstream
+  std::vector<CreditCounter> m_credits;     // [port * vc_count + vc]: free flits downstream
   std::vector<int> m_round_robin;           // [port]: last input index granted this output
   std::vector<int> m_requests;              // scratch: input VCs that may start this cycle
+  std::vector<ToPeGroup> m_to_pegroup;      // granted to the PEGroup, not yet handed over
+  std::vector<CollectiveSend> m_sends;      // scratch: what the PEGroup sends
   std::uint64_t m_flit_hops = 0;
 };
 

@@ -55,6 +55,18 @@ route_cycles = 3
 broadcaster_cycles = 2
 reducer_cycles = 4
 reducer_flit_cycles = 2
+trees = 3
+roots = [[1, 2], [0, 0]]
+transit = [[7, 5]]
+[workload]
+kind = "collective"
+op = "allreduce"
+reduction = "max"
+tree = 2
+source = [3, 3]
+destination = [4, 0]
+payload_flits = 9
+repetitions = 4
 [traffic]
 pattern = "uniform"
 injection = "bernoulli"
@@ -103,6 +115,17 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.collective.broadcaster_cycles, 2);
   EXPECT_EQ(config.collective.reducer_cycles, 4);
   EXPECT_EQ(config.collective.reducer_flit_cycles, 2);
+  EXPECT_EQ(config.collective.trees, 3);
+  EXPECT_EQ(config.collective.roots, (std::vector<std::vector<int>>{{1, 2}, {0, 0}}));
+  EXPECT_EQ(config.collective.transit, (std::vector<std::vector<int>>{{7, 5}}));
+  EXPECT_EQ(config.workload.kind, WorkloadKind::Collective);
+  EXPECT_EQ(config.workload.op, CollectiveOp::Allreduce);
+  EXPECT_EQ(config.workload.reduction, Reduction::Max);
+  EXPECT_EQ(config.workload.tree, 2);
+  EXPECT_EQ(config.workload.source, (std::vector<int>{3, 3}));
+  EXPECT_EQ(config.workload.destination, (std::vector<int>{4, 0}));
+  EXPECT_EQ(config.workload.payload_flits, 9);
+  EXPECT_EQ(config.workload.repetitions, 4);
   EXPECT_DOUBLE_EQ(config.link.bandwidth_gbps, 100.0);
   EXPECT_DOUBLE_EQ(config.link.latency_ns, 40.0);
   EXPECT_DOUBLE_EQ(config.endpoint.bandwidth_gbps, 50.0);
