@@ -7,8 +7,8 @@
 namespace angara {
 
 CollectiveNode::CollectiveNode(NodeId node, const TreeSet& trees, const CollectiveParams& params,
-                               PacketPool& pool)
-    : m_node(node), m_trees(trees), m_pegroup(node, trees, params, pool) {}
+                               PacketPool& pool, bool in_order)
+    : m_node(node), m_trees(trees), m_pegroup(node, trees, params, pool, in_order) {}
 
 const TreeRow& CollectiveNode::row(int tree) const {
   return member_row(m_trees, m_node, tree);
@@ -32,6 +32,9 @@ CollectiveRoute CollectiveNode::arrival(Packet& p, bool from_pe) {
     case PacketKind::Broadcast:
       route.dirs = r.dirs;
       route.pe = r.pe && p.header.src != m_node;
+      // Back at its source, at a leaf: nowhere to go. The PEGroup takes it and lets it go, so
+      // that its buffer space is freed like any other packet's.
+      route.pegroup = route.dirs == 0 && !route.pe;
       return route;
     case PacketKind::Reduce:
     case PacketKind::Credit:

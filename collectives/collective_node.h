@@ -19,7 +19,7 @@ namespace angara {
 class CollectiveNode : public CollectiveUnit {
  public:
   CollectiveNode(NodeId node, const TreeSet& trees, const CollectiveParams& params,
-                 PacketPool& pool);
+                 PacketPool& pool, bool in_order);
 
   CollectiveRoute arrival(Packet& packet, bool from_pe) override;
   std::uint8_t directions(const Packet& packet, Toward toward) const override;

@@ -8,8 +8,8 @@
 namespace angara {
 
 PeGroup::PeGroup(NodeId node, const TreeSet& trees, const CollectiveParams& params,
-                 PacketPool& pool)
-    : m_node(node), m_trees(trees), m_params(params), m_pool(pool) {}
+                 PacketPool& pool, bool in_order)
+    : m_node(node), m_trees(trees), m_params(params), m_pool(pool), m_in_order(in_order) {}
 
 const TreeRow& PeGroup::row(int tree) const {
   return member_row(m_trees, m_node, tree);
@@ -38,7 +38,10 @@ void PeGroup::accept(Packet* p, bool from_pe, Cycle at, std::vector<CollectiveSe
       }
       return;
     case PacketKind::Broadcast:
-      if (!from_pe) break;
+      if (!from_pe) {  // a broadcast back at its source with no children: it ends here
+        m_pool.release(p);
+        return;
+      }
       // At the root it spreads down; elsewhere it first goes up to the root as a request.
       if (r.is_root) {
         out.push_back({p, Toward::Down, broadcaster(routed)});
@@ -57,11 +60,21 @@ void PeGroup::accept(Packet* p, bool from_pe, Cycle at, std::vector<CollectiveSe
 
 void PeGroup::reduce(Packet* p, Cycle at, std::vector<CollectiveSend>& out) {
   const int tree = p->header.tree_id;
-  m_reducer_free = std::max(at, m_reducer_free) + m_params.reducer_cycles +
-                   static_cast<Cycle>(m_params.reducer_flit_cycles) * p->header.data_flits;
-  const auto outcome = m_reducer.add(p, row(tree));
+  const Cycle cost = m_params.reducer_cycles +
+                     static_cast<Cycle>(m_params.reducer_flit_cycles) * p->header.data_flits;
+  // In time order (AT) the Reducer takes contributions one after another as they come. Out of
+  // order (LT, initiators running ahead) a reduce's own contributions are replayed in time order
+  // through a free Reducer when the last one is in: equal at zero load, other reduces ignored.
+  if (m_in_order) m_reducer_free = std::max(at, m_reducer_free) + cost;
+  const auto outcome = m_reducer.add(p, row(tree), at);
   if (outcome.consumed) m_pool.release(outcome.consumed);
   if (!outcome.result) return;
+  if (!m_in_order) {
+    m_reducer_free = 0;
+    for (int i = 0; i < outcome.count; ++i) {
+      m_reducer_free = std::max(m_reducer_free, outcome.arrivals[i]) + cost;
+    }
+  }
   if (!row(tree).is_root && !m_credits.can_send_up(tree)) {
     m_waiting_up[tree].push_back(outcome.result);  // the parent's credit will release it
     return;

@@ -26,7 +26,9 @@ namespace angara {
 class PeGroup {
  public:
   // `trees[id]` is tree id's table, or null for an unused TreeId.
-  PeGroup(NodeId node, const TreeSet& trees, const CollectiveParams& params, PacketPool& pool);
+  // `in_order`: packets arrive in time order (AT); false for LT, whose initiators run ahead.
+  PeGroup(NodeId node, const TreeSet& trees, const CollectiveParams& params, PacketPool& pool,
+          bool in_order);
 
   // A packet wholly in the PEGroup at `at`, from the processor (`from_pe`) or from VCUp/VCDown.
   // Appends what the PEGroup sends because of it.
@@ -51,6 +53,7 @@ class PeGroup {
   TreeSet m_trees;
   CollectiveParams m_params;
   PacketPool& m_pool;
+  bool m_in_order;
   Reducer m_reducer;
   CreditBlock m_credits;
   std::array<std::deque<Packet*>, kMaxTrees> m_waiting_up;  // results without an up-credit

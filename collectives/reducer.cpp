@@ -1,5 +1,6 @@
 #include "collectives/reducer.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -8,7 +9,7 @@
 
 namespace angara {
 
-Reducer::Outcome Reducer::add(Packet* packet, const TreeRow& row) {
+Reducer::Outcome Reducer::add(Packet* packet, const TreeRow& row, Cycle at) {
   const auto& h = packet->header;
   Slot& slot = m_slots.at(h.tree_id).at(h.reduce_id);
   const int expected = (row.pe ? 1 : 0) + row.dir_sum;
@@ -24,8 +25,12 @@ Reducer::Outcome Reducer::add(Packet* packet, const TreeRow& row) {
                  h.data_flits);
     outcome.consumed = packet;
   }
+  slot.arrivals.at(static_cast<std::size_t>(slot.received)) = at;
   if (++slot.received == expected) {
     outcome.result = slot.partial;
+    outcome.arrivals = slot.arrivals;
+    outcome.count = slot.received;
+    std::sort(outcome.arrivals.begin(), outcome.arrivals.begin() + outcome.count);
     slot = Slot{};
   }
   return outcome;

@@ -23,8 +23,11 @@ class Reducer {
   struct Outcome {
     Packet* result = nullptr;    // the finished reduce, or null
     Packet* consumed = nullptr;  // a contribution folded into the slot, to recycle
+    std::array<Cycle, 2 * kMaxDims + 1> arrivals{};  // with a result: when each came, sorted
+    int count = 0;                                   // contributions (entries of arrivals)
   };
-  Outcome add(Packet* packet, const TreeRow& row);
+  // `at`: the cycle the contribution reached the Reducer.
+  Outcome add(Packet* packet, const TreeRow& row, Cycle at);
 
   // Slots of `tree` holding a partial result.
   int busy(int tree) const;
@@ -33,6 +36,7 @@ class Reducer {
   struct Slot {
     int received = 0;
     Packet* partial = nullptr;  // the first contribution, accumulating the others
+    std::array<Cycle, 2 * kMaxDims + 1> arrivals{};
   };
   std::array<std::array<Slot, kReducesPerTree>, kMaxTrees> m_slots{};
 };

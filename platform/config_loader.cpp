@@ -297,6 +297,8 @@ const std::vector<KeySpec>& key_specs() {
           "workload", "payload_flits", "data flits per collective packet, 1..16"),
       field<&Config::workload, &WorkloadParams::repetitions>(
           "workload", "repetitions", "operations, each started when the previous completed"),
+      field<&Config::workload, &WorkloadParams::overlap>(
+          "workload", "overlap", "start all operations at once (16 reduces per tree in flight)"),
       field<&Config::traffic, &TrafficParams::pattern>(
           "traffic", "pattern", "destinations: uniform (any other node, equally likely)"),
       field<&Config::traffic, &TrafficParams::injection>(

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "models/core/packet_ledger.h"
+#include "platform/sim_runner.h"
 #include "platform/system.h"
 #include "workloads/synthetic/traffic_measurement.h"
 #include "workloads/synthetic/uniform_traffic.h"
@@ -17,70 +18,6 @@ using WallClock = std::chrono::steady_clock;
 double seconds_since(WallClock::time_point start) {
   return std::chrono::duration<double>(WallClock::now() - start).count();
 }
-
-// Runs the kernel in slices so that the watchdog and progress reports see the run as it goes.
-class Runner {
- public:
-  Runner(System& system, const SimParams& sim, const ProgressSink& progress)
-      : m_system(system),
-        m_sim(sim),
-        m_progress(progress),
-        m_slice(std::max<Cycle>(1, std::min<Cycle>(1000, sim.watchdog_cycles / 4))),
-        m_start(WallClock::now()),
-        m_last_report(m_start) {}
-
-  Cycle now() const { return m_system.clock().now(); }
-
-  // Runs until `done()` holds or cycle `limit` is reached (kNever: until the kernel is idle).
-  template <typename Done>
-  void run_until(Cycle limit, const char* phase, Done done) {
-    while (!done() && now() < limit) {
-      if (limit == kNever && !sc_core::sc_pending_activity()) {
-        if (m_system.ledger().in_flight() > 0) deadlock("no event is pending");
-        return;
-      }
-      const Cycle slice = std::min(m_slice, limit - now());
-      sc_core::sc_start(m_system.clock().period() * static_cast<double>(slice));
-      check_progress();
-      report(phase);
-    }
-  }
-
- private:
-  void check_progress() {
-    const auto delivered = m_system.ledger().delivered_count();
-    if (delivered != m_delivered || m_system.ledger().in_flight() == 0) {
-      m_delivered = delivered;
-      m_progress_at = now();
-    } else if (now() - m_progress_at >= m_sim.watchdog_cycles) {
-      deadlock(fmt::format("nothing delivered for {} cycles", now() - m_progress_at));
-    }
-  }
-
-  [[noreturn]] void deadlock(const std::string& why) const {
-    throw ModelError(fmt::format(
-        "deadlock at cycle {}: {} with {} packets in flight; oldest blocked: {}", now(), why,
-        m_system.ledger().in_flight(), m_system.oldest_blocked(now()).value_or("none")));
-  }
-
-  void report(const char* phase) {
-    if (!m_sim.progress || !m_progress || seconds_since(m_last_report) < 2.0) return;
-    m_last_report = WallClock::now();
-    m_progress(
-        fmt::format("[{:.0f} s] {} cycle {}: {} packets delivered, {} in flight, {} "
-                    "queued at sources",
-                    seconds_since(m_start), phase, now(), m_system.ledger().delivered_count(),
-                    m_system.ledger().in_flight(), m_system.queued_at_sources()));
-  }
-
-  System& m_system;
-  const SimParams& m_sim;
-  const ProgressSink& m_progress;
-  Cycle m_slice;
-  WallClock::time_point m_start, m_last_report;
-  std::uint64_t m_delivered = 0;
-  Cycle m_progress_at = 0;
-};
 
 }  // namespace
 
@@ -97,15 +34,18 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
     sources.push_back(std::make_unique<UniformTraffic>(n, nodes, config.traffic, sim.seed));
   }
   System system(config, std::move(sources), measurement);
-  Runner runner(system, sim, progress);
+  SimRunner runner(system, sim, progress,
+                   {[&] { return system.ledger().delivered_count(); },
+                    [&] { return system.ledger().in_flight(); }});
 
-  runner.run_until(window_end, "measure", [] { return false; });
+  const auto never = [] { return false; };
+  runner.run_until(window_end, "measure", never);
   auto measured_arrived = [&] { return measurement.measured_outstanding() == 0; };
   runner.run_until(window_end + sim.drain_cycles, "drain", measured_arrived);
   const bool drain_complete = measured_arrived();
   const Cycle stopped_at = runner.now();
   system.stop_creating();
-  runner.run_until(kNever, "flush", [] { return false; });
+  runner.run_until(kNever, "flush", never);
 
   ExperimentResult r;
   r.config = config;

@@ -15,7 +15,7 @@ namespace {
 class ProbeRecorder : public TrafficObserver {
  public:
   void created(const PacketRequest&) override {}
-  void delivered(const Packet& p) override {
+  void delivered(const Packet& p, NodeId /*at*/) override {
     m_seen[{p.header.src, p.header.dst, p.created}] = {p.tail_at - p.created, p.hops};
   }
   std::map<std::tuple<NodeId, NodeId, Cycle>, std::pair<Cycle, int>> m_seen;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 
@@ -49,6 +50,63 @@ std::string summary_line(const ExperimentResult& r) {
       r.offered_flits_per_node_cycle, r.accepted_flits_per_node_cycle, lat.mean(),
       lat.percentile(0.5), lat.percentile(0.99), lat.mean() * r.config.router.cycle_ns(),
       r.packets_delivered, r.saturated ? " (SATURATED)" : "", r.sim_cycles, r.wall_seconds);
+}
+
+namespace {
+
+struct Spread {
+  Cycle min = 0, max = 0;
+  double mean = 0;
+};
+
+Spread spread(const std::vector<Cycle>& v) {
+  Spread s;
+  if (v.empty()) return s;
+  s.min = *std::min_element(v.begin(), v.end());
+  s.max = *std::max_element(v.begin(), v.end());
+  for (Cycle c : v) s.mean += static_cast<double>(c);
+  s.mean /= static_cast<double>(v.size());
+  return s;
+}
+
+std::string op_name(const Config& c) {
+  return config_to_json(c)["workload"]["op"].get<std::string>();
+}
+
+}  // namespace
+
+nlohmann::ordered_json to_json(const CollectiveResult& r) {
+  const double ns = r.config.router.cycle_ns();
+  const Spread s = spread(r.completion);
+  nlohmann::ordered_json j;
+  j["workload"] = "collective";
+  j["op"] = op_name(r.config);
+  j["nodes"] = r.nodes;
+  j["pe_nodes"] = r.pe_nodes;
+  j["root"] = r.root;
+  j["operations"] = r.completion.size();
+  j["completion_cycles"] = {{"min", s.min}, {"mean", s.mean}, {"max", s.max}};
+  j["completion_ns"] = {{"min", static_cast<double>(s.min) * ns},
+                        {"mean", s.mean * ns},
+                        {"max", static_cast<double>(s.max) * ns}};
+  j["per_operation_cycles"] = r.completion;
+  j["deliveries_checked"] = r.deliveries;
+  j["sim_cycles"] = r.sim_cycles;
+  j["sim_ns"] = static_cast<double>(r.sim_cycles) * ns;
+  j["wall_seconds"] = r.wall_seconds;
+  j["config"] = config_to_json(r.config);
+  return j;
+}
+
+std::string summary_line(const CollectiveResult& r) {
+  const Spread s = spread(r.completion);
+  const double ns = r.config.router.cycle_ns();
+  return fmt::format(
+      "{} torus {}, {} of {} flits on tree {} ({} processors): completion min {} mean {:.1f} max "
+      "{} cycles ({:.1f} ns mean) over {} operations, {} deliveries checked, {:.2f} s",
+      fmt::join(r.config.topology.dims, "x"), r.config.sim.mode == SimMode::Lt ? "LT" : "AT",
+      op_name(r.config), r.config.workload.payload_flits, r.config.workload.tree, r.pe_nodes, s.min,
+      s.mean, s.max, s.mean * ns, r.completion.size(), r.deliveries, r.wall_seconds);
 }
 
 void write_json_file(const nlohmann::ordered_json& json, const std::filesystem::path& path) {

@@ -6,12 +6,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/collective_experiment.h"
 #include "platform/experiment.h"
 
 namespace angara {
 
 nlohmann::ordered_json to_json(const ExperimentResult& result);
 std::string summary_line(const ExperimentResult& result);
+nlohmann::ordered_json to_json(const CollectiveResult& result);
+std::string summary_line(const CollectiveResult& result);
 // Writes to a temporary file and renames it, so a crash never leaves half a result behind.
 void write_json_file(const nlohmann::ordered_json& json, const std::filesystem::path& path);
 

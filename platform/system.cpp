@@ -16,7 +16,9 @@ System::System(const Config& config, std::vector<std::unique_ptr<TrafficSource>>
       m_routing(m_torus, config.router),
       m_clock(config.router.clock_mhz),
       m_sources(std::move(sources)) {
-  build_trees(config);
+  m_trees = make_trees(config, m_torus);
+  m_tree_set.fill(nullptr);
+  for (const Tree& t : m_trees) m_tree_set[t.id] = &t;
   if (config.sim.mode == SimMode::Lt) {
     // The global quantum is set here, once, from the config (never by a module).
     tlm::tlm_global_quantum::instance().set(m_clock.period() *
@@ -63,34 +65,32 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
   }
 }
 
-// Dimension-order trees TreeId 0 .. trees-1, rooted where the config says or spread evenly over
-// the node numbers; transit nodes take no part in any tree. Each is validated before use.
-void System::build_trees(const Config& config) {
+std::vector<Tree> System::make_trees(const Config& config, const Torus& torus) {
   const auto& c = config.collective;
-  const int nodes = m_torus.node_count();
+  const int nodes = torus.node_count();
   std::vector<bool> pe(static_cast<std::size_t>(nodes), true);
-  for (const auto& t : c.transit) pe[node_at(t)] = false;
-  m_trees.reserve(static_cast<std::size_t>(c.trees));
+  for (const auto& t : c.transit) pe[node_at(torus, t)] = false;
+  std::vector<Tree> trees;
   for (int id = 0; id < c.trees; ++id) {
     const NodeId root = id < static_cast<int>(c.roots.size())
-                            ? node_at(c.roots[id])
+                            ? node_at(torus, c.roots[id])
                             : static_cast<NodeId>(static_cast<long long>(id) * nodes / c.trees);
-    m_trees.push_back(build_dimension_order_tree(m_torus, id, root, pe));
-    validate_tree(m_torus, m_trees.back());
+    trees.push_back(build_dimension_order_tree(torus, id, root, pe));
+    validate_tree(torus, trees.back());
   }
-  m_tree_set.fill(nullptr);
-  for (const Tree& t : m_trees) m_tree_set[t.id] = &t;
+  return trees;
 }
 
-NodeId System::node_at(const std::vector<int>& coords) const {
+NodeId System::node_at(const Torus& torus, const std::vector<int>& coords) {
   Coords c{};
   std::copy(coords.begin(), coords.end(), c.begin());
-  return m_torus.node(c);
+  return torus.node(c);
 }
 
 std::unique_ptr<CollectiveUnit> System::collective_unit(NodeId n, const Config& config) {
   if (m_trees.empty()) return nullptr;
-  return std::make_unique<CollectiveNode>(n, m_tree_set, config.collective, m_pool);
+  return std::make_unique<CollectiveNode>(n, m_tree_set, config.collective, m_pool,
+                                          config.sim.mode == SimMode::At);
 }
 
 void System::wake_endpoints() {

@@ -33,14 +33,19 @@ class System {
   const FabricClock& clock() const { return m_clock; }
   const PacketLedger& ledger() const { return m_ledger; }
 
-  // The collective subnet's trees by TreeId (null: unused), and one node's coordinates.
+  // The collective subnet's trees of `config` (collective.trees dimension-order trees, rooted
+  // where collective.roots says or spread evenly, transit nodes excluded), each validated.
+  static std::vector<Tree> make_trees(const Config& config, const Torus& torus);
+  // A node given by its coordinates in the config.
+  static NodeId node_at(const Torus& torus, const std::vector<int>& coords);
+
   const TreeSet& trees() const { return m_tree_set; }
-  NodeId node_at(const std::vector<int>& coords) const;
 
   // Every endpoint stops creating packets from now on.
   void stop_creating();
   // Every endpoint asks its source again for work (a collective workload started an operation).
   void wake_endpoints();
+  void wake_endpoint(NodeId node) { m_endpoint_wakers.at(node)(); }
   std::uint64_t flit_hops() const;
   std::size_t queued_at_sources() const;
   // The packet that has waited longest at the head of a router buffer, described for a person.
@@ -49,7 +54,6 @@ class System {
  private:
   template <typename RouterShell, typename EndpointShell, typename... ShellArgs>
   void build(const Config& config, TrafficObserver& observer, ShellArgs... endpoint_args);
-  void build_trees(const Config& config);
   std::unique_ptr<CollectiveUnit> collective_unit(NodeId node, const Config& config);
 
   Torus m_torus;

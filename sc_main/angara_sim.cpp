@@ -71,11 +71,18 @@ int run(int argc, char** argv) {
         vm.count("config") ? angara::load_config_file(vm["config"].as<std::string>(), overrides)
                            : angara::load_config("", "built-in default", overrides);
     if (vm.count("quiet")) config.sim.progress = false;
-    const auto result = angara::run_experiment(
-        config, [](const std::string& line) { std::cerr << "angara-sim: " << line << '\n'; });
-    angara::write_json_file(angara::to_json(result), out);
-    std::cout << angara::summary_line(result) << " -> " << out << '\n';
-    return kOk;
+    const angara::ProgressSink progress = [](const std::string& line) {
+      std::cerr << "angara-sim: " << line << '\n';
+    };
+    auto finish = [&out](const auto& result) {
+      angara::write_json_file(angara::to_json(result), out);
+      std::cout << angara::summary_line(result) << " -> " << out << '\n';
+      return kOk;
+    };
+    if (config.workload.kind == angara::WorkloadKind::Collective) {
+      return finish(angara::run_collective_experiment(config, progress));
+    }
+    return finish(angara::run_experiment(config, progress));
   } catch (const angara::ConfigError& e) {
     std::cerr << "angara-sim: bad config: " << e.what() << '\n';
     return kBadConfig;

@@ -81,6 +81,7 @@ struct WorkloadParams {
   std::vector<int> destination;  // reduce result's node; empty: the tree's root
   int payload_flits = 16;        // data flits per packet, 1..16
   int repetitions = 10;
+  bool overlap = false;  // start every operation at once (the processors' 16-reduce window applies)
 
   void validate(const TopologyParams& topology, const CollectiveParams& collective) const;
 };

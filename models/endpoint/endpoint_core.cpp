@@ -111,7 +111,7 @@ void EndpointCore::deliver(Packet* packet) {
   // The ledger accounts for the point-to-point packets endpoints inject; the collective
   // workloads check their own deliveries (every copy, every result) through the observer.
   if (packet->header.kind == PacketKind::Write) m_ledger.delivered(*packet, m_id);
-  m_observer.delivered(*packet);
+  m_observer.delivered(*packet, m_id);
   m_pool.release(packet);
 }
 

@@ -37,8 +37,8 @@ class TrafficObserver {
  public:
   virtual ~TrafficObserver() = default;
   virtual void created(const PacketRequest& request) = 0;
-  // Called once the packet's tail is in the destination endpoint (packet.tail_at).
-  virtual void delivered(const Packet& packet) = 0;
+  // Called once the packet's tail is in the endpoint of node `at` (packet.tail_at).
+  virtual void delivered(const Packet& packet, NodeId at) = 0;
 };
 
 }  // namespace angara

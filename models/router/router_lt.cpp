@@ -29,7 +29,10 @@ void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& /*delay*/
 void RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready) {
   const Cycle now = m_clock.now();
   const VcId in_vc = packet.header.vc;
-  Cycle input_free = ready;  // copies leave one after another through the crossbar input
+  // Copies leave one after another through the crossbar input; the PEGroup's input also
+  // carries its sends one after another (they come out of one call, in order).
+  const bool pegroup = port == m_core.pegroup_port();
+  Cycle input_free = pegroup ? std::max(ready, m_pegroup_input_free) : ready;
   for (std::uint16_t outs = route.outs; outs; outs &= outs - 1) {
     const auto out_port = static_cast<PortId>(std::countr_zero(outs));
     const bool last = std::popcount(outs) == 1;
@@ -39,12 +42,13 @@ void RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle 
     const Cycle start = m_outputs[out_port].book(input_free, length, now);
     input_free = start + length;
     const Grant g{p, port, in_vc, last, out_port, vc, start, start + length};
-    if (out_port == m_core.pegroup_port()) {
+    if (out_port == m_core.pegroup_port()) {  // never from the PEGroup's own input
       std::vector<CollectiveSend> sends;
       m_core.pegroup_accept(p, port == m_core.local_port(), g.tail_out, sends);
       for (const CollectiveSend& s : sends) send(s);
       continue;
     }
+    if (pegroup) m_pegroup_input_free = input_free;
     m_core.forward(*p, g);
     sc_core::sc_time delay = m_clock.until(p->head_at);
     out[out_port]->b_transport(*p, delay);  // the packet may be recycled after this call

@@ -40,6 +40,7 @@ class RouterLt : public sc_core::sc_module {
   const FabricClock& m_clock;
   std::vector<LinkCalendar> m_outputs;  // [port]
   sc_core::sc_event m_timer;
+  Cycle m_pegroup_input_free = 0;  // the crossbar input from the PEGroup
 };
 
 }  // namespace angara

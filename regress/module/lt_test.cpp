@@ -31,7 +31,7 @@ Config with_mode(Config c, SimMode mode) {
 class DeliveryLog : public TrafficObserver {
  public:
   void created(const PacketRequest&) override {}
-  void delivered(const Packet& p) override {
+  void delivered(const Packet& p, NodeId /*at*/) override {
     std::uint64_t checksum = 0;
     for (int i = 0; i < p.header.data_flits; ++i)
       checksum = checksum * 31 + p.data[i].lo + p.data[i].hi;

@@ -60,7 +60,7 @@ TEST(Reducer, CombinesEveryExpectedContributionExactly) {
     }
     Packet* result = nullptr;
     for (int c = 0; c < 4; ++c) {
-      const auto out = reducer.add(&inputs[c], row);
+      const auto out = reducer.add(&inputs[c], row, 10);
       EXPECT_EQ(out.consumed, c == 0 ? nullptr : &inputs[c]);
       if (c < 3) {
         EXPECT_EQ(out.result, nullptr) << "finished after " << c + 1 << " of 4";
@@ -82,8 +82,8 @@ TEST(Reducer, RejectsContributionsThatDisagree) {
   Reducer reducer;
   Packet a = reduce_packet(0, 0, Reduction::Sum, false, {1, 2});
   Packet b = reduce_packet(0, 0, Reduction::Max, false, {1, 2});
-  reducer.add(&a, row);
-  EXPECT_THROW(reducer.add(&b, row), ModelError);
+  reducer.add(&a, row, 10);
+  EXPECT_THROW(reducer.add(&b, row, 11), ModelError);
 }
 
 TEST(CreditBlock, SixteenUpCreditsAndEightPerCreditPacket) {
@@ -149,7 +149,7 @@ class PeGroupTest : public ::testing::Test {
 };
 
 TEST_F(PeGroupTest, BroadcastGoesDownAtTheRootAndUpAsARequestElsewhere) {
-  PeGroup root(0, trees, params, pool), leaf(7, trees, params, pool);
+  PeGroup root(0, trees, params, pool, true), leaf(7, trees, params, pool, true);
   root.accept(make(PacketKind::Broadcast, 0), true, 100, out);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].toward, Toward::Down);
@@ -162,7 +162,7 @@ TEST_F(PeGroupTest, BroadcastGoesDownAtTheRootAndUpAsARequestElsewhere) {
 }
 
 TEST_F(PeGroupTest, LeafSendsItsContributionUpAfterTheReducer) {
-  PeGroup leaf(7, trees, params, pool);
+  PeGroup leaf(7, trees, params, pool, true);
   Packet* p = make(PacketKind::Reduce, 7);
   p->header.op = ReduceOp{Reduction::Sum, true}.encode();
   leaf.accept(p, true, 50, out);
@@ -173,7 +173,7 @@ TEST_F(PeGroupTest, LeafSendsItsContributionUpAfterTheReducer) {
 }
 
 TEST_F(PeGroupTest, RootSendsAllreduceDownAndToItsProcessorAndReducePointToPoint) {
-  PeGroup root(0, trees, params, pool);
+  PeGroup root(0, trees, params, pool, true);
   const int children = tree.rows[0].dir_sum;  // 3 on 2x2x2
   for (bool all : {true, false}) {
     out.clear();
@@ -202,7 +202,7 @@ TEST_F(PeGroupTest, RootSendsAllreduceDownAndToItsProcessorAndReducePointToPoint
 }
 
 TEST_F(PeGroupTest, ResultsWaitForUpCreditsAndTheParentsCreditReleasesThem) {
-  PeGroup leaf(7, trees, params, pool);
+  PeGroup leaf(7, trees, params, pool, true);
   int up = 0;
   for (int i = 0; i < 20; ++i) {
     Packet* p = make(PacketKind::Reduce, 7);
@@ -221,7 +221,7 @@ TEST_F(PeGroupTest, ParentCreditsItsChildrenAfterEightResults) {
   // Node 1 = (1,0,0) has the children (1,1,0) and (1,0,1): 3 contributions per reduce.
   const TreeRow& r = tree.rows[1];
   ASSERT_EQ(r.dir_sum, 2);
-  PeGroup mid(1, trees, params, pool);
+  PeGroup mid(1, trees, params, pool, true);
   int credits = 0;
   for (int i = 0; i < 16; ++i) {
     for (int c = 0; c < 3; ++c) {

@@ -8,7 +8,7 @@ void TrafficMeasurement::created(const PacketRequest& request) {
   m_offered_flits += kHeaderFlits + request.data_flits;
 }
 
-void TrafficMeasurement::delivered(const Packet& packet) {
+void TrafficMeasurement::delivered(const Packet& packet, NodeId /*at*/) {
   if (in_window(packet.tail_at)) m_accepted_flits += packet.wire_flits();
   if (!in_window(packet.created)) return;
   m_latency.add(packet.tail_at - packet.created);

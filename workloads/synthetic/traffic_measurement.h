@@ -14,7 +14,7 @@ class TrafficMeasurement : public TrafficObserver {
   TrafficMeasurement(Cycle start, Cycle end) : m_start(start), m_end(end) {}
 
   void created(const PacketRequest& request) override;
-  void delivered(const Packet& packet) override;
+  void delivered(const Packet& packet, NodeId at) override;
 
   bool in_window(Cycle c) const { return c >= m_start && c < m_end; }
   // Measured packets created so far that have not arrived yet.

@@ -1,0 +1,58 @@
+#include "platform/collective_experiment.h"
+
+#include <chrono>
+
+#include "platform/sim_runner.h"
+#include "platform/system.h"
+#include "workloads/collective/collective_workload.h"
+
+namespace angara {
+
+CollectiveResult run_collective_experiment(const Config& config, const ProgressSink& progress) {
+  config.validate();
+  const auto wall_start = std::chrono::steady_clock::now();
+  const auto& wl = config.workload;
+
+  const Torus torus(config.topology.dims);
+  const Tree tree = System::make_trees(config, torus).at(static_cast<std::size_t>(wl.tree));
+  const NodeId source = wl.source.empty() ? tree.root : System::node_at(torus, wl.source);
+  const NodeId destination =
+      wl.destination.empty() ? tree.root : System::node_at(torus, wl.destination);
+  CollectiveWorkload workload(config, tree, source, destination);
+  System system(config, workload.make_sources(), workload);
+  workload.set_waker([&system](NodeId n) { system.wake_endpoint(n); });
+
+  SimRunner runner(system, config.sim, progress,
+                   {[&] { return workload.delivered_count(); },
+                    [&] {
+                      std::uint64_t open = 0;
+                      for (int k = 0; k < workload.operations(); ++k) open += !workload.complete(k);
+                      return open;
+                    }});
+  auto all_done = [&] {
+    for (int k = 0; k < workload.operations(); ++k) {
+      if (!workload.complete(k)) return false;
+    }
+    return true;
+  };
+  for (int k = 0; k < wl.repetitions; ++k) {
+    workload.start(k, runner.now());
+    if (!wl.overlap) runner.run_until(kNever, "collective", all_done);
+  }
+  runner.run_until(kNever, "collective", all_done);
+
+  CollectiveResult r;
+  r.config = config;
+  r.nodes = config.topology.node_count();
+  r.root = tree.root;
+  r.pe_nodes = tree.pe_count();
+  for (int k = 0; k < workload.operations(); ++k)
+    r.completion.push_back(workload.completion_cycles(k));
+  r.deliveries = workload.delivered_count();
+  r.sim_cycles = runner.now();
+  r.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return r;
+}
+
+}  // namespace angara

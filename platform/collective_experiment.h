@@ -1,0 +1,28 @@
+#pragma once
+// A collective experiment ([workload] kind = "collective"): one operation on one tree, repeated,
+// each started when the one before has completed (or all at once with workload.overlap), every
+// delivery checked against the expected payload or reduction. Completion time of an operation:
+// from its start to the last expected delivery's tail.
+
+#include <vector>
+
+#include "models/core/params.h"
+#include "platform/experiment.h"
+
+namespace angara {
+
+struct CollectiveResult {
+  Config config;
+  int nodes = 0;
+  int pe_nodes = 0;  // processors taking part in the tree
+  NodeId root = 0;
+  std::vector<Cycle> completion;  // cycles, per operation
+  std::uint64_t deliveries = 0;   // checked deliveries (copies, results)
+  Cycle sim_cycles = 0;
+  double wall_seconds = 0;
+};
+
+// Elaborates and runs in this process (once per process, like run_experiment).
+CollectiveResult run_collective_experiment(const Config& config, const ProgressSink& progress = {});
+
+}  // namespace angara

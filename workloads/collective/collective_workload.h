@@ -1,0 +1,67 @@
+#pragma once
+// One collective operation (broadcast, reduce or allreduce) on one tree, repeated: what every
+// node's processor injects, and the check of everything that arrives. Reduce inputs are random
+// 64-bit integers from the seed; the expected result is computed here, independently of the
+// model, and every delivered result must equal it word for word. A broadcast must reach every
+// processor of the tree except its source exactly once, payload intact.
+//
+// A processor keeps at most 16 reduces of one tree in flight: it counts what it issued and learns
+// from its router's credit reports (every 128 results or 4096 cycles) how many have completed.
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "collectives/tree.h"
+#include "models/core/params.h"
+#include "models/endpoint/traffic_source.h"
+
+namespace angara {
+
+class CollectiveWorkload : public TrafficObserver {
+ public:
+  CollectiveWorkload(const Config& config, const Tree& tree, NodeId source, NodeId destination);
+  ~CollectiveWorkload() override;
+
+  // One source per node, to hand to the System; the workload keeps using them.
+  std::vector<std::unique_ptr<TrafficSource>> make_sources();
+  // Called when a node's source has new work (so its endpoint looks again).
+  void set_waker(std::function<void(NodeId)> wake) { m_wake = std::move(wake); }
+
+  // Operation k starts at cycle `at`: its packets are created at its participants.
+  void start(int k, Cycle at);
+  int operations() const { return static_cast<int>(m_ops.size()); }
+  bool complete(int k) const;
+  // Cycles from the start of operation k to its last expected delivery.
+  Cycle completion_cycles(int k) const;
+  std::uint64_t delivered_count() const { return m_delivered; }
+
+  void created(const PacketRequest&) override {}
+  void delivered(const Packet& packet, NodeId at) override;
+
+ private:
+  class Source;
+  struct Op {
+    Cycle start = 0;
+    int received = 0;
+    Cycle done = 0;
+    std::vector<bool> got;            // [node]: delivered once already
+    std::vector<std::int64_t> words;  // the expected reduce result
+  };
+  std::vector<std::int64_t> inputs(int k, NodeId node) const;
+  Op& op_of(const Packet& packet);
+  void expect(bool condition, const Packet& packet, NodeId at, const char* what) const;
+
+  Config m_config;
+  const Tree& m_tree;
+  NodeId m_source, m_destination;
+  std::vector<NodeId> m_pe_nodes;
+  int m_expected;  // deliveries per operation
+  std::vector<Op> m_ops;
+  std::vector<Source*> m_sources;
+  std::function<void(NodeId)> m_wake;
+  std::uint64_t m_delivered = 0;
+};
+
+}  // namespace angara
