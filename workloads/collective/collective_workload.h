@@ -50,6 +50,7 @@ class CollectiveWorkload : public TrafficObserver {
     std::vector<std::int64_t> words;  // the expected reduce result
   };
   std::vector<std::int64_t> inputs(int k, NodeId node) const;
+  static std::int64_t reference(Reduction op, std::int64_t a, std::int64_t b);
   Op& op_of(const Packet& packet);
   void expect(bool condition, const Packet& packet, NodeId at, const char* what) const;
 

@@ -1,0 +1,143 @@
+// The collective subnet end to end: every broadcast copy and every reduce result is checked by
+// the workload as it arrives (a wrong, missing or duplicated delivery is a ModelError); these
+// tests run the operations on several tori, with transit nodes, in both modes.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "platform/collective_experiment.h"
+#include "platform/results_json.h"
+#include "regress/support/isolated.h"
+
+namespace angara {
+namespace {
+
+using test::IsolatedError;
+using test::run_isolated;
+
+Config collective(std::vector<int> dims, CollectiveOp op, SimMode mode) {
+  Config c;
+  c.topology.dims = std::move(dims);
+  c.workload.kind = WorkloadKind::Collective;
+  c.workload.op = op;
+  c.workload.repetitions = 3;
+  c.sim.mode = mode;
+  c.sim.progress = false;
+  return c;
+}
+
+nlohmann::json run(const Config& c) {
+  return run_isolated([&] {
+    auto j = to_json(run_collective_experiment(c));
+    j.erase("wall_seconds");
+    return nlohmann::json(j);
+  });
+}
+
+std::vector<int> far_corner(const std::vector<int>& dims) {
+  std::vector<int> c;
+  for (int k : dims) c.push_back(k - 1);
+  return c;
+}
+
+const std::vector<std::vector<int>> kTori = {{2, 2, 2}, {3, 3, 3}, {5, 3}, {4, 4, 4, 2}};
+
+TEST(Broadcast, ReachesEveryProcessorButItsSourceOnceFromTheRootAndFromAnotherNode) {
+  for (const auto& dims : kTori) {
+    for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+      for (bool from_root : {true, false}) {
+        Config c = collective(dims, CollectiveOp::Broadcast, mode);
+        if (!from_root) c.workload.source = far_corner(dims);
+        const auto r = run(c);
+        const int nodes = r["nodes"];
+        EXPECT_EQ(r["pe_nodes"], nodes);
+        EXPECT_EQ(r["deliveries_checked"], 3 * (nodes - 1));
+        EXPECT_GT(r["completion_cycles"]["min"].get<Cycle>(), 0u);
+      }
+    }
+  }
+}
+
+TEST(Broadcast, TransitNodesForwardButDoNotReceive) {
+  Config c = collective({4, 4, 4, 2}, CollectiveOp::Broadcast, SimMode::At);
+  c.collective.transit = {{1, 0, 0, 0}, {2, 1, 0, 0}, {3, 3, 3, 1}};
+  c.workload.source = {1, 2, 3, 1};
+  const auto r = run(c);
+  EXPECT_EQ(r["pe_nodes"], 128 - 3);
+  EXPECT_EQ(r["deliveries_checked"], 3 * (128 - 3 - 1));
+}
+
+TEST(Reduce, ExactSumMinMaxOfRandomInputsToTheDestinationAndToEveryone) {
+  for (const auto& dims : std::vector<std::vector<int>>{{3, 3, 3}, {4, 4, 4, 2}}) {
+    for (CollectiveOp op : {CollectiveOp::Reduce, CollectiveOp::Allreduce}) {
+      for (Reduction red : {Reduction::Sum, Reduction::Min, Reduction::Max}) {
+        for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+          Config c = collective(dims, op, mode);
+          c.workload.reduction = red;
+          c.workload.destination = far_corner(dims);
+          c.collective.transit = {{1, 1, 1}};
+          if (dims.size() == 4) c.collective.transit = {{1, 1, 1, 1}};
+          const auto r = run(c);
+          const int pe = r["pe_nodes"];
+          EXPECT_EQ(pe, r["nodes"].get<int>() - 1);
+          EXPECT_EQ(r["deliveries_checked"], op == CollectiveOp::Reduce ? 3 : 3 * pe);
+        }
+      }
+    }
+  }
+}
+
+TEST(Reduce, MoreThanSixteenInFlightOnOneTreeStallOnCreditsAndAllComplete) {
+  for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+    Config c = collective({4, 4}, CollectiveOp::Allreduce, mode);
+    c.workload.overlap = true;
+    c.workload.repetitions = 40;
+    const auto r = run(c);
+    EXPECT_EQ(r["operations"], 40);
+    EXPECT_EQ(r["deliveries_checked"], 40 * 16);
+    // The 17th reduce waits for the first credit report (4096 cycles after the first result).
+    EXPECT_GT(r["completion_cycles"]["max"].get<Cycle>(), 4096u);
+    EXPECT_LT(r["completion_cycles"]["min"].get<Cycle>(), 4096u);
+  }
+}
+
+TEST(LtVersusAt, CollectivesCompleteAtTheSameZeroLoadTimes) {
+  for (CollectiveOp op : {CollectiveOp::Broadcast, CollectiveOp::Reduce, CollectiveOp::Allreduce}) {
+    for (const auto& dims : kTori) {
+      Config c = collective(dims, op, SimMode::At);
+      c.workload.source = far_corner(dims);
+      c.workload.destination = far_corner(dims);
+      c.workload.repetitions = 1;
+      const auto at = run(c);
+      c.sim.mode = SimMode::Lt;
+      const auto lt = run(c);
+      EXPECT_EQ(at["per_operation_cycles"], lt["per_operation_cycles"])
+          << at["op"] << " on " << at["nodes"] << " nodes";
+    }
+  }
+}
+
+TEST(CollectiveConfig, BadTreesAndOperationsAreRejectedBeforeSimulation) {
+  Config c = collective({4, 4}, CollectiveOp::Broadcast, SimMode::At);
+  c.workload.tree = 3;  // only one tree
+  try {
+    run(c);
+    FAIL() << "tree 3 of 1 should be rejected";
+  } catch (const IsolatedError& e) {
+    EXPECT_EQ(e.type(), "ConfigError");
+    EXPECT_NE(std::string(e.what()).find("workload.tree"), std::string::npos) << e.what();
+  }
+  c.workload.tree = 0;
+  c.collective.roots = {{4, 0}};
+  try {
+    run(c);
+    FAIL() << "a root outside the torus should be rejected";
+  } catch (const IsolatedError& e) {
+    EXPECT_NE(std::string(e.what()).find("collective.roots"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace angara
