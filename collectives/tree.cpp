@@ -147,6 +147,12 @@ void validate_tree(const Torus& torus, const Tree& tree) {
            fmt::format("dir_sum {} must equal the number of down directions in dirs ({})",
                        row.dir_sum, std::popcount(static_cast<unsigned>(row.dirs))));
     }
+    // A reduce waits for one packet from each child: a transit leaf would never send one.
+    if (!row.pe && row.dirs == 0 && !row.is_root) {
+      fail(torus, tree, n, "pe",
+           "a transit node (pe = false) needs children: a leaf must be a pe node (make it pe or "
+           "leave it out of the tree)");
+    }
   }
 
   // Rule 1: exactly one root, the tree's own, without an up direction.

@@ -161,6 +161,57 @@ void read_value(const toml::node& node, const std::string& key, std::vector<Dire
   }
 }
 
+void read_value(const toml::node& node, const std::string& key, std::string& out) {
+  const auto* text = node.as_string();
+  if (text == nullptr) wrong_type(node, key, "a string");
+  out = text->get();
+}
+
+// The fields of a table, each read by `read(field, node, key)`; an unknown field is an error.
+template <typename Read>
+void read_fields(const toml::node& node, const std::string& key,
+                 std::initializer_list<std::string_view> known, Read read) {
+  const auto* table = node.as_table();
+  if (table == nullptr) wrong_type(node, key, "a table");
+  for (const auto& [name, value] : *table) {
+    const std::string field(name.str());
+    if (std::find(known.begin(), known.end(), field) == known.end()) {
+      throw ConfigError(key + "." + field, written(value),
+                        fmt::format("unknown field; known: {}", fmt::join(known, ", ")));
+    }
+    read(field, value, key + "." + field);
+  }
+}
+
+// [[collective.tree]] tables: id, and rows of { node, root, to_root, pe, dirs }.
+void read_value(const toml::node& node, const std::string& key, std::vector<TreeSpec>& out) {
+  const auto* array = node.as_array();
+  if (array == nullptr) wrong_type(node, key, "tables [[collective.tree]] with id and rows");
+  out.clear();
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    TreeSpec& tree = out.emplace_back();
+    read_fields((*array)[i], fmt::format("{}[{}]", key, i), {"id", "rows"},
+                [&](const std::string& field, const toml::node& value, const std::string& k) {
+                  if (field == "id") return read_value(value, k, tree.id);
+                  const auto* rows = value.as_array();
+                  if (rows == nullptr) wrong_type(value, k, "an array of row tables");
+                  for (std::size_t r = 0; r < rows->size(); ++r) {
+                    TreeRowSpec& row = tree.rows.emplace_back();
+                    read_fields(
+                        (*rows)[r], fmt::format("{}[{}]", k, r),
+                        {"node", "root", "to_root", "pe", "dirs"},
+                        [&](const std::string& f, const toml::node& v, const std::string& kk) {
+                          if (f == "node") return read_value(v, kk, row.node);
+                          if (f == "root") return read_value(v, kk, row.root);
+                          if (f == "to_root") return read_value(v, kk, row.to_root);
+                          if (f == "pe") return read_value(v, kk, row.pe);
+                          read_value(v, kk, row.dirs);
+                        });
+                  }
+                });
+  }
+}
+
 template <typename E>
 requires std::is_enum_v<E>
 void read_value(const toml::node& node, const std::string& key, E& out) {
@@ -177,6 +228,24 @@ void read_value(const toml::node& node, const std::string& key, E& out) {
   throw ConfigError(
       key, written(node),
       fmt::format("unknown {}; known: {}", names_of(E{}).what, fmt::join(known, ", ")));
+}
+
+nlohmann::ordered_json json_value(const std::vector<TreeSpec>& trees) {
+  auto out = nlohmann::ordered_json::array();
+  for (const TreeSpec& t : trees) {
+    auto rows = nlohmann::ordered_json::array();
+    for (const TreeRowSpec& r : t.rows) {
+      auto dirs = nlohmann::ordered_json::array();
+      for (Direction d : r.dirs) dirs.push_back(d.name());
+      rows.push_back({{"node", r.node},
+                      {"root", r.root},
+                      {"to_root", r.to_root},
+                      {"pe", r.pe},
+                      {"dirs", dirs}});
+    }
+    out.push_back({{"id", t.id}, {"rows", rows}});
+  }
+  return out;
 }
 
 template <typename T>
@@ -281,6 +350,8 @@ const std::vector<KeySpec>& key_specs() {
           "their roots' coordinates, [[x, y, ...], ...]; [] = spread evenly"),
       field<&Config::collective, &CollectiveParams::transit>(
           "collective", "transit", "transit nodes (processor takes no part), [[x, y, ...], ...]"),
+      field<&Config::collective, &CollectiveParams::tree>(
+          "collective", "tree", "trees given row by row: [[collective.tree]] id, rows = [...]"),
       field<&Config::workload, &WorkloadParams::kind>(
           "workload", "kind", "synthetic ([traffic]) or collective (one operation, repeated)"),
       field<&Config::workload, &WorkloadParams::op>("workload", "op",
@@ -452,13 +523,33 @@ nlohmann::ordered_json config_to_json(const Config& config) {
   return out;
 }
 
+namespace {
+
+// A JSON value of the config in TOML syntax: scalars and arrays as JSON writes them, objects as
+// inline tables.
+std::string toml_value(const nlohmann::ordered_json& value) {
+  if (value.is_object()) {
+    std::string out = "{ ";
+    for (const auto& [k, v] : value.items())
+      out += (out.size() > 2 ? ", " : "") + k + " = " + toml_value(v);
+    return out + " }";
+  }
+  if (value.is_array()) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < value.size(); ++i) out += (i ? ", " : "") + toml_value(value[i]);
+    return out + "]";
+  }
+  return value.dump();
+}
+
+}  // namespace
+
 std::string config_to_toml(const Config& config) {
-  // JSON scalars and arrays of the config (numbers, strings, booleans) are valid TOML values.
   const auto json = config_to_json(config);
   std::string out;
   for (const auto& [section, table] : json.items()) {
     out += (out.empty() ? "[" : "\n[") + section + "]\n";
-    for (const auto& [key, value] : table.items()) out += key + " = " + value.dump() + "\n";
+    for (const auto& [key, value] : table.items()) out += key + " = " + toml_value(value) + "\n";
   }
   return out;
 }

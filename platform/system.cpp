@@ -78,7 +78,30 @@ std::vector<Tree> System::make_trees(const Config& config, const Torus& torus) {
     trees.push_back(build_dimension_order_tree(torus, id, root, pe));
     validate_tree(torus, trees.back());
   }
+  for (const TreeSpec& spec : c.tree) {
+    trees.push_back(tree_from_rows(spec, torus));
+    validate_tree(torus, trees.back());
+  }
   return trees;
+}
+
+// A tree given row by row; the validator then checks it like any other.
+Tree System::tree_from_rows(const TreeSpec& spec, const Torus& torus) {
+  Tree tree;
+  tree.id = spec.id;
+  tree.rows.resize(static_cast<std::size_t>(torus.node_count()));
+  for (const TreeRowSpec& r : spec.rows) {
+    const NodeId n = node_at(torus, r.node);
+    TreeRow& row = tree.rows[n];
+    row.member = true;
+    row.is_root = r.root;
+    row.pe = r.pe;
+    if (r.root) tree.root = n;
+    if (Direction d; parse_direction(r.to_root, d)) row.to_root = d;
+    for (Direction d : r.dirs) row.dirs |= static_cast<std::uint8_t>(1U << d.index());
+    row.dir_sum = static_cast<int>(r.dirs.size());
+  }
+  return tree;
 }
 
 NodeId System::node_at(const Torus& torus, const std::vector<int>& coords) {

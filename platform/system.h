@@ -36,6 +36,7 @@ class System {
   // The collective subnet's trees of `config` (collective.trees dimension-order trees, rooted
   // where collective.roots says or spread evenly, transit nodes excluded), each validated.
   static std::vector<Tree> make_trees(const Config& config, const Torus& torus);
+  static Tree tree_from_rows(const TreeSpec& spec, const Torus& torus);
   // A node given by its coordinates in the config.
   static NodeId node_at(const Torus& torus, const std::vector<int>& coords);
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
 #include <cmath>
 
 #include "models/core/config_error.h"
@@ -134,6 +135,27 @@ void CollectiveParams::validate(const TopologyParams& topology) const {
   }
   for (const auto& r : roots) check_coords("collective.roots", r, topology);
   for (const auto& n : transit) check_coords("collective.transit", n, topology);
+  std::vector<bool> used(16, false);
+  for (int id = 0; id < trees; ++id) used[id] = true;
+  for (std::size_t i = 0; i < tree.size(); ++i) {
+    const auto key = fmt::format("collective.tree[{}]", i);
+    if (tree[i].id < 0 || tree[i].id > 15 || used[tree[i].id]) {
+      throw ConfigError(key + ".id", fmt::format("{}", tree[i].id),
+                        fmt::format("a TreeId 0..15 not taken by another tree (the {} "
+                                    "dimension-order trees use 0..{})",
+                                    trees, trees - 1));
+    }
+    used[tree[i].id] = true;
+    for (std::size_t r = 0; r < tree[i].rows.size(); ++r) {
+      const auto& row = tree[i].rows[r];
+      check_coords(fmt::format("{}.rows[{}].node", key, r), row.node, topology);
+      Direction d;
+      if (!row.to_root.empty() && !parse_direction(row.to_root, d)) {
+        throw ConfigError(fmt::format("{}.rows[{}].to_root", key, r), "\"" + row.to_root + "\"",
+                          "a direction such as \"-X\", or empty at the root");
+      }
+    }
+  }
   if (buffer_flits < kMaxPacketFlits) {
     throw ConfigError(
         "collective.buffer_flits", fmt::format("{}", buffer_flits),
@@ -154,9 +176,12 @@ void CollectiveParams::validate(const TopologyParams& topology) const {
 void WorkloadParams::validate(const TopologyParams& topology,
                               const CollectiveParams& collective) const {
   if (kind != WorkloadKind::Collective) return;
-  if (tree < 0 || tree >= collective.trees) {
+  const bool given = std::any_of(collective.tree.begin(), collective.tree.end(),
+                                 [this](const TreeSpec& t) { return t.id == tree; });
+  if (!given && (tree < 0 || tree >= collective.trees)) {
     throw ConfigError("workload.tree", fmt::format("{}", tree),
-                      fmt::format("no such tree: collective.trees = {} (TreeId 0..{})",
+                      fmt::format("no such tree: collective.trees = {} (TreeId 0..{}) and no "
+                                  "[[collective.tree]] with this id",
                                   collective.trees, collective.trees - 1));
   }
   if (!source.empty()) check_coords("workload.source", source, topology);

@@ -49,6 +49,23 @@ struct ChannelParams {
   void validate(const std::string& section) const;
 };
 
+// One node's row of a tree given explicitly in the config (fields as in the spec's table).
+struct TreeRowSpec {
+  std::vector<int> node;        // coordinates
+  bool root = false;            // isRoot
+  std::string to_root;          // toRoot direction, e.g. "-X"; empty at the root
+  bool pe = true;               // Pe: the processor takes part
+  std::vector<Direction> dirs;  // Dirs: down directions
+  bool operator==(const TreeRowSpec&) const = default;
+};
+
+// A tree given row by row; nodes without a row are not in it.
+struct TreeSpec {
+  int id = 0;
+  std::vector<TreeRowSpec> rows;
+  bool operator==(const TreeSpec&) const = default;
+};
+
 // Cycle counts of the collective subnet's blocks: their AT pipelines (docs/COLLECTIVES.md).
 struct CollectiveParams {
   int buffer_flits = 34;                // VCUp and VCDown buffer per port: two largest packets
@@ -61,6 +78,7 @@ struct CollectiveParams {
   int trees = 1;                        // dimension-order trees, TreeId 0 .. trees-1 (0: no subnet)
   std::vector<std::vector<int>> roots;  // their roots' coordinates; default spread evenly
   std::vector<std::vector<int>> transit;  // nodes whose processors take no part (all trees)
+  std::vector<TreeSpec> tree;             // trees given row by row, TreeIds after `trees`
 
   void validate(const TopologyParams& topology) const;
 };
