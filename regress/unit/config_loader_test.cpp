@@ -58,6 +58,7 @@ reducer_flit_cycles = 2
 trees = 3
 roots = [[1, 2], [0, 0]]
 transit = [[7, 5]]
+tree = [{ id = 5, rows = [{ node = [0, 0], root = true, to_root = "", pe = true, dirs = [] }] }]
 [workload]
 kind = "collective"
 op = "allreduce"
@@ -119,6 +120,9 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.collective.trees, 3);
   EXPECT_EQ(config.collective.roots, (std::vector<std::vector<int>>{{1, 2}, {0, 0}}));
   EXPECT_EQ(config.collective.transit, (std::vector<std::vector<int>>{{7, 5}}));
+  ASSERT_EQ(config.collective.tree.size(), 1u);
+  EXPECT_EQ(config.collective.tree[0].id, 5);
+  EXPECT_TRUE(config.collective.tree[0].rows.at(0).root);
   EXPECT_EQ(config.workload.kind, WorkloadKind::Collective);
   EXPECT_EQ(config.workload.op, CollectiveOp::Allreduce);
   EXPECT_EQ(config.workload.reduction, Reduction::Max);
