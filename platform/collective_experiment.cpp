@@ -22,10 +22,11 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
   System system(config, workload.make_sources(), workload);
   workload.set_waker([&system](NodeId n) { system.wake_endpoint(n); });
 
+  // The watchdog sees collective deliveries and background packets alike.
   SimRunner runner(system, config.sim, progress,
-                   {[&] { return workload.delivered_count(); },
+                   {[&] { return workload.delivered_count() + system.ledger().delivered_count(); },
                     [&] {
-                      std::uint64_t open = 0;
+                      std::uint64_t open = system.ledger().in_flight();
                       for (int k = 0; k < workload.operations(); ++k) open += !workload.complete(k);
                       return open;
                     }});
@@ -40,6 +41,9 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
     if (!wl.overlap) runner.run_until(kNever, "collective", all_done);
   }
   runner.run_until(kNever, "collective", all_done);
+  // Background traffic stops with the last operation; what is in flight is delivered and counted.
+  system.stop_creating();
+  runner.run_until(kNever, "drain", [] { return false; });
 
   CollectiveResult r;
   r.config = config;
@@ -49,6 +53,7 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
   for (int k = 0; k < workload.operations(); ++k)
     r.completion.push_back(workload.completion_cycles(k));
   r.deliveries = workload.delivered_count();
+  r.background_packets = system.ledger().delivered_count();
   r.sim_cycles = runner.now();
   r.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

@@ -16,8 +16,9 @@ struct CollectiveResult {
   int nodes = 0;
   int pe_nodes = 0;  // processors taking part in the tree
   NodeId root = 0;
-  std::vector<Cycle> completion;  // cycles, per operation
-  std::uint64_t deliveries = 0;   // checked deliveries (copies, results)
+  std::vector<Cycle> completion;         // cycles, per operation
+  std::uint64_t deliveries = 0;          // checked deliveries (copies, results)
+  std::uint64_t background_packets = 0;  // point-to-point packets delivered beside them
   Cycle sim_cycles = 0;
   double wall_seconds = 0;
 };

@@ -91,6 +91,7 @@ nlohmann::ordered_json to_json(const CollectiveResult& r) {
                         {"max", static_cast<double>(s.max) * ns}};
   j["per_operation_cycles"] = r.completion;
   j["deliveries_checked"] = r.deliveries;
+  j["background_packets_delivered"] = r.background_packets;
   j["sim_cycles"] = r.sim_cycles;
   j["sim_ns"] = static_cast<double>(r.sim_cycles) * ns;
   j["wall_seconds"] = r.wall_seconds;

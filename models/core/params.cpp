@@ -193,6 +193,10 @@ void WorkloadParams::validate(const TopologyParams& topology,
   if (repetitions < 1) {
     throw ConfigError("workload.repetitions", fmt::format("{}", repetitions), "at least 1");
   }
+  if (!(background_rate >= 0.0 && background_rate <= 1.0)) {
+    throw ConfigError("workload.background_rate", fmt::format("{}", background_rate),
+                      "between 0 and 1 flit per node per cycle");
+  }
 }
 
 void TrafficParams::validate() const {

@@ -22,7 +22,8 @@ EndpointCore::EndpointCore(NodeId id, TrafficSource& source, TrafficObserver& ob
 }
 
 void EndpointCore::refresh() {
-  if (!m_next) m_next = m_source.next();
+  if (m_next) m_source.put_back(*m_next);  // the new work may come first
+  m_next = m_source.next();
 }
 
 void EndpointCore::pull_created(Cycle now) {

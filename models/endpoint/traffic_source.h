@@ -4,6 +4,7 @@
 // the same router port and protocol.
 
 #include <optional>
+#include <stdexcept>
 
 #include "models/core/packet.h"
 
@@ -29,6 +30,11 @@ class TrafficSource {
   // packet made from `request`. By default a check pattern the sink verifies.
   virtual void fill(Packet& packet, const PacketRequest& /*request*/) {
     fill_check_pattern(packet);
+  }
+  // Takes back a request that next() handed out and that has not been created yet, so that the
+  // next call may hand out an earlier one (a source given new work, EndpointCore::refresh).
+  virtual void put_back(const PacketRequest& /*request*/) {
+    throw std::logic_error("this traffic source cannot take a request back");
   }
 };
 

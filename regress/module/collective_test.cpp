@@ -103,6 +103,22 @@ TEST(Reduce, MoreThanSixteenInFlightOnOneTreeStallOnCreditsAndAllComplete) {
   }
 }
 
+// Uniform point-to-point traffic offered at full load (past saturation) beside the collectives:
+// every operation still completes, correctly, and every background packet is delivered (the
+// ledger checks them), with no deadlock.
+TEST(Collectives, CompleteBesideSaturatingPointToPointTraffic) {
+  for (CollectiveOp op : {CollectiveOp::Broadcast, CollectiveOp::Allreduce}) {
+    for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+      Config c = collective({4, 4, 4}, op, mode);
+      c.workload.background_rate = 1.0;
+      c.workload.repetitions = 2;
+      const auto r = run(c);
+      EXPECT_EQ(r["deliveries_checked"], 2 * (op == CollectiveOp::Broadcast ? 63 : 64));
+      EXPECT_GT(r["background_packets_delivered"].get<std::uint64_t>(), 1000u);
+    }
+  }
+}
+
 TEST(LtVersusAt, CollectivesCompleteAtTheSameZeroLoadTimes) {
   for (CollectiveOp op : {CollectiveOp::Broadcast, CollectiveOp::Reduce, CollectiveOp::Allreduce}) {
     for (const auto& dims : kTori) {

@@ -69,6 +69,7 @@ destination = [4, 0]
 payload_flits = 9
 repetitions = 4
 overlap = true
+background_rate = 0.25
 [traffic]
 pattern = "uniform"
 injection = "bernoulli"
@@ -132,6 +133,7 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.workload.payload_flits, 9);
   EXPECT_EQ(config.workload.repetitions, 4);
   EXPECT_TRUE(config.workload.overlap);
+  EXPECT_DOUBLE_EQ(config.workload.background_rate, 0.25);
   EXPECT_DOUBLE_EQ(config.link.bandwidth_gbps, 100.0);
   EXPECT_DOUBLE_EQ(config.link.latency_ns, 40.0);
   EXPECT_DOUBLE_EQ(config.endpoint.bandwidth_gbps, 50.0);

@@ -2,32 +2,53 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "collectives/credit_block.h"
 #include "collectives/reduction.h"
 #include "models/core/packet_ledger.h"
 #include "models/core/rng.h"
+#include "workloads/synthetic/uniform_traffic.h"
 
 namespace angara {
 
-// One node's processor: its queue of collective packets and its window of reduces in flight.
+// One node's processor: its queue of collective packets, its window of reduces in flight, and
+// the point-to-point background traffic beside them, handed out in creation order.
 class CollectiveWorkload::Source : public TrafficSource {
  public:
-  Source(CollectiveWorkload& w, NodeId node) : m_w(w), m_node(node) {}
+  Source(CollectiveWorkload& w, NodeId node, std::unique_ptr<TrafficSource> background)
+      : m_w(w), m_node(node), m_background(std::move(background)) {}
 
   void add(const PacketRequest& r) { m_queue.push_back(r); }
   void report(const ReduceReport& completed) { m_completed = completed[m_w.m_tree.id]; }
 
   std::optional<PacketRequest> next() override {
-    if (m_queue.empty()) return std::nullopt;
-    const bool reduce = m_queue.front().kind == PacketKind::Reduce;
-    if (reduce && m_issued - m_completed >= kReducesPerTree) return std::nullopt;  // wait
-    if (reduce) ++m_issued;
-    const PacketRequest r = m_queue.front();
-    m_queue.pop_front();
-    return r;
+    if (m_background && !m_background_next) m_background_next = m_background->next();
+    const bool collective = !m_queue.empty() && window_open();
+    if (collective &&
+        (!m_background_next || m_queue.front().created <= m_background_next->created)) {
+      if (m_queue.front().kind == PacketKind::Reduce) ++m_issued;
+      const PacketRequest r = m_queue.front();
+      m_queue.pop_front();
+      return r;
+    }
+    return std::exchange(m_background_next, std::nullopt);
+  }
+
+  void put_back(const PacketRequest& r) override {
+    if (r.kind == PacketKind::Write) {
+      m_background_next = r;
+      return;
+    }
+    if (r.kind == PacketKind::Reduce) --m_issued;
+    m_queue.push_front(r);
   }
 
   void fill(Packet& p, const PacketRequest& r) override {
+    if (r.kind == PacketKind::Write) {
+      fill_check_pattern(p);
+      return;
+    }
     const int k = static_cast<int>(r.tag);
     const auto& wl = m_w.m_config.workload;
     p.header.tree_id = static_cast<std::uint8_t>(m_w.m_tree.id);
@@ -44,10 +65,17 @@ class CollectiveWorkload::Source : public TrafficSource {
   }
 
  private:
+  // At most 16 reduces of the tree in flight, by the router's last report.
+  bool window_open() const {
+    return m_queue.front().kind != PacketKind::Reduce || m_issued - m_completed < kReducesPerTree;
+  }
+
   CollectiveWorkload& m_w;
   NodeId m_node;
   std::deque<PacketRequest> m_queue;
   std::uint32_t m_issued = 0, m_completed = 0;
+  std::unique_ptr<TrafficSource> m_background;
+  std::optional<PacketRequest> m_background_next;
 };
 
 CollectiveWorkload::CollectiveWorkload(const Config& config, const Tree& tree, NodeId source,
@@ -74,7 +102,15 @@ CollectiveWorkload::~CollectiveWorkload() = default;
 std::vector<std::unique_ptr<TrafficSource>> CollectiveWorkload::make_sources() {
   std::vector<std::unique_ptr<TrafficSource>> sources;
   for (NodeId n = 0; n < static_cast<NodeId>(m_tree.rows.size()); ++n) {
-    auto s = std::make_unique<Source>(*this, n);
+    std::unique_ptr<TrafficSource> background;
+    const auto& wl = m_config.workload;
+    if (wl.background_rate > 0) {
+      TrafficParams t = m_config.traffic;
+      t.rate = wl.background_rate;
+      background = std::make_unique<UniformTraffic>(n, static_cast<int>(m_tree.rows.size()), t,
+                                                    m_config.sim.seed);
+    }
+    auto s = std::make_unique<Source>(*this, n, std::move(background));
     m_sources.push_back(s.get());
     sources.push_back(std::move(s));
   }
@@ -149,7 +185,8 @@ CollectiveWorkload::Op& CollectiveWorkload::op_of(const Packet& p) {
 }
 
 void CollectiveWorkload::delivered(const Packet& p, NodeId at) {
-  if (p.header.kind == PacketKind::Credit) {  // a credit report from this node's router
+  if (p.header.kind == PacketKind::Write) return;  // background traffic: the ledger checks it
+  if (p.header.kind == PacketKind::Credit) {       // a credit report from this node's router
     m_sources.at(at)->report(unpack_report(p));
     if (m_wake) m_wake(at);
     return;
