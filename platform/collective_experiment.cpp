@@ -14,11 +14,17 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
   const auto& wl = config.workload;
 
   const Torus torus(config.topology.dims);
-  const Tree tree = System::make_trees(config, torus).at(static_cast<std::size_t>(wl.tree));
-  const NodeId source = wl.source.empty() ? tree.root : System::node_at(torus, wl.source);
-  const NodeId destination =
-      wl.destination.empty() ? tree.root : System::node_at(torus, wl.destination);
-  CollectiveWorkload workload(config, tree, source, destination);
+  std::vector<CollectiveWorkload::Target> targets;
+  for (Tree& tree : System::make_trees(config, torus)) {
+    if (!wl.all_trees && tree.id != wl.tree) continue;
+    const NodeId source = wl.source.empty() ? tree.root : System::node_at(torus, wl.source);
+    const NodeId destination =
+        wl.destination.empty() ? tree.root : System::node_at(torus, wl.destination);
+    targets.push_back({std::move(tree), source, destination});
+  }
+  const NodeId root = targets.front().tree.root;
+  const int trees = static_cast<int>(targets.size());
+  CollectiveWorkload workload(config, std::move(targets));
   System system(config, workload.make_sources(), workload);
   workload.set_waker([&system](NodeId n) { system.wake_endpoint(n); });
 
@@ -48,8 +54,9 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
   CollectiveResult r;
   r.config = config;
   r.nodes = config.topology.node_count();
-  r.root = tree.root;
-  r.pe_nodes = tree.pe_count();
+  r.root = root;
+  r.trees = trees;
+  r.pe_nodes = workload.pe_nodes();
   for (int k = 0; k < workload.operations(); ++k)
     r.completion.push_back(workload.completion_cycles(k));
   r.deliveries = workload.delivered_count();

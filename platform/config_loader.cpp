@@ -370,6 +370,8 @@ const std::vector<KeySpec>& key_specs() {
           "workload", "repetitions", "operations, each started when the previous completed"),
       field<&Config::workload, &WorkloadParams::overlap>(
           "workload", "overlap", "start all operations at once (16 reduces per tree in flight)"),
+      field<&Config::workload, &WorkloadParams::all_trees>(
+          "workload", "all_trees", "run each operation on every tree at once"),
       field<&Config::workload, &WorkloadParams::background_rate>(
           "workload", "background_rate",
           "uniform point-to-point traffic beside the collectives, flits/node/cycle ([traffic])"),

@@ -82,6 +82,7 @@ nlohmann::ordered_json to_json(const CollectiveResult& r) {
   j["workload"] = "collective";
   j["op"] = op_name(r.config);
   j["nodes"] = r.nodes;
+  j["trees"] = r.trees;
   j["pe_nodes"] = r.pe_nodes;
   j["root"] = r.root;
   j["operations"] = r.completion.size();

@@ -156,10 +156,11 @@ void CollectiveParams::validate(const TopologyParams& topology) const {
       }
     }
   }
-  if (buffer_flits < kMaxPacketFlits) {
-    throw ConfigError(
-        "collective.buffer_flits", fmt::format("{}", buffer_flits),
-        fmt::format("VCUp/VCDown store whole packets: at least {} flits", kMaxPacketFlits));
+  if (buffer_flits < 2 * kMaxPacketFlits) {
+    throw ConfigError("collective.buffer_flits", fmt::format("{}", buffer_flits),
+                      fmt::format("VCUp/VCDown store whole packets and keep a bubble: at least {} "
+                                  "flits",
+                                  2 * kMaxPacketFlits));
   }
   const std::pair<const char*, int> cycles[] = {
       {"collective.table_cycles", table_cycles},

@@ -100,6 +100,7 @@ struct WorkloadParams {
   int payload_flits = 16;        // data flits per packet, 1..16
   int repetitions = 10;
   bool overlap = false;  // start every operation at once (the processors' 16-reduce window applies)
+  bool all_trees = false;  // run each operation on every tree at once (tree is then ignored)
   double background_rate = 0.0;  // uniform point-to-point traffic beside, flits/node/cycle
 
   void validate(const TopologyParams& topology, const CollectiveParams& collective) const;

@@ -101,6 +101,14 @@ VcId RouterCore::out_vc(PortId out, const Packet& p, const Route& r) const {
   return goes_up(p.header.kind) ? vc_up() : vc_down();
 }
 
+// VCUp and VCDown inherit the deterministic VC's bubble flow control: overlapping trees chain
+// their ring segments into whole rings, so a collective packet entering a ring (from another
+// direction, the processor or the PEGroup) needs room for one more largest packet.
+int RouterCore::need(PortId in, PortId out, const Packet& p, const Route& r) const {
+  if (!is_collective(p.header.kind) || out >= m_local || out == in) return r.need;
+  return r.need + kMaxPacketFlits;
+}
+
 Packet* RouterCore::copy_for(Packet& packet, bool last) {
   if (last) return &packet;
   Packet* copy = m_pool->acquire();
@@ -143,7 +151,8 @@ void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
       const auto port = static_cast<PortId>(i / m_vc_count);
       const Queued& q = m_inputs[i].front();
       if (!(q.route.outs & bit(out)) || m_input_busy[port] > now) continue;
-      if (m_credits[input_index(out, out_vc(out, *q.packet, q.route))].at(now) < q.route.need) {
+      if (m_credits[input_index(out, out_vc(out, *q.packet, q.route))].at(now) <
+          need(port, out, *q.packet, q.route)) {
         continue;
       }
       const int rank = (i - m_round_robin[out] - 1 + total) % total;
@@ -231,7 +240,8 @@ Cycle RouterCore::next_wakeup(Cycle now) {
     for (std::uint16_t outs = q.route.outs; outs; outs &= outs - 1) {
       const auto out = static_cast<PortId>(std::countr_zero(outs));
       auto& credits = m_credits[input_index(out, out_vc(out, *q.packet, q.route))];
-      const Cycle c = credits.when(std::max(t, m_output_busy[out]), q.route.need);
+      const Cycle c =
+          credits.when(std::max(t, m_output_busy[out]), need(port, out, *q.packet, q.route));
       if (c == kNever) credits.mark_waited_on();  // the credit return will wake us
       earliest = std::min(earliest, c);
     }
@@ -262,7 +272,7 @@ std::optional<RouterCore::Blocked> RouterCore::oldest_blocked(Cycle now) const {
                     m_torus.format(m_id), port_name(port), i % m_vc_count, p.header.seq,
                     m_torus.format(p.header.src), m_torus.format(p.header.dst), p.wire_flits(),
                     q.ready, port_name(out), vc, m_credits[input_index(out, vc)].available(),
-                    q.route.need)};
+                    need(port, out, *q.packet, q.route))};
   }
   return oldest;
 }

@@ -76,6 +76,8 @@ class RouterCore {
   Cycle ready_at(PortId port, const Packet& packet, const Route& route) const;
   // The VC a packet takes on output `out`.
   VcId out_vc(PortId out, const Packet& packet, const Route& route) const;
+  // Free flits output `out`'s VC must show before `packet` from input `in` may take it.
+  int need(PortId in, PortId out, const Packet& packet, const Route& route) const;
   // A copy for one more destination, or the packet itself for its last one.
   Packet* copy_for(Packet& packet, bool last);
 

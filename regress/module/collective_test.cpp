@@ -103,6 +103,24 @@ TEST(Reduce, MoreThanSixteenInFlightOnOneTreeStallOnCreditsAndAllComplete) {
   }
 }
 
+// Sixteen overlapping trees, every one running its operations at once, 20 in flight per tree:
+// their VCDown/VCUp ring segments chain into whole rings, which the bubble rule keeps moving.
+TEST(Collectives, SixteenTreesActiveAtOnce) {
+  for (CollectiveOp op : {CollectiveOp::Broadcast, CollectiveOp::Allreduce}) {
+    for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+      Config c = collective({4, 4, 4}, op, mode);
+      c.collective.trees = 16;
+      c.workload.all_trees = true;
+      c.workload.overlap = true;
+      c.workload.repetitions = 20;
+      const auto r = run(c);
+      EXPECT_EQ(r["trees"], 16);
+      EXPECT_EQ(r["pe_nodes"], 16 * 64);
+      EXPECT_EQ(r["deliveries_checked"], 20 * 16 * (op == CollectiveOp::Broadcast ? 63 : 64));
+    }
+  }
+}
+
 // Uniform point-to-point traffic offered at full load (past saturation) beside the collectives:
 // every operation still completes, correctly, and every background packet is delivered (the
 // ledger checks them), with no deadlock.

@@ -70,6 +70,7 @@ payload_flits = 9
 repetitions = 4
 overlap = true
 background_rate = 0.25
+all_trees = true
 [traffic]
 pattern = "uniform"
 injection = "bernoulli"
@@ -134,6 +135,7 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.workload.repetitions, 4);
   EXPECT_TRUE(config.workload.overlap);
   EXPECT_DOUBLE_EQ(config.workload.background_rate, 0.25);
+  EXPECT_TRUE(config.workload.all_trees);
   EXPECT_DOUBLE_EQ(config.link.bandwidth_gbps, 100.0);
   EXPECT_DOUBLE_EQ(config.link.latency_ns, 40.0);
   EXPECT_DOUBLE_EQ(config.endpoint.bandwidth_gbps, 50.0);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <utility>
 
 #include "collectives/credit_block.h"
@@ -11,25 +12,39 @@
 #include "workloads/synthetic/uniform_traffic.h"
 
 namespace angara {
+namespace {
 
-// One node's processor: its queue of collective packets, its window of reduces in flight, and
-// the point-to-point background traffic beside them, handed out in creation order.
+// A request's tag: which target tree (job) and which operation.
+std::uint32_t tag_of(int job, int k) {
+  return static_cast<std::uint32_t>(job << 20 | k);
+}
+int job_in(std::uint32_t tag) {
+  return static_cast<int>(tag >> 20);
+}
+int op_in(std::uint32_t tag) {
+  return static_cast<int>(tag & ((1U << 20) - 1));
+}
+
+}  // namespace
+
+// One node's processor: its queue of collective packets, its window of reduces in flight per
+// tree, and the point-to-point background traffic beside them, handed out in creation order.
 class CollectiveWorkload::Source : public TrafficSource {
  public:
   Source(CollectiveWorkload& w, NodeId node, std::unique_ptr<TrafficSource> background)
       : m_w(w), m_node(node), m_background(std::move(background)) {}
 
   void add(const PacketRequest& r) { m_queue.push_back(r); }
-  void report(const ReduceReport& completed) { m_completed = completed[m_w.m_tree.id]; }
+  void report(const ReduceReport& completed) { m_completed = completed; }
 
   std::optional<PacketRequest> next() override {
     if (m_background && !m_background_next) m_background_next = m_background->next();
-    const bool collective = !m_queue.empty() && window_open();
+    const bool collective = !m_queue.empty() && window_open(m_queue.front());
     if (collective &&
         (!m_background_next || m_queue.front().created <= m_background_next->created)) {
-      if (m_queue.front().kind == PacketKind::Reduce) ++m_issued;
       const PacketRequest r = m_queue.front();
       m_queue.pop_front();
+      if (r.kind == PacketKind::Reduce) ++m_issued[tree_of(r)];
       return r;
     }
     return std::exchange(m_background_next, std::nullopt);
@@ -40,7 +55,7 @@ class CollectiveWorkload::Source : public TrafficSource {
       m_background_next = r;
       return;
     }
-    if (r.kind == PacketKind::Reduce) --m_issued;
+    if (r.kind == PacketKind::Reduce) --m_issued[tree_of(r)];
     m_queue.push_front(r);
   }
 
@@ -49,72 +64,94 @@ class CollectiveWorkload::Source : public TrafficSource {
       fill_check_pattern(p);
       return;
     }
-    const int k = static_cast<int>(r.tag);
     const auto& wl = m_w.m_config.workload;
-    p.header.tree_id = static_cast<std::uint8_t>(m_w.m_tree.id);
+    const int k = op_in(r.tag), tree = tree_of(r);
+    p.header.tree_id = static_cast<std::uint8_t>(tree);
     p.header.reduce_id = static_cast<std::uint8_t>(k % kReducesPerTree);
     if (r.kind == PacketKind::Broadcast) {
       fill_check_pattern(p);
       return;
     }
     p.header.op = ReduceOp{wl.reduction, wl.op == CollectiveOp::Allreduce}.encode();
-    const auto words = m_w.inputs(k, m_node);
+    const auto words = m_w.inputs(k, tree, m_node);
     for (std::size_t i = 0; i < words.size(); ++i) {
       set_word(p.data[i / 2], static_cast<int>(i % 2), words[i]);
     }
   }
 
  private:
-  // At most 16 reduces of the tree in flight, by the router's last report.
-  bool window_open() const {
-    return m_queue.front().kind != PacketKind::Reduce || m_issued - m_completed < kReducesPerTree;
+  int tree_of(const PacketRequest& r) const { return m_w.m_jobs[job_in(r.tag)].target.tree.id; }
+  // At most 16 reduces of a tree in flight, by the router's last report.
+  bool window_open(const PacketRequest& r) const {
+    if (r.kind != PacketKind::Reduce) return true;
+    const int t = tree_of(r);
+    return m_issued[t] - m_completed[t] < kReducesPerTree;
   }
 
   CollectiveWorkload& m_w;
   NodeId m_node;
   std::deque<PacketRequest> m_queue;
-  std::uint32_t m_issued = 0, m_completed = 0;
+  std::array<std::uint32_t, kMaxTrees> m_issued{};
+  ReduceReport m_completed{};
   std::unique_ptr<TrafficSource> m_background;
   std::optional<PacketRequest> m_background_next;
 };
 
-CollectiveWorkload::CollectiveWorkload(const Config& config, const Tree& tree, NodeId source,
-                                       NodeId destination)
-    : m_config(config), m_tree(tree), m_source(source), m_destination(destination) {
-  for (NodeId n = 0; n < static_cast<NodeId>(tree.rows.size()); ++n) {
-    if (tree.rows[n].member && tree.rows[n].pe) m_pe_nodes.push_back(n);
-  }
-  switch (config.workload.op) {
-    case CollectiveOp::Broadcast:
-      m_expected = static_cast<int>(m_pe_nodes.size()) - (tree.rows[source].pe ? 1 : 0);
-      break;
-    case CollectiveOp::Reduce:
-      m_expected = 1;
-      break;
-    case CollectiveOp::Allreduce:
-      m_expected = static_cast<int>(m_pe_nodes.size());
-      break;
+CollectiveWorkload::CollectiveWorkload(const Config& config, std::vector<Target> targets)
+    : m_config(config), m_nodes(config.topology.node_count()) {
+  for (Target& t : targets) {
+    Job job;
+    for (NodeId n = 0; n < static_cast<NodeId>(t.tree.rows.size()); ++n) {
+      if (t.tree.rows[n].member && t.tree.rows[n].pe) job.pe_nodes.push_back(n);
+    }
+    const int pe = static_cast<int>(job.pe_nodes.size());
+    switch (config.workload.op) {
+      case CollectiveOp::Broadcast:
+        job.expected = pe - (t.tree.rows[t.source].pe ? 1 : 0);
+        break;
+      case CollectiveOp::Reduce:
+        job.expected = 1;
+        break;
+      case CollectiveOp::Allreduce:
+        job.expected = pe;
+        break;
+    }
+    job.target = std::move(t);
+    m_jobs.push_back(std::move(job));
   }
 }
 
 CollectiveWorkload::~CollectiveWorkload() = default;
 
+int CollectiveWorkload::pe_nodes() const {
+  int n = 0;
+  for (const Job& j : m_jobs) n += static_cast<int>(j.pe_nodes.size());
+  return n;
+}
+
 std::vector<std::unique_ptr<TrafficSource>> CollectiveWorkload::make_sources() {
   std::vector<std::unique_ptr<TrafficSource>> sources;
-  for (NodeId n = 0; n < static_cast<NodeId>(m_tree.rows.size()); ++n) {
+  const auto& wl = m_config.workload;
+  for (NodeId n = 0; n < static_cast<NodeId>(m_nodes); ++n) {
     std::unique_ptr<TrafficSource> background;
-    const auto& wl = m_config.workload;
     if (wl.background_rate > 0) {
       TrafficParams t = m_config.traffic;
       t.rate = wl.background_rate;
-      background = std::make_unique<UniformTraffic>(n, static_cast<int>(m_tree.rows.size()), t,
-                                                    m_config.sim.seed);
+      background = std::make_unique<UniformTraffic>(n, m_nodes, t, m_config.sim.seed);
     }
     auto s = std::make_unique<Source>(*this, n, std::move(background));
     m_sources.push_back(s.get());
     sources.push_back(std::move(s));
   }
   return sources;
+}
+
+std::vector<std::int64_t> CollectiveWorkload::inputs(int k, int tree, NodeId node) const {
+  Rng rng(m_config.sim.seed, (static_cast<std::uint64_t>(k) << 24) +
+                                 (static_cast<std::uint64_t>(tree) << 20) + node + 1);
+  std::vector<std::int64_t> words(static_cast<std::size_t>(2 * m_config.workload.payload_flits));
+  for (auto& w : words) w = static_cast<std::int64_t>(rng.next());
+  return words;
 }
 
 // The expected result is computed here on its own, not with the model's reduction code.
@@ -124,47 +161,50 @@ std::int64_t CollectiveWorkload::reference(Reduction op, std::int64_t a, std::in
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
 }
 
-std::vector<std::int64_t> CollectiveWorkload::inputs(int k, NodeId node) const {
-  Rng rng(m_config.sim.seed, (static_cast<std::uint64_t>(k) << 20) + node + 1);
-  std::vector<std::int64_t> words(static_cast<std::size_t>(2 * m_config.workload.payload_flits));
-  for (auto& w : words) w = static_cast<std::int64_t>(rng.next());
-  return words;
-}
-
 void CollectiveWorkload::start(int k, Cycle at) {
-  if (k != operations()) throw std::logic_error("collective operations start in order");
-  Op op;
-  op.start = at;
-  op.got.assign(m_tree.rows.size(), false);
+  if (k != m_started) throw std::logic_error("collective operations start in order");
+  ++m_started;
   const auto& wl = m_config.workload;
-  PacketRequest r{m_destination, wl.payload_flits, at, PacketKind::Reduce,
-                  static_cast<std::uint32_t>(k)};
-  if (wl.op == CollectiveOp::Broadcast) {
-    r.kind = PacketKind::Broadcast;
-    m_sources[m_source]->add(r);
-    if (m_wake) m_wake(m_source);
-  } else {
-    for (NodeId n : m_pe_nodes) {
-      const auto in = inputs(k, n);
-      if (op.words.empty()) {
-        op.words = in;
-      } else {
-        for (std::size_t i = 0; i < in.size(); ++i)
-          op.words[i] = reference(wl.reduction, op.words[i], in[i]);
+  for (int j = 0; j < static_cast<int>(m_jobs.size()); ++j) {
+    Job& job = m_jobs[j];
+    const Target& t = job.target;
+    Op op;
+    op.start = at;
+    op.got.assign(t.tree.rows.size(), false);
+    PacketRequest r{t.destination, wl.payload_flits, at, PacketKind::Reduce, tag_of(j, k)};
+    if (wl.op == CollectiveOp::Broadcast) {
+      r.kind = PacketKind::Broadcast;
+      m_sources[t.source]->add(r);
+      if (m_wake) m_wake(t.source);
+    } else {
+      for (NodeId n : job.pe_nodes) {
+        const auto in = inputs(k, t.tree.id, n);
+        if (op.words.empty()) {
+          op.words = in;
+        } else {
+          for (std::size_t i = 0; i < in.size(); ++i) {
+            op.words[i] = reference(wl.reduction, op.words[i], in[i]);
+          }
+        }
+        m_sources[n]->add(r);
+        if (m_wake) m_wake(n);
       }
-      m_sources[n]->add(r);
-      if (m_wake) m_wake(n);
     }
+    job.ops.push_back(std::move(op));
   }
-  m_ops.push_back(std::move(op));
 }
 
 bool CollectiveWorkload::complete(int k) const {
-  return m_ops.at(k).received == m_expected;
+  for (const Job& j : m_jobs) {
+    if (j.ops.at(k).received != j.expected) return false;
+  }
+  return true;
 }
 
 Cycle CollectiveWorkload::completion_cycles(int k) const {
-  return m_ops.at(k).done - m_ops.at(k).start;
+  Cycle done = 0;
+  for (const Job& j : m_jobs) done = std::max(done, j.ops.at(k).done);
+  return done - m_jobs.front().ops.at(k).start;
 }
 
 void CollectiveWorkload::expect(bool condition, const Packet& p, NodeId at,
@@ -175,13 +215,23 @@ void CollectiveWorkload::expect(bool condition, const Packet& p, NodeId at,
                                p.header.reduce_id, at, what));
 }
 
-// The oldest operation still open with this packet's ReduceId (at most 16 are in flight).
-CollectiveWorkload::Op& CollectiveWorkload::op_of(const Packet& p) {
-  for (int k = 0; k < operations(); ++k) {
-    if (k % kReducesPerTree == p.header.reduce_id && !complete(k)) return m_ops[k];
+CollectiveWorkload::Job& CollectiveWorkload::job_of(const Packet& p) {
+  for (Job& j : m_jobs) {
+    if (j.target.tree.id == p.header.tree_id) return j;
   }
   throw ModelError(
-      fmt::format("a collective packet (reduce id {}) for no open operation", p.header.reduce_id));
+      fmt::format("a collective packet on tree {}, which runs no operation", p.header.tree_id));
+}
+
+// The oldest operation still open on the job's tree with this packet's ReduceId (at most 16 are
+// in flight per tree).
+CollectiveWorkload::Op& CollectiveWorkload::op_of(Job& job, const Packet& p) {
+  for (Op& op : job.ops) {
+    const auto k = static_cast<int>(&op - job.ops.data());
+    if (k % kReducesPerTree == p.header.reduce_id && op.received != job.expected) return op;
+  }
+  throw ModelError(fmt::format("a collective packet (tree {}, reduce id {}) for no open operation",
+                               p.header.tree_id, p.header.reduce_id));
 }
 
 void CollectiveWorkload::delivered(const Packet& p, NodeId at) {
@@ -192,19 +242,21 @@ void CollectiveWorkload::delivered(const Packet& p, NodeId at) {
     return;
   }
   ++m_delivered;
-  Op& op = op_of(p);
+  Job& job = job_of(p);
+  Op& op = op_of(job, p);
   const auto& wl = m_config.workload;
+  const Target& t = job.target;
   expect(!op.got[at], p, at, "delivered twice to this node");
-  expect(m_tree.rows[at].pe, p, at, "delivered to a transit node or a node outside the tree");
+  expect(t.tree.rows[at].pe, p, at, "delivered to a transit node or a node outside the tree");
   if (wl.op == CollectiveOp::Broadcast) {
-    expect(p.header.kind == PacketKind::Broadcast && at != m_source, p, at,
+    expect(p.header.kind == PacketKind::Broadcast && at != t.source, p, at,
            "a broadcast must reach every processor but its source");
     expect(check_pattern_intact(p), p, at, "broadcast payload corrupted");
   } else {
     expect(p.header.kind ==
                (wl.op == CollectiveOp::Reduce ? PacketKind::ReduceResult : PacketKind::Broadcast),
            p, at, "unexpected packet kind for this operation");
-    expect(wl.op == CollectiveOp::Allreduce || at == m_destination, p, at,
+    expect(wl.op == CollectiveOp::Allreduce || at == t.destination, p, at,
            "the reduce result reached another node than its destination");
     for (std::size_t i = 0; i < op.words.size(); ++i) {
       expect(word(p.data[i / 2], static_cast<int>(i % 2)) == op.words[i], p, at,

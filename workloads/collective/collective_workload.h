@@ -1,12 +1,14 @@
 #pragma once
-// One collective operation (broadcast, reduce or allreduce) on one tree, repeated: what every
-// node's processor injects, and the check of everything that arrives. Reduce inputs are random
-// 64-bit integers from the seed; the expected result is computed here, independently of the
-// model, and every delivered result must equal it word for word. A broadcast must reach every
-// processor of the tree except its source exactly once, payload intact.
+// One collective operation (broadcast, reduce or allreduce), repeated, on one tree or on several
+// trees at once: what every node's processor injects, and the check of everything that arrives.
+// Reduce inputs are random 64-bit integers from the seed; the expected result is computed here,
+// independently of the model, and every delivered result must equal it word for word. A
+// broadcast must reach every processor of its tree except its source exactly once, payload
+// intact.
 //
 // A processor keeps at most 16 reduces of one tree in flight: it counts what it issued and learns
 // from its router's credit reports (every 128 results or 4096 cycles) how many have completed.
+// Uniform point-to-point traffic may run beside (workload.background_rate); the ledger checks it.
 
 #include <deque>
 #include <functional>
@@ -21,7 +23,13 @@ namespace angara {
 
 class CollectiveWorkload : public TrafficObserver {
  public:
-  CollectiveWorkload(const Config& config, const Tree& tree, NodeId source, NodeId destination);
+  // One tree the operation runs on, with its broadcast source and its reduce destination.
+  struct Target {
+    Tree tree;
+    NodeId source = 0;
+    NodeId destination = 0;
+  };
+  CollectiveWorkload(const Config& config, std::vector<Target> targets);
   ~CollectiveWorkload() override;
 
   // One source per node, to hand to the System; the workload keeps using them.
@@ -29,13 +37,15 @@ class CollectiveWorkload : public TrafficObserver {
   // Called when a node's source has new work (so its endpoint looks again).
   void set_waker(std::function<void(NodeId)> wake) { m_wake = std::move(wake); }
 
-  // Operation k starts at cycle `at`: its packets are created at its participants.
+  // Operation k starts at cycle `at` on every target tree: its packets are created at its
+  // participants.
   void start(int k, Cycle at);
-  int operations() const { return static_cast<int>(m_ops.size()); }
+  int operations() const { return m_started; }
   bool complete(int k) const;
-  // Cycles from the start of operation k to its last expected delivery.
+  // Cycles from the start of operation k to its last expected delivery on any of the trees.
   Cycle completion_cycles(int k) const;
   std::uint64_t delivered_count() const { return m_delivered; }
+  int pe_nodes() const;  // processors taking part, over all target trees
 
   void created(const PacketRequest&) override {}
   void delivered(const Packet& packet, NodeId at) override;
@@ -49,17 +59,22 @@ class CollectiveWorkload : public TrafficObserver {
     std::vector<bool> got;            // [node]: delivered once already
     std::vector<std::int64_t> words;  // the expected reduce result
   };
-  std::vector<std::int64_t> inputs(int k, NodeId node) const;
+  struct Job {  // one target tree's operations
+    Target target;
+    std::vector<NodeId> pe_nodes;
+    int expected = 0;  // deliveries per operation
+    std::vector<Op> ops;
+  };
+  std::vector<std::int64_t> inputs(int k, int tree, NodeId node) const;
   static std::int64_t reference(Reduction op, std::int64_t a, std::int64_t b);
-  Op& op_of(const Packet& packet);
+  Job& job_of(const Packet& packet);
+  Op& op_of(Job& job, const Packet& packet);
   void expect(bool condition, const Packet& packet, NodeId at, const char* what) const;
 
   Config m_config;
-  const Tree& m_tree;
-  NodeId m_source, m_destination;
-  std::vector<NodeId> m_pe_nodes;
-  int m_expected;  // deliveries per operation
-  std::vector<Op> m_ops;
+  std::vector<Job> m_jobs;
+  int m_started = 0;
+  int m_nodes = 0;
   std::vector<Source*> m_sources;
   std::function<void(NodeId)> m_wake;
   std::uint64_t m_delivered = 0;
