@@ -2,6 +2,10 @@
 
 #include <chrono>
 
+#include <fmt/format.h>
+
+#include "models/core/config_error.h"
+
 #include "platform/sim_runner.h"
 #include "platform/system.h"
 #include "workloads/collective/collective_workload.h"
@@ -20,6 +24,12 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
     const NodeId source = wl.source.empty() ? tree.root : System::node_at(torus, wl.source);
     const NodeId destination =
         wl.destination.empty() ? tree.root : System::node_at(torus, wl.destination);
+    if (wl.op == CollectiveOp::Broadcast && !tree.rows[source].pe) {
+      throw ConfigError("workload.source", torus.format(source),
+                        fmt::format("a broadcast starts at a processor of tree {} (a member with "
+                                    "pe), not at a transit node or outside it",
+                                    tree.id));
+    }
     targets.push_back({std::move(tree), source, destination});
   }
   const NodeId root = targets.front().tree.root;

@@ -44,16 +44,19 @@ std::vector<int> far_corner(const std::vector<int>& dims) {
 
 const std::vector<std::vector<int>> kTori = {{2, 2, 2}, {3, 3, 3}, {5, 3}, {4, 4, 4, 2}};
 
-TEST(Broadcast, ReachesEveryProcessorButItsSourceOnceFromTheRootAndFromAnotherNode) {
+TEST(Broadcast, ReachesEveryProcessorButItsSourceOnceFromTheRootAndFromAnotherNodeWithTransit) {
   for (const auto& dims : kTori) {
     for (SimMode mode : {SimMode::At, SimMode::Lt}) {
       for (bool from_root : {true, false}) {
         Config c = collective(dims, CollectiveOp::Broadcast, mode);
         if (!from_root) c.workload.source = far_corner(dims);
+        std::vector<int> transit(dims.size(), 0);  // (1,0,...): a transit node with children
+        transit[0] = 1;
+        c.collective.transit = {transit};
         const auto r = run(c);
         const int nodes = r["nodes"];
-        EXPECT_EQ(r["pe_nodes"], nodes);
-        EXPECT_EQ(r["deliveries_checked"], 3 * (nodes - 1));
+        EXPECT_EQ(r["pe_nodes"], nodes - 1);
+        EXPECT_EQ(r["deliveries_checked"], 3 * (nodes - 2));
         EXPECT_GT(r["completion_cycles"]["min"].get<Cycle>(), 0u);
       }
     }
