@@ -11,7 +11,7 @@
 // Reducer reducer_cycles plus reducer_flit_cycles per data flit per contribution.
 
 #include <array>
-#include <deque>
+#include "models/core/ring_queue.h"
 #include <vector>
 
 #include "collectives/credit_block.h"
@@ -56,7 +56,7 @@ class PeGroup {
   bool m_in_order;
   Reducer m_reducer;
   CreditBlock m_credits;
-  std::array<std::deque<Packet*>, kMaxTrees> m_waiting_up;  // results without an up-credit
+  std::array<RingQueue<Packet*>, kMaxTrees> m_waiting_up;  // results without an up-credit
   Cycle m_broadcaster_free = 0;
   Cycle m_reducer_free = 0;
   std::uint64_t m_made = 0;  // packets the PEGroup created (credits), for sequence numbers

@@ -11,7 +11,9 @@ namespace angara {
 
 Reducer::Outcome Reducer::add(Packet* packet, const TreeRow& row, Cycle at) {
   const auto& h = packet->header;
-  Slot& slot = m_slots.at(h.tree_id).at(h.reduce_id);
+  auto& slots = m_slots.at(h.tree_id);
+  if (!slots) slots = std::make_unique<TreeSlots>();
+  Slot& slot = slots->at(h.reduce_id);
   const int expected = (row.pe ? 1 : 0) + row.dir_sum;
   Outcome outcome;
   if (slot.received == 0) {
@@ -38,7 +40,8 @@ Reducer::Outcome Reducer::add(Packet* packet, const TreeRow& row, Cycle at) {
 
 int Reducer::busy(int tree) const {
   int n = 0;
-  for (const Slot& s : m_slots.at(tree)) n += s.received > 0 ? 1 : 0;
+  if (!m_slots.at(tree)) return n;
+  for (const Slot& s : *m_slots.at(tree)) n += s.received > 0 ? 1 : 0;
   return n;
 }
 

@@ -5,6 +5,7 @@
 // arrived, the slot's result is handed out and the slot is free again.
 
 #include <array>
+#include <memory>
 #include <optional>
 
 #include "collectives/reduction.h"
@@ -38,7 +39,9 @@ class Reducer {
     Packet* partial = nullptr;  // the first contribution, accumulating the others
     std::array<Cycle, 2 * kMaxDims + 1> arrivals{};
   };
-  std::array<std::array<Slot, kReducesPerTree>, kMaxTrees> m_slots{};
+  using TreeSlots = std::array<Slot, kReducesPerTree>;
+  // Allocated on a tree's first reduce: a 32768-node machine keeps no slots for idle trees.
+  std::array<std::unique_ptr<TreeSlots>, kMaxTrees> m_slots{};
 };
 
 }  // namespace angara
