@@ -10,6 +10,28 @@
 
 namespace angara {
 
+namespace {
+
+// The tail every results file shares: how long the run was, and the config it ran.
+void add_run(nlohmann::ordered_json& j, Cycle sim_cycles, double wall_seconds, const Config& c) {
+  j["sim_cycles"] = sim_cycles;
+  j["sim_ns"] = static_cast<double>(sim_cycles) * c.router.cycle_ns();
+  j["wall_seconds"] = wall_seconds;
+  j["config"] = config_to_json(c);
+}
+
+LatencyStats completion_stats(const CollectiveResult& r) {
+  LatencyStats s;
+  for (Cycle c : r.completion) s.add(c);
+  return s;
+}
+
+std::string op_name(const Config& c) {
+  return config_to_json(c)["workload"]["op"].get<std::string>();
+}
+
+}  // namespace
+
 nlohmann::ordered_json to_json(const ExperimentResult& r) {
   const double ns = r.config.router.cycle_ns();
   const auto& lat = r.latency;
@@ -34,10 +56,7 @@ nlohmann::ordered_json to_json(const ExperimentResult& r) {
   j["drain_complete"] = r.drain_complete;
   j["mean_hops"] = r.mean_hops;
   j["flit_hops"] = r.flit_hops;
-  j["sim_cycles"] = r.sim_cycles;
-  j["sim_ns"] = static_cast<double>(r.sim_cycles) * ns;
-  j["wall_seconds"] = r.wall_seconds;
-  j["config"] = config_to_json(r.config);
+  add_run(j, r.sim_cycles, r.wall_seconds, r.config);
   return j;
 }
 
@@ -52,32 +71,9 @@ std::string summary_line(const ExperimentResult& r) {
       r.packets_delivered, r.saturated ? " (SATURATED)" : "", r.sim_cycles, r.wall_seconds);
 }
 
-namespace {
-
-struct Spread {
-  Cycle min = 0, max = 0;
-  double mean = 0;
-};
-
-Spread spread(const std::vector<Cycle>& v) {
-  Spread s;
-  if (v.empty()) return s;
-  s.min = *std::min_element(v.begin(), v.end());
-  s.max = *std::max_element(v.begin(), v.end());
-  for (Cycle c : v) s.mean += static_cast<double>(c);
-  s.mean /= static_cast<double>(v.size());
-  return s;
-}
-
-std::string op_name(const Config& c) {
-  return config_to_json(c)["workload"]["op"].get<std::string>();
-}
-
-}  // namespace
-
 nlohmann::ordered_json to_json(const CollectiveResult& r) {
   const double ns = r.config.router.cycle_ns();
-  const Spread s = spread(r.completion);
+  const LatencyStats s = completion_stats(r);
   nlohmann::ordered_json j;
   j["workload"] = "collective";
   j["op"] = op_name(r.config);
@@ -86,29 +82,26 @@ nlohmann::ordered_json to_json(const CollectiveResult& r) {
   j["pe_nodes"] = r.pe_nodes;
   j["root"] = r.root;
   j["operations"] = r.completion.size();
-  j["completion_cycles"] = {{"min", s.min}, {"mean", s.mean}, {"max", s.max}};
-  j["completion_ns"] = {{"min", static_cast<double>(s.min) * ns},
-                        {"mean", s.mean * ns},
-                        {"max", static_cast<double>(s.max) * ns}};
+  j["completion_cycles"] = {{"min", s.min()}, {"mean", s.mean()}, {"max", s.max()}};
+  j["completion_ns"] = {{"min", static_cast<double>(s.min()) * ns},
+                        {"mean", s.mean() * ns},
+                        {"max", static_cast<double>(s.max()) * ns}};
   j["per_operation_cycles"] = r.completion;
   j["deliveries_checked"] = r.deliveries;
   j["background_packets_delivered"] = r.background_packets;
-  j["sim_cycles"] = r.sim_cycles;
-  j["sim_ns"] = static_cast<double>(r.sim_cycles) * ns;
-  j["wall_seconds"] = r.wall_seconds;
-  j["config"] = config_to_json(r.config);
+  add_run(j, r.sim_cycles, r.wall_seconds, r.config);
   return j;
 }
 
 std::string summary_line(const CollectiveResult& r) {
-  const Spread s = spread(r.completion);
+  const LatencyStats s = completion_stats(r);
   const double ns = r.config.router.cycle_ns();
   return fmt::format(
       "{} torus {}, {} of {} flits on tree {} ({} processors): completion min {} mean {:.1f} max "
       "{} cycles ({:.1f} ns mean) over {} operations, {} deliveries checked, {:.2f} s",
       fmt::join(r.config.topology.dims, "x"), r.config.sim.mode == SimMode::Lt ? "LT" : "AT",
-      op_name(r.config), r.config.workload.payload_flits, r.config.workload.tree, r.pe_nodes, s.min,
-      s.mean, s.max, s.mean * ns, r.completion.size(), r.deliveries, r.wall_seconds);
+      op_name(r.config), r.config.workload.payload_flits, r.config.workload.tree, r.pe_nodes,
+      s.min(), s.mean(), s.max(), s.mean() * ns, r.completion.size(), r.deliveries, r.wall_seconds);
 }
 
 void write_json_file(const nlohmann::ordered_json& json, const std::filesystem::path& path) {

@@ -121,14 +121,14 @@ class RouterCore {
 
  private:
   struct Queued {
-    Packet* packet;
+    Packet* packet = nullptr;
     Route route;
-    Cycle ready;
+    Cycle ready = 0;
   };
   struct ToPeGroup {
-    Packet* packet;
-    bool from_pe;
-    Cycle at;
+    Packet* packet = nullptr;
+    bool from_pe = false;
+    Cycle at = 0;
   };
 
   int input_index(PortId port, VcId vc) const { return port * m_vc_count + vc; }
