@@ -27,6 +27,7 @@ class CollectiveNode : public CollectiveUnit {
     m_pegroup.accept(packet, from_pe, at, out);
   }
   Cycle next_timer() const override { return m_pegroup.next_timer(); }
+  void set_trace(std::unique_ptr<PeGroupTrace> trace) { m_pegroup.set_trace(std::move(trace)); }
   void on_timer(Cycle now, std::vector<CollectiveSend>& out) override {
     m_pegroup.on_timer(now, out);
   }

@@ -24,6 +24,7 @@ class CreditBlock {
   CreditBlock() { m_up_credits.fill(kReducesPerTree); }
 
   bool can_send_up(int tree) const { return m_up_credits[tree] > 0; }
+  int up_credits(int tree) const { return m_up_credits[tree]; }
   void sent_up(int tree) { --m_up_credits[tree]; }
   void credit_from_parent(int tree) { m_up_credits[tree] += kBatch; }
 

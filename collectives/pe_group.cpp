@@ -15,9 +15,35 @@ const TreeRow& PeGroup::row(int tree) const {
   return member_row(m_trees, m_node, tree);
 }
 
-Cycle PeGroup::broadcaster(Cycle at) {
-  m_broadcaster_free = std::max(at, m_broadcaster_free) + m_params.broadcaster_cycles;
+Cycle PeGroup::broadcaster(Cycle at, const Packet& p) {
+  const Cycle start = std::max(at, m_broadcaster_free);
+  m_broadcaster_free = start + m_params.broadcaster_cycles;
+  if (m_trace)
+    trace_busy(m_trace->broadcaster_valid, m_trace->broadcaster_packet, p, start,
+               m_broadcaster_free);
   return m_broadcaster_free;
+}
+
+void PeGroup::trace_busy(Tracer::Signal valid, Tracer::Signal packet, const Packet& p, Cycle start,
+                         Cycle end) {
+  if (valid < 0) return;
+  Tracer& t = *m_trace->tracer;
+  t.change(valid, start, 1);
+  t.change(packet, start, trace_id(p));
+  t.change(valid, end, 0);
+  t.change(packet, end, 0);
+}
+
+void PeGroup::trace_counters(int tree, Cycle at) {
+  if (!m_trace) return;
+  if (m_trace->reduces[tree] >= 0) {
+    m_trace->tracer->change(m_trace->reduces[tree], at,
+                            static_cast<std::uint64_t>(m_reducer.busy(tree)));
+  }
+  if (m_trace->up_credits[tree] >= 0) {
+    m_trace->tracer->change(m_trace->up_credits[tree], at,
+                            static_cast<std::uint64_t>(m_credits.up_credits(tree)));
+  }
 }
 
 void PeGroup::accept(Packet* p, bool from_pe, Cycle at, std::vector<CollectiveSend>& out) {
@@ -30,6 +56,7 @@ void PeGroup::accept(Packet* p, bool from_pe, Cycle at, std::vector<CollectiveSe
       return;
     case PacketKind::Credit:  // from the parent: 8 more reduce results may go up
       m_credits.credit_from_parent(tree);
+      trace_counters(tree, routed);
       m_pool.release(p);
       while (!m_waiting_up[tree].empty() && m_credits.can_send_up(tree)) {
         Packet* result = m_waiting_up[tree].front();
@@ -44,10 +71,10 @@ void PeGroup::accept(Packet* p, bool from_pe, Cycle at, std::vector<CollectiveSe
       }
       // At the root it spreads down; elsewhere it first goes up to the root as a request.
       if (r.is_root) {
-        out.push_back({p, Toward::Down, broadcaster(routed)});
+        out.push_back({p, Toward::Down, broadcaster(routed, *p)});
       } else {
         p->header.kind = PacketKind::BroadcastRequest;
-        out.push_back({p, Toward::Up, broadcaster(routed)});
+        out.push_back({p, Toward::Up, broadcaster(routed, *p)});
       }
       return;
     default:
@@ -65,8 +92,14 @@ void PeGroup::reduce(Packet* p, Cycle at, std::vector<CollectiveSend>& out) {
   // In time order (AT) the Reducer takes contributions one after another as they come. Out of
   // order (LT, initiators running ahead) a reduce's own contributions are replayed in time order
   // through a free Reducer when the last one is in: equal at zero load, other reduces ignored.
-  if (m_in_order) m_reducer_free = std::max(at, m_reducer_free) + cost;
+  if (m_in_order) {
+    const Cycle start = std::max(at, m_reducer_free);
+    m_reducer_free = start + cost;
+    if (m_trace)
+      trace_busy(m_trace->reducer_valid, m_trace->reducer_packet, *p, start, m_reducer_free);
+  }
   const auto outcome = m_reducer.add(p, row(tree), at);
+  trace_counters(tree, m_reducer_free);
   if (outcome.consumed) m_pool.release(outcome.consumed);
   if (!outcome.result) return;
   if (!m_in_order) {
@@ -89,6 +122,7 @@ void PeGroup::send_result(Packet* result, Cycle ready, std::vector<CollectiveSen
   const TreeRow& r = row(tree);
   if (!r.is_root) {
     m_credits.sent_up(tree);
+    trace_counters(tree, ready);
     out.push_back({result, Toward::Up, ready});
   } else if (ReduceOp::decode(result->header.op).all) {
     result->header.kind = PacketKind::Broadcast;
@@ -113,7 +147,8 @@ void PeGroup::send_result(Packet* result, Cycle ready, std::vector<CollectiveSen
 
 void PeGroup::result_left(int tree, Cycle ready, std::vector<CollectiveSend>& out) {
   if (m_credits.result_left(tree, ready) && row(tree).dir_sum > 0) {
-    out.push_back({new_packet(PacketKind::Credit, tree), Toward::Down, broadcaster(ready)});
+    Packet* credit = new_packet(PacketKind::Credit, tree);
+    out.push_back({credit, Toward::Down, broadcaster(ready, *credit)});
   }
   if (m_credits.report_due(ready)) report(ready, out);
 }
@@ -125,7 +160,7 @@ void PeGroup::on_timer(Cycle now, std::vector<CollectiveSend>& out) {
 void PeGroup::report(Cycle now, std::vector<CollectiveSend>& out) {
   Packet* p = new_packet(PacketKind::Credit, 0);
   pack_report(m_credits.take_report(), *p);
-  out.push_back({p, Toward::Pe, broadcaster(now)});
+  out.push_back({p, Toward::Pe, broadcaster(now, *p)});
 }
 
 Packet* PeGroup::new_packet(PacketKind kind, int tree) {

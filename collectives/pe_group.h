@@ -11,8 +11,9 @@
 // Reducer reducer_cycles plus reducer_flit_cycles per data flit per contribution.
 
 #include <array>
-#include "models/core/ring_queue.h"
+#include <memory>
 #include <vector>
+#include "models/core/ring_queue.h"
 
 #include "collectives/credit_block.h"
 #include "collectives/reducer.h"
@@ -20,8 +21,22 @@
 #include "models/core/packet_pool.h"
 #include "models/core/params.h"
 #include "models/router/collective_unit.h"
+#include "models/router/router_trace.h"
 
 namespace angara {
+
+// Trace signals of a PEGroup (tracing on for its node); -1: not traced.
+struct PeGroupTrace {
+  PeGroupTrace() {
+    reduces.fill(-1);
+    up_credits.fill(-1);
+  }
+  Tracer* tracer = nullptr;
+  Tracer::Signal broadcaster_valid = -1, broadcaster_packet = -1;
+  Tracer::Signal reducer_valid = -1, reducer_packet = -1;
+  std::array<Tracer::Signal, kMaxTrees> reduces{};     // [tree]: reduces in flight in the Reducer
+  std::array<Tracer::Signal, kMaxTrees> up_credits{};  // [tree]: credits to send results up
+};
 
 class PeGroup {
  public:
@@ -39,10 +54,14 @@ class PeGroup {
   void on_timer(Cycle now, std::vector<CollectiveSend>& out);
 
   int reduces_in_flight(int tree) const { return m_reducer.busy(tree); }
+  void set_trace(std::unique_ptr<PeGroupTrace> trace) { m_trace = std::move(trace); }
 
  private:
   const TreeRow& row(int tree) const;
-  Cycle broadcaster(Cycle at);  // ready cycle of a packet issued by the Broadcaster
+  Cycle broadcaster(Cycle at, const Packet& packet);  // ready cycle of a packet it issues
+  void trace_busy(Tracer::Signal valid, Tracer::Signal packet, const Packet& p, Cycle start,
+                  Cycle end);
+  void trace_counters(int tree, Cycle at);
   void reduce(Packet* packet, Cycle at, std::vector<CollectiveSend>& out);
   void send_result(Packet* result, Cycle ready, std::vector<CollectiveSend>& out);
   void result_left(int tree, Cycle ready, std::vector<CollectiveSend>& out);
@@ -59,7 +78,9 @@ class PeGroup {
   std::array<RingQueue<Packet*>, kMaxTrees> m_waiting_up;  // results without an up-credit
   Cycle m_broadcaster_free = 0;
   Cycle m_reducer_free = 0;
-  std::uint64_t m_made = 0;  // packets the PEGroup created (credits), for sequence numbers
+  std::uint64_t m_made = 0;
+  std::unique_ptr<PeGroupTrace>
+      m_trace;  // null: tracing off  // packets the PEGroup created (credits), for sequence numbers
 };
 
 }  // namespace angara

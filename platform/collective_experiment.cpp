@@ -6,6 +6,7 @@
 
 #include "models/core/config_error.h"
 
+#include "platform/results_json.h"
 #include "platform/sim_runner.h"
 #include "platform/system.h"
 #include "workloads/collective/collective_workload.h"
@@ -72,6 +73,7 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
   r.deliveries = workload.delivered_count();
   r.background_packets = system.ledger().delivered_count();
   r.sim_cycles = runner.now();
+  if (system.tracing()) write_file(system.trace_vcd(), config.trace.file);
   r.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return r;

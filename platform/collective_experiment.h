@@ -14,9 +14,9 @@ namespace angara {
 struct CollectiveResult {
   Config config;
   int nodes = 0;
-  int trees = 1;     // trees the operation ran on at once
-  int pe_nodes = 0;  // processors taking part, summed over those trees
-  NodeId root = 0;   // the (first) tree's root
+  int trees = 1;                         // trees the operation ran on at once
+  int pe_nodes = 0;                      // processors taking part, summed over those trees
+  NodeId root = 0;                       // the (first) tree's root
   std::vector<Cycle> completion;         // cycles, per operation
   std::uint64_t deliveries = 0;          // checked deliveries (copies, results)
   std::uint64_t background_packets = 0;  // point-to-point packets delivered beside them

@@ -183,6 +183,15 @@ void read_fields(const toml::node& node, const std::string& key,
   }
 }
 
+void read_value(const toml::node& node, const std::string& key, std::vector<std::string>& out) {
+  const auto* array = node.as_array();
+  if (array == nullptr || (!array->empty() && !array->is_homogeneous(toml::node_type::string))) {
+    wrong_type(node, key, "an array of strings");
+  }
+  out.clear();
+  for (const auto& item : *array) out.push_back(item.as_string()->get());
+}
+
 // [[collective.tree]] tables: id, and rows of { node, root, to_root, pe, dirs }.
 void read_value(const toml::node& node, const std::string& key, std::vector<TreeSpec>& out) {
   const auto* array = node.as_array();
@@ -375,6 +384,12 @@ const std::vector<KeySpec>& key_specs() {
       field<&Config::workload, &WorkloadParams::background_rate>(
           "workload", "background_rate",
           "uniform point-to-point traffic beside the collectives, flits/node/cycle ([traffic])"),
+      field<&Config::trace, &TraceParams::nodes>(
+          "trace", "nodes", "nodes whose blocks are traced, [[x, y, ...], ...] (AT only)"),
+      field<&Config::trace, &TraceParams::blocks>(
+          "trace", "blocks",
+          "link, vcup, vcdown, pegroup_fifo, broadcaster, reducer, credit (default: all)"),
+      field<&Config::trace, &TraceParams::file>("trace", "file", "the VCD file written"),
       field<&Config::traffic, &TrafficParams::pattern>(
           "traffic", "pattern", "destinations: uniform (any other node, equally likely)"),
       field<&Config::traffic, &TrafficParams::injection>(

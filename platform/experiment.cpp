@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "models/core/packet_ledger.h"
+#include "platform/results_json.h"
 #include "platform/sim_runner.h"
 #include "platform/system.h"
 #include "workloads/synthetic/traffic_measurement.h"
@@ -64,6 +65,7 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
       !drain_complete || r.accepted_flits_per_node_cycle < 0.9 * r.offered_flits_per_node_cycle;
   r.sim_cycles = std::max(stopped_at, system.ledger().last_delivery());
   r.wall_seconds = seconds_since(wall_start);
+  if (system.tracing()) write_file(system.trace_vcd(), config.trace.file);
   return r;
 }
 

@@ -104,12 +104,12 @@ std::string summary_line(const CollectiveResult& r) {
       s.min(), s.mean(), s.max(), s.mean() * ns, r.completion.size(), r.deliveries, r.wall_seconds);
 }
 
-void write_json_file(const nlohmann::ordered_json& json, const std::filesystem::path& path) {
+void write_file(const std::string& text, const std::filesystem::path& path) {
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
   const auto tmp = std::filesystem::path(path.string() + ".partial");
   {
     std::ofstream out(tmp);
-    out << json.dump(2) << '\n';
+    out << text;
     if (!out) throw std::runtime_error("cannot write " + tmp.string());
   }
   std::filesystem::rename(tmp, path);

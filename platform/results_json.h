@@ -16,6 +16,9 @@ std::string summary_line(const ExperimentResult& result);
 nlohmann::ordered_json to_json(const CollectiveResult& result);
 std::string summary_line(const CollectiveResult& result);
 // Writes to a temporary file and renames it, so a crash never leaves half a result behind.
-void write_json_file(const nlohmann::ordered_json& json, const std::filesystem::path& path);
+void write_file(const std::string& text, const std::filesystem::path& path);
+inline void write_json_file(const nlohmann::ordered_json& json, const std::filesystem::path& path) {
+  write_file(json.dump(2) + "\n", path);
+}
 
 }  // namespace angara

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <sstream>
+
 #include "collectives/collective_node.h"
 #include "models/endpoint/endpoint_at.h"
 #include "models/endpoint/endpoint_lt.h"
@@ -16,6 +19,10 @@ System::System(const Config& config, std::vector<std::unique_ptr<TrafficSource>>
       m_routing(m_torus, config.router),
       m_clock(config.router.clock_mhz),
       m_sources(std::move(sources)) {
+  if (config.trace.on()) {
+    m_tracer = std::make_unique<Tracer>();
+    for (const auto& c : config.trace.nodes) m_traced.push_back(node_at(m_torus, c));
+  }
   m_trees = make_trees(config, m_torus);
   m_tree_set.fill(nullptr);
   for (const Tree& t : m_trees) m_tree_set[t.id] = &t;
@@ -37,9 +44,10 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
   std::vector<RouterShell*> routers;
   std::vector<EndpointShell*> endpoints;
   for (NodeId n = 0; n < nodes; ++n) {
-    auto router = std::make_unique<RouterShell>(
-        fmt::format("router_{}", n).c_str(),
-        RouterCore(n, m_torus, m_routing, config, collective_unit(n, config), m_pool), m_clock);
+    RouterCore core(n, m_torus, m_routing, config, collective_unit(n, config), m_pool);
+    if (traced(n)) core.set_trace(router_trace(n, config));
+    auto router = std::make_unique<RouterShell>(fmt::format("router_{}", n).c_str(),
+                                                std::move(core), m_clock);
     auto endpoint = std::make_unique<EndpointShell>(
         fmt::format("endpoint_{}", n).c_str(),
         EndpointCore(n, *m_sources[n], observer, m_ledger, m_pool, config), m_clock,
@@ -112,8 +120,104 @@ NodeId System::node_at(const Torus& torus, const std::vector<int>& coords) {
 
 std::unique_ptr<CollectiveUnit> System::collective_unit(NodeId n, const Config& config) {
   if (m_trees.empty()) return nullptr;
-  return std::make_unique<CollectiveNode>(n, m_tree_set, config.collective, m_pool,
-                                          config.sim.mode == SimMode::At);
+  auto node = std::make_unique<CollectiveNode>(n, m_tree_set, config.collective, m_pool,
+                                               config.sim.mode == SimMode::At);
+  if (traced(n)) node->set_trace(pegroup_trace(n, config));
+  return node;
+}
+
+bool System::traced(NodeId n) const {
+  return std::find(m_traced.begin(), m_traced.end(), n) != m_traced.end();
+}
+
+namespace {
+
+// "node_1_0_2": a VCD scope name for a node.
+std::string scope_of(const Torus& torus, NodeId n) {
+  std::string name = "node";
+  const Coords c = torus.coords(n);
+  for (int d = 0; d < torus.dims(); ++d) name += "_" + std::to_string(c[d]);
+  return name;
+}
+
+// "xp" for +X, "wm" for -W: port names that every VCD reader takes.
+std::string port_tag(int port) {
+  const Direction d = Direction::from_index(port);
+  return std::string(1, static_cast<char>('x' + (d.dim == 3 ? -1 : d.dim))) +
+         (d.negative ? "m" : "p");
+}
+
+}  // namespace
+
+std::unique_ptr<RouterTrace> System::router_trace(NodeId n, const Config& config) {
+  const auto& tc = config.trace;
+  auto t = std::make_unique<RouterTrace>();
+  t->tracer = m_tracer.get();
+  const std::string node = scope_of(m_torus, n);
+  const int dirs = m_torus.direction_count(), ports = dirs + 1;  // directions and the local port
+  t->link_valid.assign(ports, -1);
+  t->link_packet.assign(ports, -1);
+  t->credits_up.assign(ports, -1);
+  t->credits_down.assign(ports, -1);
+  t->vc_up.assign(ports, {});
+  t->vc_down.assign(ports, {});
+  auto vc = [&](const std::string& scope) {
+    return RouterTrace::Vc{m_tracer->declare(scope, "occupancy", 8),
+                           m_tracer->declare(scope, "stage", 3),
+                           m_tracer->declare(scope, "packet", 32)};
+  };
+  for (int p = 0; p < ports; ++p) {
+    const std::string tag = p < dirs ? port_tag(p) : "local";
+    if (tc.traces("link")) {
+      t->link_valid[p] = m_tracer->declare(node + ".link_" + tag, "valid", 1);
+      t->link_packet[p] = m_tracer->declare(node + ".link_" + tag, "packet", 32);
+    }
+    if (p < dirs && tc.traces("vcup")) t->vc_up[p] = vc(node + ".vcup_" + tag);
+    if (p < dirs && tc.traces("vcdown")) t->vc_down[p] = vc(node + ".vcdown_" + tag);
+    if (p == dirs && tc.traces("pegroup_fifo")) t->vc_up[p] = vc(node + ".pegroup_fifo");
+    if (tc.traces("credit")) {
+      t->credits_up[p] = m_tracer->declare(node + ".credits_" + tag, "vcup", 8);
+      t->credits_down[p] = m_tracer->declare(node + ".credits_" + tag, "vcdown", 8);
+    }
+  }
+  return t;
+}
+
+std::unique_ptr<PeGroupTrace> System::pegroup_trace(NodeId n, const Config& config) {
+  const auto& tc = config.trace;
+  auto t = std::make_unique<PeGroupTrace>();
+  t->tracer = m_tracer.get();
+  const std::string node = scope_of(m_torus, n);
+  if (tc.traces("broadcaster")) {
+    t->broadcaster_valid = m_tracer->declare(node + ".broadcaster", "valid", 1);
+    t->broadcaster_packet = m_tracer->declare(node + ".broadcaster", "packet", 32);
+  }
+  if (tc.traces("reducer")) {
+    t->reducer_valid = m_tracer->declare(node + ".reducer", "valid", 1);
+    t->reducer_packet = m_tracer->declare(node + ".reducer", "packet", 32);
+  }
+  for (const Tree& tree : m_trees) {
+    if (tc.traces("reducer")) {
+      t->reduces[tree.id] =
+          m_tracer->declare(node + ".reducer", fmt::format("in_flight_t{}", tree.id), 5);
+    }
+    if (tc.traces("credit")) {
+      t->up_credits[tree.id] =
+          m_tracer->declare(node + ".credit_block", fmt::format("up_credits_t{}", tree.id), 8);
+    }
+  }
+  for (const Tree& tree : m_trees) {
+    if (t->up_credits[tree.id] >= 0) m_tracer->change(t->up_credits[tree.id], 0, kReducesPerTree);
+  }
+  return t;
+}
+
+std::string System::trace_vcd() const {
+  std::ostringstream out;
+  if (m_tracer)
+    m_tracer->write_vcd(out,
+                        m_clock.period().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+  return out.str();
 }
 
 void System::wake_endpoints() {

@@ -10,13 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "collectives/pe_group.h"
 #include "collectives/tree.h"
 #include "models/core/packet_ledger.h"
 #include "models/core/packet_pool.h"
 #include "models/core/params.h"
+#include "models/core/tracer.h"
 #include "models/endpoint/endpoint_core.h"
 #include "models/router/fabric_protocol.h"
 #include "models/router/router_core.h"
+#include "models/router/router_trace.h"
 #include "models/routing/direction_order_routing.h"
 #include "models/topology/torus.h"
 
@@ -42,6 +45,10 @@ class System {
 
   const TreeSet& trees() const { return m_tree_set; }
 
+  // The waveforms recorded so far as VCD text (tracing on: config [trace]).
+  std::string trace_vcd() const;
+  bool tracing() const { return m_tracer != nullptr; }
+
   // Every endpoint stops creating packets from now on.
   void stop_creating();
   // Every endpoint asks its source again for work (a collective workload started an operation).
@@ -56,6 +63,9 @@ class System {
   template <typename RouterShell, typename EndpointShell, typename... ShellArgs>
   void build(const Config& config, TrafficObserver& observer, ShellArgs... endpoint_args);
   std::unique_ptr<CollectiveUnit> collective_unit(NodeId node, const Config& config);
+  std::unique_ptr<RouterTrace> router_trace(NodeId node, const Config& config);
+  std::unique_ptr<PeGroupTrace> pegroup_trace(NodeId node, const Config& config);
+  bool traced(NodeId node) const;
 
   Torus m_torus;
   DirectionOrderRouting m_routing;
@@ -69,6 +79,8 @@ class System {
   std::vector<const RouterCore*> m_routers;
   std::vector<EndpointCore*> m_endpoints;
   std::vector<std::function<void()>> m_endpoint_wakers;
+  std::unique_ptr<Tracer> m_tracer;  // null: tracing off
+  std::vector<NodeId> m_traced;      // nodes traced, in config order
 };
 
 }  // namespace angara

@@ -217,6 +217,27 @@ void SimParams::validate() const {
   if (quantum_cycles == 0) throw ConfigError("sim.quantum_cycles", "0", "must be positive");
 }
 
+bool TraceParams::traces(const std::string& block) const {
+  return std::find(blocks.begin(), blocks.end(), block) != blocks.end();
+}
+
+void TraceParams::validate(const TopologyParams& topology, SimMode mode) const {
+  if (!on()) return;
+  if (mode != SimMode::At) {
+    throw ConfigError("trace.nodes", fmt::format("{} nodes", nodes.size()),
+                      "waveforms are drawn from the AT model: set sim.mode = \"at\"");
+  }
+  for (const auto& n : nodes) check_coords("trace.nodes", n, topology);
+  const TraceParams all;
+  for (const auto& b : blocks) {
+    if (!all.traces(b)) {
+      throw ConfigError("trace.blocks", "\"" + b + "\"",
+                        fmt::format("unknown block; known: {}", fmt::join(all.blocks, ", ")));
+    }
+  }
+  if (file.empty()) throw ConfigError("trace.file", "\"\"", "name the VCD file to write");
+}
+
 void Config::validate() const {
   topology.validate();
   const int dims = static_cast<int>(topology.dims.size());
@@ -227,6 +248,7 @@ void Config::validate() const {
   workload.validate(topology, collective);
   traffic.validate();
   sim.validate();
+  trace.validate(topology, sim.mode);
 }
 
 ChannelTiming::ChannelTiming(const ChannelParams& channel, double clock_mhz)

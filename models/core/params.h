@@ -75,6 +75,7 @@ struct CollectiveParams {
   int broadcaster_cycles = 1;           // Broadcaster: read header and table row, issue the packet
   int reducer_cycles = 2;               // Reducer: read counter and stored values, then store
   int reducer_flit_cycles = 1;          // Reducer: apply the operation to one data flit
+  int test_extra_vcup_cycles = 0;       // tests only, not a config key: perturbs VCUp's timing
   int trees = 1;                        // dimension-order trees, TreeId 0 .. trees-1 (0: no subnet)
   std::vector<std::vector<int>> roots;  // their roots' coordinates; default spread evenly
   std::vector<std::vector<int>> transit;  // nodes whose processors take no part (all trees)
@@ -100,7 +101,7 @@ struct WorkloadParams {
   int payload_flits = 16;        // data flits per packet, 1..16
   int repetitions = 10;
   bool overlap = false;  // start every operation at once (the processors' 16-reduce window applies)
-  bool all_trees = false;  // run each operation on every tree at once (tree is then ignored)
+  bool all_trees = false;        // run each operation on every tree at once (tree is then ignored)
   double background_rate = 0.0;  // uniform point-to-point traffic beside, flits/node/cycle
 
   void validate(const TopologyParams& topology, const CollectiveParams& collective) const;
@@ -136,6 +137,18 @@ struct SimParams {
   void validate() const;
 };
 
+// Waveforms of chosen nodes' blocks (AT only), written as a VCD file.
+struct TraceParams {
+  std::vector<std::vector<int>> nodes;  // coordinates; empty: tracing off
+  std::vector<std::string> blocks{"link",        "vcup",    "vcdown", "pegroup_fifo",
+                                  "broadcaster", "reducer", "credit"};
+  std::string file = "trace.vcd";
+
+  bool on() const { return !nodes.empty(); }
+  bool traces(const std::string& block) const;
+  void validate(const TopologyParams& topology, SimMode mode) const;
+};
+
 // A whole experiment's parameters.
 struct Config {
   TopologyParams topology;
@@ -146,6 +159,7 @@ struct Config {
   WorkloadParams workload;
   TrafficParams traffic;
   SimParams sim;
+  TraceParams trace;
 
   void validate() const;
 };

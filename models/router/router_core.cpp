@@ -84,7 +84,8 @@ Cycle RouterCore::ready_at(PortId port, const Packet& p, const Route& r) const {
     // VCUp/VCDown store the whole packet, then read the table and analyse the head; from the
     // processor a packet goes into the PEGroup FIFO as soon as it is wholly in.
     const Cycle routing = port == m_local ? 0 : m_coll.table_cycles + m_coll.analysis_cycles;
-    return p.tail_at + routing;
+    const Cycle perturbed = p.header.vc == vc_up() ? m_coll.test_extra_vcup_cycles : 0;
+    return p.tail_at + routing + (port == m_local ? 0 : perturbed);
   }
   if (port == pegroup_port()) return p.head_at;  // a PEGroup send: ready when the PEGroup says
   // The tail may not leave before it has arrived: start + serialization >= tail_at.
@@ -119,11 +120,14 @@ Packet* RouterCore::copy_for(Packet& packet, bool last) {
 Cycle RouterCore::receive(PortId port, Packet& packet) {
   auto& fifo = m_inputs[input_index(port, packet.header.vc)];
   const Route r = route(port, packet);
-  fifo.push_back({&packet, r, ready_at(port, packet, r)});
+  const Cycle ready = ready_at(port, packet, r);
+  fifo.push_back({&packet, r, ready});
+  if (m_trace) trace_arrival(port, packet, ready);
   return fifo.size() == 1 ? fifo.front().ready : kNever;
 }
 
 bool RouterCore::return_credits(PortId port, VcId vc, int flits, Cycle at) {
+  if (m_trace) trace_credits(port, vc, flits, at);
   return m_credits[input_index(port, vc)].add(at, flits);
 }
 
@@ -175,6 +179,7 @@ void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
     if (out == pegroup_port()) m_to_pegroup.push_back({packet, port == m_local, tail_out});
     grants.push_back(
         {packet, port, static_cast<VcId>(best % m_vc_count), last, out, vc, now, tail_out});
+    if (m_trace) trace_grant(grants.back());
   }
 }
 
@@ -248,6 +253,64 @@ Cycle RouterCore::next_wakeup(Cycle now) {
     if (earliest != kNever) next = std::min(next, std::max(earliest, now + 1));
   }
   return next;
+}
+
+void RouterCore::set_trace(std::unique_ptr<RouterTrace> trace) {
+  m_trace = std::move(trace);
+  for (int p = 0; p < static_cast<int>(m_trace->credits_up.size()); ++p) {
+    const auto port = static_cast<PortId>(p);
+    for (auto [signal, vc] : {std::pair{m_trace->credits_up[p], vc_up()},
+                              std::pair{m_trace->credits_down[p], vc_down()}}) {
+      if (signal >= 0)
+        m_trace->tracer->change(signal, 0, m_credits[input_index(port, vc)].available());
+    }
+  }
+}
+
+const RouterTrace::Vc* RouterCore::traced_vc(PortId port, VcId vc) const {
+  if (port >= m_trace->vc_up.size() || (vc != vc_up() && vc != vc_down())) return nullptr;
+  const auto& v = vc == vc_up() ? m_trace->vc_up[port] : m_trace->vc_down[port];
+  return v.stage >= 0 ? &v : nullptr;
+}
+
+// VCUp/VCDown: the packet is stored whole, the table read, the head analysed, then it issues.
+void RouterCore::trace_arrival(PortId port, const Packet& p, Cycle ready) {
+  const RouterTrace::Vc* v = traced_vc(port, p.header.vc);
+  if (!v) return;
+  Tracer& t = *m_trace->tracer;
+  const auto stage = [&](VcStage s, Cycle at) { t.change(v->stage, at, static_cast<int>(s)); };
+  t.add(v->occupancy, p.head_at, p.wire_flits());
+  t.change(v->packet, p.head_at, trace_id(p));
+  stage(VcStage::Storing, p.head_at);
+  if (port != m_local) {
+    stage(VcStage::Table, p.tail_at);
+    stage(VcStage::Analysis, p.tail_at + m_coll.table_cycles);
+  }
+  stage(VcStage::Issuing, ready);
+}
+
+void RouterCore::trace_grant(const Grant& g) {
+  Tracer& t = *m_trace->tracer;
+  if (g.out_port < m_trace->link_valid.size() && m_trace->link_valid[g.out_port] >= 0) {
+    t.change(m_trace->link_valid[g.out_port], g.start, 1);
+    t.change(m_trace->link_packet[g.out_port], g.start, trace_id(*g.packet));
+    t.change(m_trace->link_valid[g.out_port], g.tail_out, 0);
+    t.change(m_trace->link_packet[g.out_port], g.tail_out, 0);
+  }
+  trace_credits(g.out_port, g.out_vc, -g.packet->wire_flits(), g.start);
+  const RouterTrace::Vc* v = traced_vc(g.in_port, g.in_vc);
+  if (!v || !g.frees_input) return;
+  t.add(v->occupancy, g.tail_out, -g.packet->wire_flits());
+  t.change(v->stage, g.tail_out, static_cast<int>(VcStage::Idle));
+  t.change(v->packet, g.tail_out, 0);
+}
+
+void RouterCore::trace_credits(PortId port, VcId vc, std::int64_t flits, Cycle at) {
+  if (port >= m_trace->credits_up.size()) return;
+  const Tracer::Signal s = vc == vc_up()     ? m_trace->credits_up[port]
+                           : vc == vc_down() ? m_trace->credits_down[port]
+                                             : -1;
+  if (s >= 0) m_trace->tracer->add(s, at, flits);
 }
 
 std::string RouterCore::port_name(PortId port) const {

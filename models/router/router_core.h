@@ -30,6 +30,7 @@
 #include "models/core/ring_queue.h"
 #include "models/router/collective_unit.h"
 #include "models/router/credit_counter.h"
+#include "models/router/router_trace.h"
 #include "models/routing/direction_order_routing.h"
 
 namespace angara {
@@ -116,6 +117,9 @@ class RouterCore {
   };
   std::optional<Blocked> oldest_blocked(Cycle now) const;
 
+  // Turns tracing on for this router (AT): the signals to drive; see router_trace.h.
+  void set_trace(std::unique_ptr<RouterTrace> trace);
+
   std::uint64_t flit_hops() const { return m_flit_hops; }  // flits sent to other routers
   std::string port_name(PortId port) const;
 
@@ -132,6 +136,11 @@ class RouterCore {
   };
 
   int input_index(PortId port, VcId vc) const { return port * m_vc_count + vc; }
+  // The trace signals of input (port, vc) if it is a traced collective VC, else null.
+  const RouterTrace::Vc* traced_vc(PortId port, VcId vc) const;
+  void trace_arrival(PortId port, const Packet& packet, Cycle ready);
+  void trace_grant(const Grant& grant);
+  void trace_credits(PortId port, VcId vc, std::int64_t flits, Cycle at);
   void enqueue_send(const CollectiveSend& send);
 
   NodeId m_id;
@@ -155,6 +164,7 @@ class RouterCore {
   std::vector<ToPeGroup> m_to_pegroup;      // granted to the PEGroup, not yet handed over
   std::vector<CollectiveSend> m_sends;      // scratch: what the PEGroup sends
   std::uint64_t m_flit_hops = 0;
+  std::unique_ptr<RouterTrace> m_trace;  // null: tracing off
 };
 
 }  // namespace angara

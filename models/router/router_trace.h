@@ -1,0 +1,40 @@
+#pragma once
+// The trace points of one router (tracing on for its node): its links, the VCUp and VCDown
+// buffers of every port (the local port's VCUp is the PEGroup FIFO) and the credits of the
+// collective VCs. A signal index of -1 is not traced (its block was not asked for).
+
+#include <string>
+#include <vector>
+
+#include "models/core/packet.h"
+#include "models/core/tracer.h"
+
+namespace angara {
+
+// Stages of a packet in VCUp/VCDown, the value of their `stage` signals.
+enum class VcStage : std::uint8_t {
+  Idle = 0,
+  Storing = 1,   // head in, waiting for the tail: the whole packet is stored first
+  Table = 2,     // reading the tree's routing-table row
+  Analysis = 3,  // analysing the head flit
+  Issuing = 4,   // copies leaving, one at a time
+};
+
+struct RouterTrace {
+  struct Vc {
+    Tracer::Signal occupancy = -1;  // flits in the buffer
+    Tracer::Signal stage = -1;      // VcStage of the packet last changed
+    Tracer::Signal packet = -1;     // its id (trace_id), 0 when none
+  };
+  Tracer* tracer = nullptr;
+  std::vector<Tracer::Signal> link_valid, link_packet;  // [port]: a packet on the output
+  std::vector<Tracer::Signal> credits_up, credits_down;  // [port]: free flits downstream
+  std::vector<Vc> vc_up, vc_down;                        // [port]
+};
+
+// A short id for a packet in waveforms: its source node and the low bits of its sequence.
+inline std::uint64_t trace_id(const Packet& p) {
+  return (std::uint64_t{p.header.src} << 16) | (p.header.seq & 0xFFFF) | (1ULL << 31);
+}
+
+}  // namespace angara

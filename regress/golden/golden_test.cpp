@@ -1,0 +1,85 @@
+// Golden waveforms: each scenario in scenarios/ runs in AT with tracing on, and its VCD must equal
+// the approved one in expected/, signal by signal. On a mismatch the message names the first
+// differing signal, the time and both values. Regenerate on purpose with
+//   ANGARA_UPDATE_GOLDEN=1 ctest --test-dir build -L golden
+// and review the diff of regress/golden/expected/ before committing it.
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "platform/collective_experiment.h"
+#include "platform/config_loader.h"
+#include "platform/results_json.h"
+#include "platform/vcd.h"
+#include "regress/support/isolated.h"
+
+namespace angara {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kGolden = ANGARA_GOLDEN_DIR;
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The scenario's waveform, run in a child process; `perturb` adds cycles to VCUp.
+std::string waveform(const std::string& scenario, int perturb = 0) {
+  Config c = load_config_file(kGolden / "scenarios" / (scenario + ".toml"), {});
+  c.collective.test_extra_vcup_cycles = perturb;
+  c.sim.progress = false;
+  const fs::path file = fs::temp_directory_path() /
+                        fmt::format("angara-golden-{}-{}-{}.vcd", scenario, perturb, getpid());
+  c.trace.file = file.string();
+  test::run_isolated([&] {
+    run_collective_experiment(c);
+    return nlohmann::json(true);
+  });
+  const std::string text = read(file);
+  fs::remove(file);
+  return text;
+}
+
+class Golden : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Golden, WaveformEqualsTheApprovedOne) {
+  const std::string text = waveform(GetParam());
+  const fs::path expected = kGolden / "expected" / (GetParam() + ".vcd");
+  if (std::getenv("ANGARA_UPDATE_GOLDEN")) {
+    write_file(text, expected);
+    GTEST_SKIP() << "wrote " << expected;
+  }
+  ASSERT_TRUE(fs::exists(expected)) << expected << " is missing: regenerate with "
+                                    << "ANGARA_UPDATE_GOLDEN=1 ctest --test-dir build -L golden";
+  const auto diff = compare_vcd(parse_vcd(read(expected)), parse_vcd(text));
+  EXPECT_FALSE(diff) << GetParam() << ": " << diff.value_or("");
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, Golden,
+                         ::testing::Values("broadcast_2x2x2_root", "broadcast_2x2x2_leaf",
+                                           "allreduce_3x3x3", "credit_stall_4x4",
+                                           "beside_p2p_4x4x4"));
+
+// The comparison can fail: one more cycle in VCUp shows up as a readable difference.
+TEST(GoldenCheck, OneExtraCycleInVcUpIsCaughtWithTheSignalTimeAndValues) {
+  const auto expected = parse_vcd(read(kGolden / "expected" / "allreduce_3x3x3.vcd"));
+  const auto diff = compare_vcd(expected, parse_vcd(waveform("allreduce_3x3x3", 1)));
+  ASSERT_TRUE(diff) << "a perturbed VCUp left every waveform unchanged";
+  EXPECT_NE(diff->find("first differs at"), std::string::npos) << *diff;
+  EXPECT_NE(diff->find("expected"), std::string::npos) << *diff;
+  EXPECT_NE(diff->find(", got "), std::string::npos) << *diff;
+  std::cout << "perturbed VCUp: " << *diff << '\n';
+}
+
+}  // namespace
+}  // namespace angara
