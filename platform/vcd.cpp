@@ -108,6 +108,15 @@ std::optional<std::string> compare_vcd(const Vcd& expected, const Vcd& actual) {
   return std::nullopt;
 }
 
+// How a value reads in a diagram: packet ids in hex, VC stages by name.
+std::string value_text(const VcdSignal& s, std::uint64_t v) {
+  static const char* const kStages[] = {"idle", "storing", "table", "analysis", "issuing"};
+  if (s.name.size() > 6 && s.name.compare(s.name.size() - 6, 6, ".stage") == 0 && v < 5) {
+    return kStages[v];
+  }
+  return s.width > 16 ? fmt::format("{:x}", v) : fmt::format("{}", v);
+}
+
 std::string draw_timing_svg(const Vcd& vcd, const std::vector<std::string>& names,
                             std::uint64_t from, std::uint64_t to, std::uint64_t period,
                             const std::string& title) {
@@ -171,10 +180,15 @@ std::string draw_timing_svg(const Vcd& vcd, const std::vector<std::string>& name
           "<polygon points=\"{},{} {},{} {},{} {},{} {},{} {},{}\" fill=\"{}\" "
           "stroke=\"#2e7d32\" stroke-width=\"1.5\"/>\n",
           x0, mid, x0 + m, hi, x1 - m, hi, x1, mid, x1 - m, lo, x0 + m, lo, v ? "#e8f5e9" : "none");
-      const std::string text = s->width > 16 ? fmt::format("{:x}", v) : fmt::format("{}", v);
-      if (x1 - x0 > 8.0 * static_cast<double>(text.size())) {
-        svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-                           (x0 + x1) / 2, mid + 4, text);
+      // The value, shortened to its first letters where the span is narrow (stage names).
+      const std::string full = value_text(*s, v);
+      for (std::size_t len : {full.size(), std::size_t{3}, std::size_t{1}}) {
+        const std::string text = full.substr(0, len);
+        if (x1 - x0 > 7.5 * static_cast<double>(text.size()) + 4) {
+          svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                             (x0 + x1) / 2, mid + 4, text);
+          break;
+        }
       }
     }
   }

@@ -1,14 +1,19 @@
-// angara-sim: runs one experiment of the angara-tlm model and writes its results.
+// angara-sim: runs one experiment of the angara-tlm model and writes its results, or draws a
+// timing diagram of one block from one.
 
 #include <fmt/format.h>
+
 #include <boost/program_options.hpp>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <systemc>
 
 #include "models/core/config_error.h"
 #include "models/core/packet_ledger.h"
+#include "platform/collective_experiment.h"
 #include "platform/config_loader.h"
+#include "platform/diagram.h"
 #include "platform/experiment.h"
 #include "platform/results_json.h"
 
@@ -21,16 +26,20 @@ enum ExitCode { kOk = 0, kUsage = 1, kBadConfig = 2, kModelFailure = 3 };
 constexpr const char* kUsageText =
     "usage: angara-sim run [CONFIG.toml] [--mode at|lt] [--set section.key=value ...]\n"
     "                      [--out results.json] [--quiet]\n"
-    "       angara-sim --help | run --help\n"
+    "       angara-sim diagram [CONFIG.toml] --node X,Y,Z --block BLOCK [--set ...]\n"
+    "                          [--from CYCLE --to CYCLE] [--out diagram.svg]\n"
+    "       angara-sim --help | run --help | diagram --help\n"
     "\n"
-    "Simulates a multi-dimensional torus of Angara-class routers (SystemC/TLM-2.0, AT or LT) "
-    "under\n"
-    "synthetic traffic and writes steady-state latency and throughput. Without CONFIG the\n"
-    "built-in default runs: a 4x4x4 torus, uniform traffic at 0.3 flits/node/cycle, Table 1\n"
-    "parameters (500 MHz routers, 75 Gbit/s links, 80 ns link latency). Examples: configs/.\n";
+    "Simulates a multi-dimensional torus of Angara-class routers (SystemC/TLM-2.0, AT or LT)\n"
+    "under synthetic traffic or collective operations and writes its results. Without CONFIG\n"
+    "the built-in default runs: a 4x4x4 torus, uniform traffic at 0.3 flits/node/cycle, Table 1\n"
+    "parameters (500 MHz routers, 75 Gbit/s links, 80 ns link latency). Examples: configs/.\n"
+    "diagram draws one packet's passage through one block (e.g. vcup_xp, the VCUp buffer of\n"
+    "input port +X) of one node as an SVG timing diagram (AT).\n";
 
-int run(int argc, char** argv) {
-  po::options_description options("run options");
+// The options every command shares: CONFIG, --set, --mode, --quiet.
+po::options_description common_options(const char* title) {
+  po::options_description options(title);
   options.add_options()("help,h", "show this help, with every config key")(
       "set,s", po::value<std::vector<std::string>>()->composing(),
       "override one config key, TOML syntax: --set topology.dims=[8,8] --set traffic.rate=0.5 "
@@ -38,22 +47,23 @@ int run(int argc, char** argv) {
       "mode,m", po::value<std::string>(),
       "timing mode: at (approximately timed: credits, buffers, flit timing) or lt (loosely "
       "timed: fast, link reservations only); same as --set sim.mode=...")(
-      "out,o", po::value<std::string>()->default_value("results.json"),
-      "where to write the JSON results (written whole or not at all)")(
       "quiet,q", "no progress lines on stderr");
-  po::options_description hidden;
-  hidden.add_options()("config", po::value<std::string>());
+  return options;
+}
+
+// Parses the command line and runs `body` with the loaded config, turning errors into exit codes.
+int command(const char* name, int argc, char** argv, po::options_description options,
+            const std::function<int(angara::Config&, const po::variables_map&)>& body) {
   po::options_description all;
-  all.add(options).add(hidden);
+  all.add(options).add_options()("config", po::value<std::string>());
   po::positional_options_description positional;
   positional.add("config", 1);
-
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    std::cerr << "angara-sim run: " << e.what() << "\n\n" << kUsageText;
+    std::cerr << "angara-sim " << name << ": " << e.what() << "\n\n" << kUsageText;
     return kUsage;
   }
   if (vm.count("help")) {
@@ -65,24 +75,12 @@ int run(int argc, char** argv) {
   auto overrides =
       vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
   if (vm.count("mode")) overrides.push_back("sim.mode=\"" + vm["mode"].as<std::string>() + "\"");
-  const std::string out = vm["out"].as<std::string>();
   try {
     angara::Config config =
         vm.count("config") ? angara::load_config_file(vm["config"].as<std::string>(), overrides)
                            : angara::load_config("", "built-in default", overrides);
     if (vm.count("quiet")) config.sim.progress = false;
-    const angara::ProgressSink progress = [](const std::string& line) {
-      std::cerr << "angara-sim: " << line << '\n';
-    };
-    auto finish = [&out](const auto& result) {
-      angara::write_json_file(angara::to_json(result), out);
-      std::cout << angara::summary_line(result) << " -> " << out << '\n';
-      return kOk;
-    };
-    if (config.workload.kind == angara::WorkloadKind::Collective) {
-      return finish(angara::run_collective_experiment(config, progress));
-    }
-    return finish(angara::run_experiment(config, progress));
+    return body(config, vm);
   } catch (const angara::ConfigError& e) {
     std::cerr << "angara-sim: bad config: " << e.what() << '\n';
     return kBadConfig;
@@ -95,11 +93,74 @@ int run(int argc, char** argv) {
   }
 }
 
+int run(int argc, char** argv) {
+  auto options = common_options("run options");
+  options.add_options()("out,o", po::value<std::string>()->default_value("results.json"),
+                        "where to write the JSON results (written whole or not at all)");
+  return command("run", argc, argv, options, [](angara::Config& config, const auto& vm) {
+    const std::string out = vm["out"].template as<std::string>();
+    const angara::ProgressSink progress = [](const std::string& line) {
+      std::cerr << "angara-sim: " << line << '\n';
+    };
+    auto finish = [&out](const auto& result) {
+      angara::write_json_file(angara::to_json(result), out);
+      std::cout << angara::summary_line(result) << " -> " << out << '\n';
+      return kOk;
+    };
+    if (config.workload.kind == angara::WorkloadKind::Collective) {
+      return finish(angara::run_collective_experiment(config, progress));
+    }
+    return finish(angara::run_experiment(config, progress));
+  });
+}
+
+std::vector<int> parse_node(const std::string& text) {
+  std::vector<int> coords;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t used = 0;
+    coords.push_back(std::stoi(text.substr(pos), &used));
+    pos += used + 1;
+  }
+  return coords;
+}
+
+int diagram(int argc, char** argv) {
+  auto options = common_options("diagram options");
+  options.add_options()("node", po::value<std::string>()->required(),
+                        "the node's coordinates, e.g. 1,0,0")(
+      "block", po::value<std::string>()->required(),
+      "vcup_<port>, vcdown_<port>, link_<port>, credits_<port> (port xp, xm, yp, ..., local), "
+      "pegroup_fifo, broadcaster, reducer or credit_block")(
+      "from", po::value<angara::Cycle>(), "first cycle drawn (default: 2 before the packet)")(
+      "to", po::value<angara::Cycle>(), "last cycle drawn (default: 3 after it left)")(
+      "out,o", po::value<std::string>()->default_value("diagram.svg"), "the SVG file");
+  return command("diagram", argc, argv, options, [](angara::Config& config, const auto& vm) {
+    angara::DiagramRequest request;
+    try {
+      request.node = parse_node(vm["node"].template as<std::string>());
+    } catch (const std::exception&) {
+      throw angara::ConfigError("--node", vm["node"].template as<std::string>(),
+                                "coordinates separated by commas, e.g. 1,0,0");
+    }
+    request.block = vm["block"].template as<std::string>();
+    if (vm.count("from")) request.from = vm["from"].template as<angara::Cycle>();
+    if (vm.count("to")) request.to = vm["to"].template as<angara::Cycle>();
+    config.trace.nodes = {request.node};
+    config.validate();
+    const std::string out = vm["out"].template as<std::string>();
+    angara::write_file(angara::draw_diagram(config, request), out);
+    std::cout << "wrote " << out << '\n';
+    return kOk;
+  });
+}
+
 }  // namespace
 
 int sc_main(int argc, char** argv) {
   const std::string command = argc > 1 ? argv[1] : "";
   if (command == "run") return run(argc - 1, argv + 1);
+  if (command == "diagram") return diagram(argc - 1, argv + 1);
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsageText;
     return kOk;

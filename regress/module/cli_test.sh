@@ -85,5 +85,16 @@ for config in "$configs"/*.toml; do
 done
 grep -q '"mode": "lt"' "$work/example_lt.json" && ok || fail "--mode lt did not reach the config"
 
+# A timing diagram of one packet through VCUp, and a block that does not exist.
+diagram=(diagram --set workload.kind=collective --set workload.op=allreduce --set 'topology.dims=[2,2,2]'
+         --set workload.repetitions=1 --node 0,0,0 -q)
+if "$sim" "${diagram[@]}" --block vcup_xm --out "$work/vcup.svg" > /dev/null; then ok; else fail "diagram failed"; fi
+grep -q "<svg" "$work/vcup.svg" && grep -q "vcup_xm.stage" "$work/vcup.svg" && grep -q "issuing" "$work/vcup.svg" \
+  && ok || fail "the VCUp diagram lacks its signals"
+"$sim" "${diagram[@]}" --block nowhere --out "$work/none.svg" > /dev/null 2> "$work/err.txt"
+[ $? -eq 2 ] && grep -q -- "--block" "$work/err.txt" && [ ! -e "$work/none.svg" ] && ok || fail "a bad block should exit 2"
+"$sim" run "${quick[@]}" --set 'trace.nodes=[[0,0,0]]' --mode lt --out "$work/lt.json" > /dev/null 2> "$work/err.txt"
+[ $? -eq 2 ] && grep -q "sim.mode" "$work/err.txt" && ok || fail "tracing in LT should be refused"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -77,7 +77,7 @@ injection = "bernoulli"
 rate = 0.25
 packet_flits = 8
 [sim]
-mode = "lt"
+mode = "at"
 seed = 42
 warmup_cycles = 100
 measure_cycles = 500
@@ -85,6 +85,10 @@ drain_cycles = 1000
 watchdog_cycles = 300
 quantum_cycles = 250
 progress = false
+[trace]
+nodes = [[1, 2]]
+blocks = ["vcup", "reducer"]
+file = "out.vcd"
 )";
 
 TEST(ConfigLoader, EmptyFileGivesTable1Defaults) {
@@ -111,7 +115,7 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.router.vcs, 4);
   EXPECT_EQ(config.router.buffer_flits, 32);
   EXPECT_EQ(config.router.pipeline_cycles, 5);
-  EXPECT_EQ(config.sim.mode, SimMode::Lt);
+  EXPECT_EQ(config.sim.mode, SimMode::At);  // tracing needs AT
   EXPECT_EQ(config.collective.buffer_flits, 40);
   EXPECT_EQ(config.collective.table_cycles, 2);
   EXPECT_EQ(config.collective.analysis_cycles, 0);
@@ -136,6 +140,9 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_TRUE(config.workload.overlap);
   EXPECT_DOUBLE_EQ(config.workload.background_rate, 0.25);
   EXPECT_TRUE(config.workload.all_trees);
+  EXPECT_EQ(config.trace.nodes, (std::vector<std::vector<int>>{{1, 2}}));
+  EXPECT_EQ(config.trace.blocks, (std::vector<std::string>{"vcup", "reducer"}));
+  EXPECT_EQ(config.trace.file, "out.vcd");
   EXPECT_DOUBLE_EQ(config.link.bandwidth_gbps, 100.0);
   EXPECT_DOUBLE_EQ(config.link.latency_ns, 40.0);
   EXPECT_DOUBLE_EQ(config.endpoint.bandwidth_gbps, 50.0);
