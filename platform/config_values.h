@@ -1,0 +1,280 @@
+#pragma once
+// How one TOML value becomes one typed field of a Config, and back: the readers and writers the
+// config loader's key table (config_loader.cpp) is built from. Strict: 2.0 is not an integer, a
+// string is not a list, and every error names the key, the value as written and what it expected.
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <toml++/toml.h>
+#include <nlohmann/json.hpp>
+
+#include "models/core/config_error.h"
+#include "models/core/params.h"
+
+namespace angara::config_values {
+
+// RouterParams has no routing field yet: dimension order is the only routing, but the key is
+// part of the file format so that configs written now stay valid when adaptive routing arrives.
+enum class Routing { DimensionOrder };
+
+// The spellings of an enum in the config file, and what the enum is called in error messages.
+template <typename E, std::size_t N>
+struct EnumNames {
+  std::string_view what;
+  std::array<std::pair<std::string_view, E>, N> names;
+};
+
+// Overloaded on a tag value so that read_value() and json_value() find the table by type.
+constexpr EnumNames<Routing, 1> names_of(Routing) {
+  return {"routing", {{{"dimension_order", Routing::DimensionOrder}}}};
+}
+constexpr EnumNames<DeadlockScheme, 3> names_of(DeadlockScheme) {
+  return {"deadlock scheme",
+          {{{"bubble", DeadlockScheme::Bubble},
+            {"dateline", DeadlockScheme::Dateline},
+            {"none", DeadlockScheme::None}}}};
+}
+constexpr EnumNames<TrafficPattern, 1> names_of(TrafficPattern) {
+  return {"traffic pattern", {{{"uniform", TrafficPattern::Uniform}}}};
+}
+constexpr EnumNames<InjectionProcess, 1> names_of(InjectionProcess) {
+  return {"injection process", {{{"bernoulli", InjectionProcess::Bernoulli}}}};
+}
+constexpr EnumNames<SimMode, 2> names_of(SimMode) {
+  return {"sim mode", {{{"at", SimMode::At}, {"lt", SimMode::Lt}}}};
+}
+constexpr EnumNames<WorkloadKind, 2> names_of(WorkloadKind) {
+  return {"workload kind",
+          {{{"synthetic", WorkloadKind::Synthetic}, {"collective", WorkloadKind::Collective}}}};
+}
+constexpr EnumNames<CollectiveOp, 3> names_of(CollectiveOp) {
+  return {"collective operation",
+          {{{"broadcast", CollectiveOp::Broadcast},
+            {"reduce", CollectiveOp::Reduce},
+            {"allreduce", CollectiveOp::Allreduce}}}};
+}
+constexpr EnumNames<Reduction, 3> names_of(Reduction) {
+  return {"reduction",
+          {{{"sum", Reduction::Sum}, {"min", Reduction::Min}, {"max", Reduction::Max}}}};
+}
+
+// The value as the user wrote it, in TOML syntax (strings quoted), for error messages.
+inline std::string written(const toml::node& node) {
+  // Double quotes and one line, whatever quoting the file used, to match the other messages.
+  constexpr auto kFlags =
+      toml::format_flags::relaxed_float_precision | toml::format_flags::allow_unicode_strings |
+      toml::format_flags::allow_binary_integers | toml::format_flags::allow_octal_integers |
+      toml::format_flags::allow_hexadecimal_integers;
+  std::ostringstream out;
+  out << toml::toml_formatter(node, kFlags);
+  return out.str();
+}
+
+[[noreturn]] inline void wrong_type(const toml::node& node, const std::string& key,
+                                    std::string_view expected) {
+  throw ConfigError(key, written(node), fmt::format("expected {}", expected));
+}
+
+// read_value() converts one TOML value into a field, strictly: 2.0 is not an integer, but an
+// integer is a fine number (clock_mhz = 500).
+inline void read_value(const toml::node& node, const std::string& key, double& out) {
+  if (const auto* real = node.as_floating_point()) {
+    out = real->get();
+  } else if (const auto* integer = node.as_integer()) {
+    out = static_cast<double>(integer->get());
+  } else {
+    wrong_type(node, key, "a number");
+  }
+}
+
+inline void read_value(const toml::node& node, const std::string& key, int& out) {
+  const auto* integer = node.as_integer();
+  if (integer == nullptr || integer->get() < std::numeric_limits<int>::min() ||
+      integer->get() > std::numeric_limits<int>::max()) {
+    wrong_type(node, key, "an integer (32-bit)");
+  }
+  out = static_cast<int>(integer->get());
+}
+
+inline void read_value(const toml::node& node, const std::string& key, std::uint64_t& out) {
+  const auto* integer = node.as_integer();
+  if (integer == nullptr || integer->get() < 0) wrong_type(node, key, "a non-negative integer");
+  out = static_cast<std::uint64_t>(integer->get());
+}
+
+inline void read_value(const toml::node& node, const std::string& key, bool& out) {
+  const auto* boolean = node.as_boolean();
+  if (boolean == nullptr) wrong_type(node, key, "true or false");
+  out = boolean->get();
+}
+
+inline void read_value(const toml::node& node, const std::string& key, std::vector<int>& out) {
+  const auto* array = node.as_array();
+  // An empty array is let through: validate() explains that a torus needs 1 to 4 dimensions.
+  if (array == nullptr || (!array->empty() && !array->is_homogeneous(toml::node_type::integer))) {
+    wrong_type(node, key, "an array of integers");
+  }
+  out.clear();
+  for (const auto& item : *array) read_value(item, key, out.emplace_back());
+}
+
+// A list of node coordinates: [[0, 0, 0], [2, 1, 3]].
+inline void read_value(const toml::node& node, const std::string& key,
+                       std::vector<std::vector<int>>& out) {
+  const auto* array = node.as_array();
+  if (array == nullptr || (!array->empty() && !array->is_homogeneous(toml::node_type::array))) {
+    wrong_type(node, key, "an array of node coordinates such as [[0, 0], [1, 2]]");
+  }
+  out.clear();
+  for (const auto& item : *array) read_value(item, key, out.emplace_back());
+}
+
+// "X" stands for both directions of X at that position, +X first; "+X" and "-X" name one each.
+inline void read_value(const toml::node& node, const std::string& key,
+                       std::vector<Direction>& out) {
+  const auto* array = node.as_array();
+  if (array == nullptr || (!array->empty() && !array->is_homogeneous(toml::node_type::string))) {
+    wrong_type(node, key, "an array of direction names such as [\"X\", \"Y\"] or [\"+X\", \"-X\"]");
+  }
+  out.clear();
+  for (const auto& item : *array) {
+    const std::string& text = item.as_string()->get();
+    Direction plus;
+    Direction minus;
+    if (text.size() == 1 && parse_direction("+" + text, plus) &&
+        parse_direction("-" + text, minus)) {
+      out.push_back(plus);
+      out.push_back(minus);
+    } else if (Direction one; parse_direction(text, one)) {
+      out.push_back(one);
+    } else {
+      throw ConfigError(key, written(node),
+                        fmt::format("unknown direction \"{}\"; known: X, Y, Z, W (both signs) or "
+                                    "+X, -X, +Y, -Y, +Z, -Z, +W, -W",
+                                    text));
+    }
+  }
+}
+
+inline void read_value(const toml::node& node, const std::string& key, std::string& out) {
+  const auto* text = node.as_string();
+  if (text == nullptr) wrong_type(node, key, "a string");
+  out = text->get();
+}
+
+// The fields of a table, each read by `read(field, node, key)`; an unknown field is an error.
+template <typename Read>
+void read_fields(const toml::node& node, const std::string& key,
+                 std::initializer_list<std::string_view> known, Read read) {
+  const auto* table = node.as_table();
+  if (table == nullptr) wrong_type(node, key, "a table");
+  for (const auto& [name, value] : *table) {
+    const std::string field(name.str());
+    if (std::find(known.begin(), known.end(), field) == known.end()) {
+      throw ConfigError(key + "." + field, written(value),
+                        fmt::format("unknown field; known: {}", fmt::join(known, ", ")));
+    }
+    read(field, value, key + "." + field);
+  }
+}
+
+inline void read_value(const toml::node& node, const std::string& key,
+                       std::vector<std::string>& out) {
+  const auto* array = node.as_array();
+  if (array == nullptr || (!array->empty() && !array->is_homogeneous(toml::node_type::string))) {
+    wrong_type(node, key, "an array of strings");
+  }
+  out.clear();
+  for (const auto& item : *array) out.push_back(item.as_string()->get());
+}
+
+// [[collective.tree]] tables: id, and rows of { node, root, to_root, pe, dirs }.
+inline void read_value(const toml::node& node, const std::string& key, std::vector<TreeSpec>& out) {
+  const auto* array = node.as_array();
+  if (array == nullptr) wrong_type(node, key, "tables [[collective.tree]] with id and rows");
+  out.clear();
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    TreeSpec& tree = out.emplace_back();
+    read_fields((*array)[i], fmt::format("{}[{}]", key, i), {"id", "rows"},
+                [&](const std::string& field, const toml::node& value, const std::string& k) {
+                  if (field == "id") return read_value(value, k, tree.id);
+                  const auto* rows = value.as_array();
+                  if (rows == nullptr) wrong_type(value, k, "an array of row tables");
+                  for (std::size_t r = 0; r < rows->size(); ++r) {
+                    TreeRowSpec& row = tree.rows.emplace_back();
+                    read_fields(
+                        (*rows)[r], fmt::format("{}[{}]", k, r),
+                        {"node", "root", "to_root", "pe", "dirs"},
+                        [&](const std::string& f, const toml::node& v, const std::string& kk) {
+                          if (f == "node") return read_value(v, kk, row.node);
+                          if (f == "root") return read_value(v, kk, row.root);
+                          if (f == "to_root") return read_value(v, kk, row.to_root);
+                          if (f == "pe") return read_value(v, kk, row.pe);
+                          read_value(v, kk, row.dirs);
+                        });
+                  }
+                });
+  }
+}
+
+template <typename E>
+requires std::is_enum_v<E>
+inline void read_value(const toml::node& node, const std::string& key, E& out) {
+  const auto* text = node.as_string();
+  if (text == nullptr) wrong_type(node, key, "a string");
+  std::vector<std::string_view> known;
+  for (const auto& [name, value] : names_of(E{}).names) {
+    if (name == text->get()) {
+      out = value;
+      return;
+    }
+    known.push_back(name);
+  }
+  throw ConfigError(
+      key, written(node),
+      fmt::format("unknown {}; known: {}", names_of(E{}).what, fmt::join(known, ", ")));
+}
+
+inline nlohmann::ordered_json json_value(const std::vector<TreeSpec>& trees) {
+  auto out = nlohmann::ordered_json::array();
+  for (const TreeSpec& t : trees) {
+    auto rows = nlohmann::ordered_json::array();
+    for (const TreeRowSpec& r : t.rows) {
+      auto dirs = nlohmann::ordered_json::array();
+      for (Direction d : r.dirs) dirs.push_back(d.name());
+      rows.push_back({{"node", r.node},
+                      {"root", r.root},
+                      {"to_root", r.to_root},
+                      {"pe", r.pe},
+                      {"dirs", dirs}});
+    }
+    out.push_back({{"id", t.id}, {"rows", rows}});
+  }
+  return out;
+}
+
+template <typename T>
+nlohmann::ordered_json json_value(const T& value) {
+  if constexpr (std::is_enum_v<T>) {
+    for (const auto& [name, each] : names_of(T{}).names) {
+      if (each == value) return std::string(name);
+    }
+    return nullptr;  // unreachable while every enumerator has a name
+  } else {
+    return value;
+  }
+}
+
+}  // namespace angara::config_values
