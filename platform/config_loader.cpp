@@ -137,6 +137,17 @@ const std::vector<KeySpec>& key_specs() {
       field<&Config::workload, &WorkloadParams::background_rate>(
           "workload", "background_rate",
           "uniform point-to-point traffic beside the collectives, flits/node/cycle ([traffic])"),
+      field<&Config::pcie, &PcieParams::lanes>("pcie", "lanes", "PCIe lanes (Table 1: x16)"),
+      field<&Config::pcie, &PcieParams::transfer_gtps>(
+          "pcie", "transfer_gtps", "transfer rate per lane, GT/s (gen2: 5, gen3: 8)"),
+      field<&Config::pcie, &PcieParams::encoding>("pcie", "encoding",
+                                                  "line code: 8b10b (gen1/2) or 128b130b"),
+      field<&Config::pcie, &PcieParams::max_payload_bytes>(
+          "pcie", "max_payload_bytes", "largest TLP payload, bytes (128..4096)"),
+      field<&Config::pcie, &PcieParams::tlp_overhead_bytes>("pcie", "tlp_overhead_bytes",
+                                                            "bytes per TLP beside the payload"),
+      field<&Config::pcie, &PcieParams::latency_ns>("pcie", "latency_ns",
+                                                    "one-way latency, ns (Table 1: 300)"),
       field<&Config::trace, &TraceParams::nodes>(
           "trace", "nodes", "nodes whose blocks are traced, [[x, y, ...], ...] (AT only)"),
       field<&Config::trace, &TraceParams::blocks>(

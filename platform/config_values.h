@@ -65,6 +65,10 @@ constexpr EnumNames<CollectiveOp, 3> names_of(CollectiveOp) {
             {"reduce", CollectiveOp::Reduce},
             {"allreduce", CollectiveOp::Allreduce}}}};
 }
+constexpr EnumNames<PcieEncoding, 2> names_of(PcieEncoding) {
+  return {"PCIe encoding",
+          {{{"8b10b", PcieEncoding::B8b10b}, {"128b130b", PcieEncoding::B128b130b}}}};
+}
 constexpr EnumNames<Reduction, 3> names_of(Reduction) {
   return {"reduction",
           {{{"sum", Reduction::Sum}, {"min", Reduction::Min}, {"max", Reduction::Max}}}};

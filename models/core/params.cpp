@@ -217,6 +217,27 @@ void SimParams::validate() const {
   if (quantum_cycles == 0) throw ConfigError("sim.quantum_cycles", "0", "must be positive");
 }
 
+void PcieParams::validate() const {
+  if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16 && lanes != 32) {
+    throw ConfigError("pcie.lanes", fmt::format("{}", lanes), "1, 2, 4, 8, 16 or 32 lanes");
+  }
+  if (!(transfer_gtps > 0)) {
+    throw ConfigError("pcie.transfer_gtps", fmt::format("{}", transfer_gtps), "must be positive");
+  }
+  if (max_payload_bytes < 128 || max_payload_bytes > 4096 ||
+      (max_payload_bytes & (max_payload_bytes - 1)) != 0) {
+    throw ConfigError("pcie.max_payload_bytes", fmt::format("{}", max_payload_bytes),
+                      "a power of two from 128 to 4096 bytes");
+  }
+  if (tlp_overhead_bytes < 0) {
+    throw ConfigError("pcie.tlp_overhead_bytes", fmt::format("{}", tlp_overhead_bytes),
+                      "must be zero or positive");
+  }
+  if (!(latency_ns >= 0)) {
+    throw ConfigError("pcie.latency_ns", fmt::format("{}", latency_ns), "must be zero or positive");
+  }
+}
+
 bool TraceParams::traces(const std::string& block) const {
   return std::find(blocks.begin(), blocks.end(), block) != blocks.end();
 }
@@ -249,6 +270,7 @@ void Config::validate() const {
   traffic.validate();
   sim.validate();
   trace.validate(topology, sim.mode);
+  pcie.validate();
 }
 
 ChannelTiming::ChannelTiming(const ChannelParams& channel, double clock_mhz)

@@ -137,6 +137,20 @@ struct SimParams {
   void validate() const;
 };
 
+enum class PcieEncoding { B8b10b, B128b130b };
+
+// The PCIe link between a node's host and its network adapter (Table 1: gen2 x16, 300 ns).
+struct PcieParams {
+  int lanes = 16;
+  double transfer_gtps = 5.0;                    // per lane: gen2 5 GT/s, gen3 8 GT/s
+  PcieEncoding encoding = PcieEncoding::B8b10b;  // gen1/2 8b/10b, gen3+ 128b/130b
+  int max_payload_bytes = 256;                   // per TLP
+  int tlp_overhead_bytes = 24;                   // header, sequence number, LCRC, framing
+  double latency_ns = 300.0;                     // one way (Table 1)
+
+  void validate() const;
+};
+
 // Waveforms of chosen nodes' blocks (AT only), written as a VCD file.
 struct TraceParams {
   std::vector<std::vector<int>> nodes;  // coordinates; empty: tracing off
@@ -160,6 +174,7 @@ struct Config {
   TrafficParams traffic;
   SimParams sim;
   TraceParams trace;
+  PcieParams pcie;
 
   void validate() const;
 };

@@ -85,6 +85,13 @@ drain_cycles = 1000
 watchdog_cycles = 300
 quantum_cycles = 250
 progress = false
+[pcie]
+lanes = 8
+transfer_gtps = 8.0
+encoding = "128b130b"
+max_payload_bytes = 512
+tlp_overhead_bytes = 20
+latency_ns = 250.0
 [trace]
 nodes = [[1, 2]]
 blocks = ["vcup", "reducer"]
@@ -143,6 +150,12 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.trace.nodes, (std::vector<std::vector<int>>{{1, 2}}));
   EXPECT_EQ(config.trace.blocks, (std::vector<std::string>{"vcup", "reducer"}));
   EXPECT_EQ(config.trace.file, "out.vcd");
+  EXPECT_EQ(config.pcie.lanes, 8);
+  EXPECT_DOUBLE_EQ(config.pcie.transfer_gtps, 8.0);
+  EXPECT_EQ(config.pcie.encoding, PcieEncoding::B128b130b);
+  EXPECT_EQ(config.pcie.max_payload_bytes, 512);
+  EXPECT_EQ(config.pcie.tlp_overhead_bytes, 20);
+  EXPECT_DOUBLE_EQ(config.pcie.latency_ns, 250.0);
   EXPECT_DOUBLE_EQ(config.link.bandwidth_gbps, 100.0);
   EXPECT_DOUBLE_EQ(config.link.latency_ns, 40.0);
   EXPECT_DOUBLE_EQ(config.endpoint.bandwidth_gbps, 50.0);
