@@ -122,6 +122,7 @@ Cycle RouterCore::receive(PortId port, Packet& packet) {
   const Route r = route(port, packet);
   const Cycle ready = ready_at(port, packet, r);
   fifo.push_back({&packet, r, ready});
+  m_busy_inputs.set(input_index(port, packet.header.vc));
   if (m_trace) trace_arrival(port, packet, ready);
   return fifo.size() == 1 ? fifo.front().ready : kNever;
 }
@@ -139,11 +140,10 @@ void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
   }
   // Requests: the head of every input VC that is ready and whose crossbar input is free.
   m_requests.clear();
-  for (int i = 0; i < static_cast<int>(m_inputs.size()); ++i) {
-    if (m_inputs[i].empty()) continue;
+  m_busy_inputs.for_each([&](int i) {
     const auto port = static_cast<PortId>(i / m_vc_count);
     if (m_input_busy[port] <= now && m_inputs[i].front().ready <= now) m_requests.push_back(i);
-  }
+  });
   // Each free output grants the requester after the one it granted last (round robin), among
   // those with the credits they need; a crossbar input carries one packet (or copy) at a time.
   const int total = static_cast<int>(m_inputs.size());
@@ -169,7 +169,10 @@ void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
     const VcId vc = out_vc(out, *q.packet, q.route);
     Packet* packet = copy_for(*q.packet, last);
     q.route.outs &= static_cast<std::uint16_t>(~bit(out));
-    if (last) m_inputs[best].pop_front();
+    if (last) {
+      m_inputs[best].pop_front();
+      if (m_inputs[best].empty()) m_busy_inputs.clear(best);
+    }
     const int flits = packet->wire_flits();
     const Cycle tail_out = now + timing(out).serialization(flits);
     m_round_robin[out] = best;
@@ -221,6 +224,7 @@ void RouterCore::enqueue_send(const CollectiveSend& s) {
   if (r.outs == 0) return;
   s.packet->head_at = s.packet->tail_at = s.ready;
   m_inputs[input_index(pegroup_port(), 0)].push_back({s.packet, r, s.ready});
+  m_busy_inputs.set(input_index(pegroup_port(), 0));
 }
 
 void RouterCore::forward(Packet& packet, const Grant& g) {
@@ -236,8 +240,7 @@ void RouterCore::forward(Packet& packet, const Grant& g) {
 
 Cycle RouterCore::next_wakeup(Cycle now) {
   Cycle next = m_collective ? std::max(m_collective->next_timer(), now + 1) : kNever;
-  for (int i = 0; i < static_cast<int>(m_inputs.size()); ++i) {
-    if (m_inputs[i].empty()) continue;
+  m_busy_inputs.for_each([&](int i) {
     const auto port = static_cast<PortId>(i / m_vc_count);
     const Queued& q = m_inputs[i].front();
     const Cycle t = std::max(q.ready, m_input_busy[port]);
@@ -251,7 +254,7 @@ Cycle RouterCore::next_wakeup(Cycle now) {
       earliest = std::min(earliest, c);
     }
     if (earliest != kNever) next = std::min(next, std::max(earliest, now + 1));
-  }
+  });
   return next;
 }
 

@@ -19,6 +19,7 @@
 // crossbar input, in port order; it leaves its buffer with the last copy. An internal port
 // connects the crossbar to the PEGroup, in both directions.
 
+#include <bit>
 #include <memory>
 #include <optional>
 #include <string>
@@ -155,14 +156,33 @@ class RouterCore {
   std::unique_ptr<CollectiveUnit> m_collective;
   PacketPool* m_pool;
 
+  // Input VCs holding packets, so that allocation visits only those (a router has up to 100).
+  class InputSet {
+   public:
+    void set(int i) { m_words[i / 64] |= std::uint64_t{1} << (i % 64); }
+    void clear(int i) { m_words[i / 64] &= ~(std::uint64_t{1} << (i % 64)); }
+    template <typename Fn>
+    void for_each(Fn fn) const {
+      for (int w = 0; w < 2; ++w) {
+        for (std::uint64_t bits = m_words[w]; bits; bits &= bits - 1) {
+          fn(w * 64 + std::countr_zero(bits));
+        }
+      }
+    }
+
+   private:
+    std::uint64_t m_words[2] = {0, 0};
+  };
+
   std::vector<RingQueue<Queued>> m_inputs;  // [port * vc_count + vc]
-  std::vector<Cycle> m_input_busy;          // [port]: crossbar input free from this cycle
-  std::vector<Cycle> m_output_busy;         // [port]: output channel free from this cycle
-  std::vector<CreditCounter> m_credits;     // [port * vc_count + vc]: free flits downstream
-  std::vector<int> m_round_robin;           // [port]: last input index granted this output
-  std::vector<int> m_requests;              // scratch: input VCs that may start this cycle
-  std::vector<ToPeGroup> m_to_pegroup;      // granted to the PEGroup, not yet handed over
-  std::vector<CollectiveSend> m_sends;      // scratch: what the PEGroup sends
+  InputSet m_busy_inputs;
+  std::vector<Cycle> m_input_busy;       // [port]: crossbar input free from this cycle
+  std::vector<Cycle> m_output_busy;      // [port]: output channel free from this cycle
+  std::vector<CreditCounter> m_credits;  // [port * vc_count + vc]: free flits downstream
+  std::vector<int> m_round_robin;        // [port]: last input index granted this output
+  std::vector<int> m_requests;           // scratch: input VCs that may start this cycle
+  std::vector<ToPeGroup> m_to_pegroup;   // granted to the PEGroup, not yet handed over
+  std::vector<CollectiveSend> m_sends;   // scratch: what the PEGroup sends
   std::uint64_t m_flit_hops = 0;
   std::unique_ptr<RouterTrace> m_trace;  // null: tracing off
 };
