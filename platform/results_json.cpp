@@ -20,6 +20,10 @@ void add_run(nlohmann::ordered_json& j, Cycle sim_cycles, double wall_seconds, c
   j["config"] = config_to_json(c);
 }
 
+const char* mode_name(const Config& c) {
+  return c.sim.mode == SimMode::Lt ? "LT" : "AT";
+}
+
 LatencyStats completion_stats(const CollectiveResult& r) {
   LatencyStats s;
   for (Cycle c : r.completion) s.add(c);
@@ -65,10 +69,10 @@ std::string summary_line(const ExperimentResult& r) {
   return fmt::format(
       "{} torus {}, uniform {:.3f} flits/node/cycle: accepted {:.3f}, latency mean {:.1f} p50 {} "
       "p99 {} cycles ({:.1f} ns mean), {} packets measured{}, {} cycles in {:.2f} s",
-      fmt::join(r.config.topology.dims, "x"), r.config.sim.mode == SimMode::Lt ? "LT" : "AT",
-      r.offered_flits_per_node_cycle, r.accepted_flits_per_node_cycle, lat.mean(),
-      lat.percentile(0.5), lat.percentile(0.99), lat.mean() * r.config.router.cycle_ns(),
-      r.packets_delivered, r.saturated ? " (SATURATED)" : "", r.sim_cycles, r.wall_seconds);
+      fmt::join(r.config.topology.dims, "x"), mode_name(r.config), r.offered_flits_per_node_cycle,
+      r.accepted_flits_per_node_cycle, lat.mean(), lat.percentile(0.5), lat.percentile(0.99),
+      lat.mean() * r.config.router.cycle_ns(), r.packets_delivered,
+      r.saturated ? " (SATURATED)" : "", r.sim_cycles, r.wall_seconds);
 }
 
 nlohmann::ordered_json to_json(const CollectiveResult& r) {
@@ -99,9 +103,9 @@ std::string summary_line(const CollectiveResult& r) {
   return fmt::format(
       "{} torus {}, {} of {} flits on tree {} ({} processors): completion min {} mean {:.1f} max "
       "{} cycles ({:.1f} ns mean) over {} operations, {} deliveries checked, {:.2f} s",
-      fmt::join(r.config.topology.dims, "x"), r.config.sim.mode == SimMode::Lt ? "LT" : "AT",
-      op_name(r.config), r.config.workload.payload_flits, r.config.workload.tree, r.pe_nodes,
-      s.min(), s.mean(), s.max(), s.mean() * ns, r.completion.size(), r.deliveries, r.wall_seconds);
+      fmt::join(r.config.topology.dims, "x"), mode_name(r.config), op_name(r.config),
+      r.config.workload.payload_flits, r.config.workload.tree, r.pe_nodes, s.min(), s.mean(),
+      s.max(), s.mean() * ns, r.completion.size(), r.deliveries, r.wall_seconds);
 }
 
 void write_file(const std::string& text, const std::filesystem::path& path) {

@@ -6,8 +6,6 @@
 //   cpu_bench            32768 and 1024 CPUs, 200 steps
 //   options: --cpus N --steps S
 
-#include <sys/resource.h>
-
 #include <fmt/format.h>
 #include <chrono>
 #include <cstdlib>
@@ -16,22 +14,15 @@
 #include <vector>
 
 #include "models/cpu/cpu_at.h"
+#include "regress/support/bench_clock.h"
 #include "regress/support/isolated.h"
 
 namespace angara {
 namespace {
 
-using WallClock = std::chrono::steady_clock;
-
-double seconds_since(WallClock::time_point start) {
-  return std::chrono::duration<double>(WallClock::now() - start).count();
-}
-
-double peak_rss_mb() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-}
+using test::peak_rss_mb;
+using test::seconds_since;
+using test::WallClock;
 
 Task stepper(CpuCore& cpu, int steps) {
   for (int i = 0; i < steps; ++i) co_await cpu.wait_until(cpu.now() + 10);

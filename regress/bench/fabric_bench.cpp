@@ -7,8 +7,6 @@
 //   fabric_bench --scaling            the node-count table, both modes
 //   options: --cycles N --rate R --dims 8x8x8
 
-#include <sys/resource.h>
-
 #include <fmt/format.h>
 #include <chrono>
 #include <cstdlib>
@@ -19,6 +17,7 @@
 
 #include "platform/experiment.h"
 #include "platform/system.h"
+#include "regress/support/bench_clock.h"
 #include "regress/support/isolated.h"
 #include "workloads/synthetic/scripted_traffic.h"
 #include "workloads/synthetic/traffic_measurement.h"
@@ -26,17 +25,9 @@
 namespace angara {
 namespace {
 
-using WallClock = std::chrono::steady_clock;
-
-double seconds_since(WallClock::time_point start) {
-  return std::chrono::duration<double>(WallClock::now() - start).count();
-}
-
-double peak_rss_mb() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-}
+using test::peak_rss_mb;
+using test::seconds_since;
+using test::WallClock;
 
 std::vector<int> parse_dims(const std::string& text) {
   std::vector<int> dims;
