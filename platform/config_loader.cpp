@@ -115,9 +115,11 @@ const std::vector<KeySpec>& key_specs() {
       field<&Config::collective, &CollectiveParams::tree>(
           "collective", "tree", "trees given row by row: [[collective.tree]] id, rows = [...]"),
       field<&Config::workload, &WorkloadParams::kind>(
-          "workload", "kind", "synthetic ([traffic]) or collective (one operation, repeated)"),
-      field<&Config::workload, &WorkloadParams::op>("workload", "op",
-                                                    "broadcast, reduce or allreduce"),
+          "workload", "kind",
+          "synthetic ([traffic]); collective (hardware subnet, one operation repeated); msgrate, "
+          "pingpong or software (CPU programs over the message API: [node])"),
+      field<&Config::workload, &WorkloadParams::op>(
+          "workload", "op", "broadcast, reduce, allreduce or allgather (software only)"),
       field<&Config::workload, &WorkloadParams::reduction>("workload", "reduction",
                                                            "sum, min or max, per 64-bit word"),
       field<&Config::workload, &WorkloadParams::tree>("workload", "tree",
@@ -137,6 +139,32 @@ const std::vector<KeySpec>& key_specs() {
       field<&Config::workload, &WorkloadParams::background_rate>(
           "workload", "background_rate",
           "uniform point-to-point traffic beside the collectives, flits/node/cycle ([traffic])"),
+      field<&Config::workload, &WorkloadParams::algorithm>(
+          "workload", "algorithm",
+          "software collectives: tree (the hardware's tree, a message per edge), binomial "
+          "(broadcast) or recursive_doubling (allgather)"),
+      field<&Config::workload, &WorkloadParams::peer>(
+          "workload", "peer", "msgrate/pingpong rank 1 [x, y, ...]; [] = node 0's +X neighbour"),
+      field<&Config::workload, &WorkloadParams::sizes>("workload", "sizes",
+                                                       "msgrate/pingpong message sizes, bytes"),
+      field<&Config::workload, &WorkloadParams::messages>(
+          "workload", "messages", "msgrate: messages per size; pingpong: round trips per size"),
+      field<&Config::node, &NodeParams::gflops>("node", "gflops",
+                                                "CPU compute rate, GFlop/s (Table 1 peak: 140.8)"),
+      field<&Config::node, &NodeParams::send_overhead_ns>(
+          "node", "send_overhead_ns", "library time per send call, ns (assumption)"),
+      field<&Config::node, &NodeParams::recv_overhead_ns>(
+          "node", "recv_overhead_ns", "library time per receive call or empty poll, ns"),
+      field<&Config::node, &NodeParams::pio_max_bytes>(
+          "node", "pio_max_bytes", "messages up to this size are CPU stores, longer ones DMA"),
+      field<&Config::node, &NodeParams::tx_buffer_bytes>(
+          "node", "tx_buffer_bytes", "PCIe endpoint send buffer, bytes (a send takes what fits)"),
+      field<&Config::node, &NodeParams::rx_ring_bytes>(
+          "node", "rx_ring_bytes", "receive ring per channel in host memory, bytes"),
+      field<&Config::node, &NodeParams::max_message_bytes>(
+          "node", "max_message_bytes", "largest message one send makes, bytes (16..65536)"),
+      field<&Config::node, &NodeParams::channels>("node", "channels",
+                                                  "message channels (addresses) per node"),
       field<&Config::pcie, &PcieParams::lanes>("pcie", "lanes", "PCIe lanes (Table 1: x16)"),
       field<&Config::pcie, &PcieParams::transfer_gtps>(
           "pcie", "transfer_gtps", "transfer rate per lane, GT/s (gen2: 5, gen3: 8)"),

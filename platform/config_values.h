@@ -55,15 +55,26 @@ constexpr EnumNames<InjectionProcess, 1> names_of(InjectionProcess) {
 constexpr EnumNames<SimMode, 2> names_of(SimMode) {
   return {"sim mode", {{{"at", SimMode::At}, {"lt", SimMode::Lt}}}};
 }
-constexpr EnumNames<WorkloadKind, 2> names_of(WorkloadKind) {
+constexpr EnumNames<WorkloadKind, 5> names_of(WorkloadKind) {
   return {"workload kind",
-          {{{"synthetic", WorkloadKind::Synthetic}, {"collective", WorkloadKind::Collective}}}};
+          {{{"synthetic", WorkloadKind::Synthetic},
+            {"collective", WorkloadKind::Collective},
+            {"msgrate", WorkloadKind::MsgRate},
+            {"pingpong", WorkloadKind::PingPong},
+            {"software", WorkloadKind::Software}}}};
 }
-constexpr EnumNames<CollectiveOp, 3> names_of(CollectiveOp) {
+constexpr EnumNames<CollectiveOp, 4> names_of(CollectiveOp) {
   return {"collective operation",
           {{{"broadcast", CollectiveOp::Broadcast},
             {"reduce", CollectiveOp::Reduce},
-            {"allreduce", CollectiveOp::Allreduce}}}};
+            {"allreduce", CollectiveOp::Allreduce},
+            {"allgather", CollectiveOp::Allgather}}}};
+}
+constexpr EnumNames<SoftwareAlgorithm, 3> names_of(SoftwareAlgorithm) {
+  return {"software algorithm",
+          {{{"tree", SoftwareAlgorithm::Tree},
+            {"binomial", SoftwareAlgorithm::Binomial},
+            {"recursive_doubling", SoftwareAlgorithm::RecursiveDoubling}}}};
 }
 constexpr EnumNames<PcieEncoding, 2> names_of(PcieEncoding) {
   return {"PCIe encoding",

@@ -22,6 +22,8 @@ double SimRunner::wall_seconds() const {
 
 void SimRunner::run_until(Cycle limit, const char* phase, const std::function<bool()>& done) {
   m_progress_at = now();
+  // Before the first start nothing is pending yet: initialise (processes run once at time 0).
+  if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
   while (!done() && now() < limit) {
     if (limit == kNever && !sc_core::sc_pending_activity()) {
       if (m_watch.outstanding() > 0) deadlock("no event is pending");
@@ -45,6 +47,9 @@ void SimRunner::check_progress() {
 }
 
 void SimRunner::deadlock(const std::string& why) const {
+  if (m_watch.blocked) {
+    throw ModelError(fmt::format("deadlock at cycle {}: {}; {}", now(), why, m_watch.blocked()));
+  }
   throw ModelError(fmt::format("deadlock at cycle {}: {} with {} outstanding; oldest blocked: {}",
                                now(), why, m_watch.outstanding(),
                                m_system.oldest_blocked(now()).value_or("none")));

@@ -21,6 +21,8 @@ class SimRunner {
   struct Watch {
     std::function<std::uint64_t()> delivered;
     std::function<std::uint64_t()> outstanding;
+    // Who is stuck, for the error; by default the oldest blocked packet.
+    std::function<std::string()> blocked = {};
   };
   SimRunner(System& system, const SimParams& sim, const ProgressSink& progress, Watch watch);
 

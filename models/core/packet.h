@@ -30,6 +30,7 @@ enum class PacketKind : std::uint8_t {
   Reduce,
   Credit,
   ReduceResult,  // a reduce's result, sent point-to-point from the tree's root to its destination
+  Message,       // a piece of a host message (models/pcie): its header's seq is the message tag
 };
 
 // Packets of the collective subnet travel on VCUp/VCDown and through the PEGroup.

@@ -176,17 +176,7 @@ void CollectiveParams::validate(const TopologyParams& topology) const {
 
 void WorkloadParams::validate(const TopologyParams& topology,
                               const CollectiveParams& collective) const {
-  if (kind != WorkloadKind::Collective) return;
-  const bool given = std::any_of(collective.tree.begin(), collective.tree.end(),
-                                 [this](const TreeSpec& t) { return t.id == tree; });
-  if (!given && (tree < 0 || tree >= collective.trees)) {
-    throw ConfigError("workload.tree", fmt::format("{}", tree),
-                      fmt::format("no such tree: collective.trees = {} (TreeId 0..{}) and no "
-                                  "[[collective.tree]] with this id",
-                                  collective.trees, collective.trees - 1));
-  }
-  if (!source.empty()) check_coords("workload.source", source, topology);
-  if (!destination.empty()) check_coords("workload.destination", destination, topology);
+  if (kind == WorkloadKind::Synthetic) return;
   if (payload_flits < 1 || payload_flits > kMaxDataFlits) {
     throw ConfigError("workload.payload_flits", fmt::format("{}", payload_flits),
                       "a packet carries 1 to 16 data flits");
@@ -194,10 +184,65 @@ void WorkloadParams::validate(const TopologyParams& topology,
   if (repetitions < 1) {
     throw ConfigError("workload.repetitions", fmt::format("{}", repetitions), "at least 1");
   }
+  if (kind == WorkloadKind::MsgRate || kind == WorkloadKind::PingPong) {
+    validate_messages(topology);
+    return;
+  }
+  if (kind == WorkloadKind::Collective && op == CollectiveOp::Allgather) {
+    throw ConfigError("workload.op", "\"allgather\"",
+                      "the hardware subnet has no allgather; run it in software: "
+                      "workload.kind = \"software\"");
+  }
+  if (kind == WorkloadKind::Software) validate_algorithm();
+  const bool given = std::any_of(collective.tree.begin(), collective.tree.end(),
+                                 [this](const TreeSpec& t) { return t.id == tree; });
+  const bool uses_tree = kind == WorkloadKind::Collective || algorithm == SoftwareAlgorithm::Tree;
+  if (uses_tree && !given && (tree < 0 || tree >= collective.trees)) {
+    throw ConfigError("workload.tree", fmt::format("{}", tree),
+                      fmt::format("no such tree: collective.trees = {} (TreeId 0..{}) and no "
+                                  "[[collective.tree]] with this id",
+                                  collective.trees, collective.trees - 1));
+  }
+  if (!source.empty()) check_coords("workload.source", source, topology);
+  if (!destination.empty()) check_coords("workload.destination", destination, topology);
   if (!(background_rate >= 0.0 && background_rate <= 1.0)) {
     throw ConfigError("workload.background_rate", fmt::format("{}", background_rate),
                       "between 0 and 1 flit per node per cycle");
   }
+}
+
+void WorkloadParams::validate_algorithm() const {
+  const bool fits = op == CollectiveOp::Allgather
+                        ? algorithm == SoftwareAlgorithm::RecursiveDoubling
+                        : algorithm == SoftwareAlgorithm::Tree ||
+                              (op == CollectiveOp::Broadcast &&
+                               algorithm == SoftwareAlgorithm::Binomial);
+  if (!fits) {
+    constexpr const char* kNames[] = {"\"tree\"", "\"binomial\"", "\"recursive_doubling\""};
+    throw ConfigError("workload.algorithm", kNames[static_cast<int>(algorithm)],
+                      "broadcast: tree or binomial; reduce and allreduce: tree; allgather: "
+                      "recursive_doubling");
+  }
+}
+
+void WorkloadParams::validate_messages(const TopologyParams& topology) const {
+  if (!peer.empty()) {
+    check_coords("workload.peer", peer, topology);
+    if (std::all_of(peer.begin(), peer.end(), [](int c) { return c == 0; })) {
+      throw ConfigError("workload.peer", fmt::format("[{}]", fmt::join(peer, ", ")),
+                        "rank 1 must be another node than rank 0 (node 0)");
+    }
+  } else if (topology.dims.front() < 2) {
+    throw ConfigError("topology.dims", fmt::format("[{}]", fmt::join(topology.dims, ", ")),
+                      "the default peer is node 0's +X neighbour: give workload.peer");
+  }
+  if (sizes.empty()) throw ConfigError("workload.sizes", "[]", "give at least one message size");
+  for (int size : sizes) {
+    if (size < 1 || size > (1 << 20)) {
+      throw ConfigError("workload.sizes", fmt::format("{}", size), "message sizes are 1 B .. 1 MiB");
+    }
+  }
+  if (messages < 1) throw ConfigError("workload.messages", fmt::format("{}", messages), "at least 1");
 }
 
 void TrafficParams::validate() const {
@@ -271,6 +316,41 @@ void Config::validate() const {
   sim.validate();
   trace.validate(topology, sim.mode);
   pcie.validate();
+  node.validate();
+}
+
+void NodeParams::validate() const {
+  if (!(gflops > 0)) throw ConfigError("node.gflops", fmt::format("{}", gflops), "must be positive");
+  if (!(send_overhead_ns >= 0)) {
+    throw ConfigError("node.send_overhead_ns", fmt::format("{}", send_overhead_ns),
+                      "must be zero or positive");
+  }
+  if (!(recv_overhead_ns >= 0)) {
+    throw ConfigError("node.recv_overhead_ns", fmt::format("{}", recv_overhead_ns),
+                      "must be zero or positive");
+  }
+  if (max_message_bytes < 16 || max_message_bytes > 65536) {
+    throw ConfigError("node.max_message_bytes", fmt::format("{}", max_message_bytes),
+                      "from 16 to 65536 bytes (the message tag's length field)");
+  }
+  if (pio_max_bytes < 0) {
+    throw ConfigError("node.pio_max_bytes", fmt::format("{}", pio_max_bytes),
+                      "must be zero or positive");
+  }
+  if (tx_buffer_bytes < max_message_bytes) {
+    throw ConfigError("node.tx_buffer_bytes", fmt::format("{}", tx_buffer_bytes),
+                      fmt::format("must hold one largest message (node.max_message_bytes = {})",
+                                  max_message_bytes));
+  }
+  if (rx_ring_bytes < max_message_bytes + 16 || rx_ring_bytes % 16 != 0) {
+    throw ConfigError("node.rx_ring_bytes", fmt::format("{}", rx_ring_bytes),
+                      fmt::format("a multiple of 16 holding one largest message "
+                                  "(node.max_message_bytes = {}) and more",
+                                  max_message_bytes));
+  }
+  if (channels < 1 || channels > 256) {
+    throw ConfigError("node.channels", fmt::format("{}", channels), "from 1 to 256 per node");
+  }
 }
 
 ChannelTiming::ChannelTiming(const ChannelParams& channel, double clock_mhz)

@@ -84,8 +84,12 @@ struct CollectiveParams {
   void validate(const TopologyParams& topology) const;
 };
 
-enum class WorkloadKind { Synthetic, Collective };
-enum class CollectiveOp { Broadcast, Reduce, Allreduce };
+// synthetic: [traffic]; collective: the hardware subnet driven from the endpoints; msgrate,
+// pingpong, software: CPU programs over the message API (models/node).
+enum class WorkloadKind { Synthetic, Collective, MsgRate, PingPong, Software };
+enum class CollectiveOp { Broadcast, Reduce, Allreduce, Allgather };
+// How a software collective moves its messages (collectives/software).
+enum class SoftwareAlgorithm { Tree, Binomial, RecursiveDoubling };
 // The reduction operations of the collective subnet, on 64-bit signed integers.
 enum class Reduction : std::uint8_t { Sum = 0, Min = 1, Max = 2 };
 
@@ -103,8 +107,20 @@ struct WorkloadParams {
   bool overlap = false;  // start every operation at once (the processors' 16-reduce window applies)
   bool all_trees = false;        // run each operation on every tree at once (tree is then ignored)
   double background_rate = 0.0;  // uniform point-to-point traffic beside, flits/node/cycle
+  SoftwareAlgorithm algorithm = SoftwareAlgorithm::Tree;  // software collectives
+  // msgrate and pingpong: rank 0 is node 0, rank 1 is `peer` (empty: node 0's +X neighbour)
+  std::vector<int> peer;
+  std::vector<int> sizes{8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};  // message bytes
+  int messages = 1000;  // msgrate: messages per size; pingpong: round trips per size
+
+  // Bytes a collective operation carries (payload_flits flits of 16 bytes).
+  int payload_bytes() const { return payload_flits * 16; }
 
   void validate(const TopologyParams& topology, const CollectiveParams& collective) const;
+
+ private:
+  void validate_algorithm() const;
+  void validate_messages(const TopologyParams& topology) const;
 };
 
 enum class TrafficPattern { Uniform };
@@ -133,6 +149,21 @@ struct SimParams {
   Cycle watchdog_cycles = 20000;  // no packet delivered for this long with packets in flight: error
   Cycle quantum_cycles = 1000;    // LT global quantum: how far an endpoint runs ahead
   bool progress = true;           // progress lines on stderr for long runs
+
+  void validate() const;
+};
+
+// A node's host side (models/node) and PCIe endpoint buffers. Only gflops is from Table 1; the
+// software costs and buffer sizes are assumptions of the model (docs/NODE.md).
+struct NodeParams {
+  double gflops = 140.8;          // compute rate of compute_flops (Table 1 node peak)
+  double send_overhead_ns = 100;  // library work per send call, a failed one too
+  double recv_overhead_ns = 100;  // library work per receive call, an empty poll too
+  int pio_max_bytes = 256;        // longer messages go by DMA, shorter ones by CPU stores
+  int tx_buffer_bytes = 16384;    // the endpoint's send buffer, shared by the node's channels
+  int rx_ring_bytes = 65536;      // each channel's receive ring in host memory
+  int max_message_bytes = 4096;   // a send takes at most this many bytes (the rest: send again)
+  int channels = 2;               // message channels (addresses) per node
 
   void validate() const;
 };
@@ -175,6 +206,7 @@ struct Config {
   SimParams sim;
   TraceParams trace;
   PcieParams pcie;
+  NodeParams node;
 
   void validate() const;
 };

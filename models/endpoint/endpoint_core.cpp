@@ -36,7 +36,7 @@ void EndpointCore::pull_created(Cycle now) {
 
 // Point-to-point packets take the VC sets in turn, starting in class 0.
 VcId EndpointCore::next_vc() const {
-  return static_cast<VcId>((m_sent % m_vc_sets) * m_vc_classes);
+  return static_cast<VcId>((m_p2p_sent % m_vc_sets) * m_vc_classes);
 }
 
 VcId EndpointCore::vc_for(const PacketRequest& request) const {
@@ -65,6 +65,7 @@ Packet* EndpointCore::start_packet(Cycle start) {
   const VcId vc = vc_for(req);
   const int flits = kHeaderFlits + req.data_flits;
   const bool collective = is_collective(req.kind);
+  const bool ledgered = req.kind == PacketKind::Write;
   Packet* p = m_pool.acquire();
   p->header.kind = req.kind;
   p->header.src = m_id;
@@ -81,10 +82,12 @@ Packet* EndpointCore::start_packet(Cycle start) {
   p->tail_at = start + m_channel.latency + m_channel.serialization(flits);
   m_queue.pop_front();
   m_channel_free = start + m_channel.serialization(flits);
-  if (!collective) {
+  if (!collective) ++m_p2p_sent;
+  if (ledgered) {
     ++m_sent;
     m_ledger.injected(*p);
   }
+  m_source.sent(*p);
   return p;
 }
 

@@ -66,7 +66,8 @@ class EndpointCore {
   Cycle m_stop;
   Cycle m_channel_free = 0;
   std::vector<CreditCounter> m_credits;  // [vc]: free flits in the router's injection buffer
-  std::uint64_t m_sent = 0;              // point-to-point packets, for sequence numbers
+  std::uint64_t m_sent = 0;              // ledger (Write) packets, for sequence numbers
+  std::uint64_t m_p2p_sent = 0;          // point-to-point packets of any kind: VC sets in turn
   std::uint64_t m_collective_sent = 0;   // collective packets
 };
 

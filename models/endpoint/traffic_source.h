@@ -36,6 +36,9 @@ class TrafficSource {
   virtual void put_back(const PacketRequest& /*request*/) {
     throw std::logic_error("this traffic source cannot take a request back");
   }
+  // The packet made from the last request handed out has started on the injection channel; its
+  // tail is in the router's buffer at packet.tail_at.
+  virtual void sent(const Packet& /*packet*/) {}
 };
 
 // Hears about every packet of a run: measurement windows, statistics.

@@ -71,6 +71,10 @@ repetitions = 4
 overlap = true
 background_rate = 0.25
 all_trees = true
+algorithm = "binomial"
+peer = [1, 1]
+sizes = [8, 64]
+messages = 7
 [traffic]
 pattern = "uniform"
 injection = "bernoulli"
@@ -92,6 +96,15 @@ encoding = "128b130b"
 max_payload_bytes = 512
 tlp_overhead_bytes = 20
 latency_ns = 250.0
+[node]
+gflops = 11.0
+send_overhead_ns = 150.0
+recv_overhead_ns = 120.0
+pio_max_bytes = 128
+tx_buffer_bytes = 8192
+rx_ring_bytes = 32768
+max_message_bytes = 2048
+channels = 3
 [trace]
 nodes = [[1, 2]]
 blocks = ["vcup", "reducer"]
@@ -156,6 +169,18 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.pcie.max_payload_bytes, 512);
   EXPECT_EQ(config.pcie.tlp_overhead_bytes, 20);
   EXPECT_DOUBLE_EQ(config.pcie.latency_ns, 250.0);
+  EXPECT_EQ(config.workload.algorithm, SoftwareAlgorithm::Binomial);
+  EXPECT_EQ(config.workload.peer, (std::vector<int>{1, 1}));
+  EXPECT_EQ(config.workload.sizes, (std::vector<int>{8, 64}));
+  EXPECT_EQ(config.workload.messages, 7);
+  EXPECT_DOUBLE_EQ(config.node.gflops, 11.0);
+  EXPECT_DOUBLE_EQ(config.node.send_overhead_ns, 150.0);
+  EXPECT_DOUBLE_EQ(config.node.recv_overhead_ns, 120.0);
+  EXPECT_EQ(config.node.pio_max_bytes, 128);
+  EXPECT_EQ(config.node.tx_buffer_bytes, 8192);
+  EXPECT_EQ(config.node.rx_ring_bytes, 32768);
+  EXPECT_EQ(config.node.max_message_bytes, 2048);
+  EXPECT_EQ(config.node.channels, 3);
   EXPECT_DOUBLE_EQ(config.link.bandwidth_gbps, 100.0);
   EXPECT_DOUBLE_EQ(config.link.latency_ns, 40.0);
   EXPECT_DOUBLE_EQ(config.endpoint.bandwidth_gbps, 50.0);

@@ -17,7 +17,9 @@ constexpr PacketKind kAllKinds[] = {PacketKind::Write,
                                     PacketKind::Broadcast,
                                     PacketKind::BroadcastRequest,
                                     PacketKind::Reduce,
-                                    PacketKind::Credit};
+                                    PacketKind::Credit,
+                                    PacketKind::ReduceResult,
+                                    PacketKind::Message};
 
 PacketHeader extreme_header(PacketKind kind) {
   PacketHeader h;

@@ -1,0 +1,138 @@
+#include "models/node/host.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "models/core/packet_ledger.h"
+#include "models/node/message_channel.h"
+
+namespace angara {
+
+Host::Host(const sc_core::sc_module_name& name, NodeId id, int nodes, const Config& config,
+           const FabricClock& clock, Cycle quantum)
+    : CpuModule(name, quantum, config.node.gflops * 1000.0 / config.router.clock_mhz, clock),
+      pcie("pcie"),
+      memory("memory"),
+      m_id(id),
+      m_nodes(nodes),
+      m_params(config.node),
+      m_clock(clock),
+      m_rings(static_cast<std::size_t>(config.node.channels)),
+      m_records(m_rings.size()),
+      m_readable(m_rings.size()) {
+  pcie.bind(*this);
+  memory.bind(*this);
+  for (int c = 0; c < config.node.channels; ++c) {
+    m_channels.push_back(std::make_unique<MessageChannel>(*this, c));
+  }
+}
+
+Host::~Host() = default;
+
+MessageChannel& Host::channel(int number) {
+  if (number < 0 || number >= static_cast<int>(m_channels.size())) {
+    throw MessageError(fmt::format("node {}: no channel {} (node.channels = {})", m_id, number,
+                                   m_channels.size()));
+  }
+  return *m_channels[static_cast<std::size_t>(number)];
+}
+
+std::optional<host_protocol::MessageRecord> Host::take_record(int channel, Cycle at) {
+  auto& records = m_records[channel];
+  if (records.empty() || records.front().visible > at) return std::nullopt;
+  const auto record = records.front().record;
+  records.pop_front();
+  return record;
+}
+
+std::uint64_t Host::tx_free(Cycle at) {
+  while (!m_sent_counts.empty() && m_sent_counts.front().visible <= at) {
+    m_sent_seen = std::max(m_sent_seen, m_sent_counts.front().sent);
+    m_sent_counts.pop_front();
+  }
+  return static_cast<std::uint64_t>(m_params.tx_buffer_bytes) - (m_tx_accepted - m_sent_seen);
+}
+
+CpuSignal& Host::readable(int channel) {
+  if (!m_records[channel].empty()) m_readable[channel].notify(m_records[channel].front().visible);
+  return m_readable[channel];
+}
+
+CpuSignal& Host::writable() {
+  if (!m_sent_counts.empty()) m_writable.notify(m_sent_counts.front().visible);
+  return m_writable;
+}
+
+Cycle Host::store(std::uint64_t address, const void* data, std::size_t bytes, Cycle at) {
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_WRITE_COMMAND);
+  gp.set_address(address);
+  gp.set_data_ptr(reinterpret_cast<unsigned char*>(const_cast<void*>(data)));
+  gp.set_data_length(static_cast<unsigned int>(bytes));
+  gp.set_streaming_width(static_cast<unsigned int>(bytes));
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = m_clock.until(at);
+  pcie->b_transport(gp, delay);
+  if (!gp.is_response_ok()) {
+    throw ModelError(fmt::format("node {}: store of {} bytes into the PCIe window at {:#x} refused: "
+                                 "{}",
+                                 m_id, bytes, address, gp.get_response_string()));
+  }
+  const std::uint64_t period = m_clock.period().value();
+  return (sc_core::sc_time_stamp().value() + delay.value() + period - 1) / period;
+}
+
+// DMA writes from the endpoint: visible to the program from the cycle they have landed.
+void Host::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  using namespace host_protocol;
+  const std::uint64_t period = m_clock.period().value();
+  const Cycle visible = (sc_core::sc_time_stamp().value() + delay.value() + period - 1) / period;
+  const std::uint64_t address = gp.get_address();
+  const unsigned char* data = gp.get_data_ptr();
+  const std::size_t length = gp.get_data_length();
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (gp.get_command() != tlm::TLM_WRITE_COMMAND) {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+  } else if (address == kTxSent && length == sizeof(std::uint64_t)) {
+    std::uint64_t sent = 0;
+    std::memcpy(&sent, data, sizeof sent);
+    m_sent_counts.push_back({visible, sent});
+    m_writable.notify(visible);
+  } else if (address >= kRecord && address < kRecord + m_records.size() &&
+             length == sizeof(MessageRecord)) {
+    const auto channel = static_cast<std::size_t>(address - kRecord);
+    Received& received = m_records[channel].emplace_back();
+    received.visible = visible;
+    std::memcpy(&received.record, data, sizeof received.record);
+    m_readable[channel].notify(visible);
+  } else if (address < kRing || !write_ring(address - kRing, data, length)) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  }
+}
+
+bool Host::write_ring(std::uint64_t offset, const unsigned char* data, std::size_t bytes) {
+  const auto ring_bytes = static_cast<std::uint64_t>(m_params.rx_ring_bytes);
+  const std::uint64_t channel = offset / ring_bytes;
+  offset %= ring_bytes;
+  if (channel >= m_rings.size() || offset + bytes > ring_bytes) return false;
+  auto& ring = m_rings[channel];
+  if (!ring) ring = std::make_unique_for_overwrite<std::byte[]>(ring_bytes);
+  std::memcpy(ring.get() + offset, data, bytes);
+  return true;
+}
+
+tlm::tlm_sync_enum Host::nb_transport_fw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                         sc_core::sc_time&) {
+  SC_REPORT_ERROR(name(), "host memory takes blocking transport only");
+  return tlm::TLM_COMPLETED;
+}
+
+tlm::tlm_sync_enum Host::nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                         sc_core::sc_time&) {
+  SC_REPORT_ERROR(name(), "the PCIe window takes blocking transport only");
+  return tlm::TLM_COMPLETED;
+}
+
+}  // namespace angara

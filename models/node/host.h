@@ -1,0 +1,93 @@
+#pragma once
+// Host: a node's CPU (a CpuModule running one program), its memory as the PCIe endpoint writes it
+// (receive rings, message records, the send-progress count) and its stores into the endpoint's
+// window. Programs talk to the network through the host's MessageChannels (message_channel.h).
+
+#include <tlm>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "models/core/params.h"
+#include "models/cpu/cpu_at.h"
+#include "models/pcie/host_protocol.h"
+
+namespace angara {
+
+class MessageChannel;
+
+class Host : public CpuModule,
+             public tlm::tlm_fw_transport_if<>,
+             public tlm::tlm_bw_transport_if<> {
+ public:
+  tlm::tlm_initiator_socket<> pcie;  // stores into the PCIe endpoint's window
+  tlm::tlm_target_socket<> memory;   // the endpoint's DMA writes
+
+  // `quantum`: how far the program may run ahead of the kernel (1 in AT: not at all).
+  Host(const sc_core::sc_module_name& name, NodeId id, int nodes, const Config& config,
+       const FabricClock& clock, Cycle quantum);
+  ~Host() override;
+
+  NodeId id() const { return m_id; }
+  int nodes() const { return m_nodes; }
+  const NodeParams& params() const { return m_params; }
+  const FabricClock& clock() const { return m_clock; }
+  MessageChannel& channel(int number);
+
+  // --- for MessageChannel: what host memory holds, as visible at local cycle `at`
+  struct Received {
+    Cycle visible = 0;
+    host_protocol::MessageRecord record;
+  };
+  // The oldest message record of `channel` visible at `at`, taken off the queue; none if none.
+  std::optional<host_protocol::MessageRecord> take_record(int channel, Cycle at);
+  // Room in the endpoint's send buffer as known at `at`, and taking some of it.
+  std::uint64_t tx_free(Cycle at);
+  void tx_take(std::uint64_t bytes) { m_tx_accepted += bytes; }
+  const std::byte* ring(int channel) const { return m_rings[channel].get(); }
+  // The signals a program waits on for a message record / a send-progress count. A signal keeps
+  // one notification, so before each wait it is notified again for what has landed but is not
+  // yet visible to the program (it may run ahead of the kernel).
+  CpuSignal& readable(int channel);
+  CpuSignal& writable();
+  // A store into the endpoint's window at local cycle `at`; returns the cycle the CPU is done.
+  Cycle store(std::uint64_t address, const void* data, std::size_t bytes, Cycle at);
+
+ private:
+  struct SentCount {
+    Cycle visible;
+    std::uint64_t sent;
+  };
+
+  // --- memory (tlm_fw_transport_if)
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                     sc_core::sc_time&) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
+  unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
+  // --- window stores (tlm_bw_transport_if)
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                     sc_core::sc_time&) override;
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+
+  bool write_ring(std::uint64_t offset, const unsigned char* data, std::size_t bytes);
+
+  NodeId m_id;
+  int m_nodes;
+  NodeParams m_params;
+  const FabricClock& m_clock;
+  // Rings are allocated on first use and not cleared: only the pages written cost memory.
+  std::vector<std::unique_ptr<std::byte[]>> m_rings;
+  std::vector<std::deque<Received>> m_records;
+  std::vector<CpuSignal> m_readable;
+  CpuSignal m_writable;
+  std::deque<SentCount> m_sent_counts;
+  std::uint64_t m_sent_seen = 0;    // the endpoint's count, as far as seen
+  std::uint64_t m_tx_accepted = 0;  // bytes the node's channels have sent
+  std::vector<std::unique_ptr<MessageChannel>> m_channels;
+};
+
+}  // namespace angara

@@ -1,0 +1,143 @@
+#include "models/node/message_channel.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "models/node/host.h"
+
+namespace angara {
+
+void Message::copy_to(std::span<std::byte> out) const {
+  if (out.size() < bytes) throw std::invalid_argument("Message::copy_to: buffer too small");
+  std::size_t at = 0;
+  for (int i = 0; i < count; ++i) {
+    std::memcpy(out.data() + at, fragments[i].data(), fragments[i].size());
+    at += fragments[i].size();
+  }
+}
+
+MessageChannel::MessageChannel(Host& host, int number) : m_host(host), m_number(number) {}
+
+NetAddr MessageChannel::address() const { return {m_host.id(), m_number}; }
+
+std::string MessageChannel::where() const {
+  return fmt::format("node {} channel {}", m_host.id(), m_number);
+}
+
+// Software time in whole cycles (a quotient meant to be whole does not round up).
+Cycle MessageChannel::overhead(double ns) const {
+  const double cycles = ns * 1000.0 / static_cast<double>(m_host.clock().period().value());
+  return static_cast<Cycle>(std::ceil(cycles - 1e-9));
+}
+
+Timed<std::size_t> MessageChannel::send(NetAddr dst,
+                                        std::span<const std::span<const std::byte>> iov) {
+  const NodeParams& p = m_host.params();
+  if (dst.node >= static_cast<NodeId>(m_host.nodes()) || dst.channel < 0 ||
+      dst.channel >= p.channels) {
+    throw MessageError(fmt::format("{}: send to node {} channel {}: no such address (nodes 0..{}, "
+                                   "channels 0..{})",
+                                   where(), dst.node, dst.channel, m_host.nodes() - 1,
+                                   p.channels - 1));
+  }
+  CpuCore& cpu = m_host.core();
+  const Cycle start = cpu.local_time() + overhead(p.send_overhead_ns);
+  std::size_t total = 0;
+  for (const auto& piece : iov) total += piece.size();
+  const std::size_t bytes = std::min<std::uint64_t>(
+      {total, static_cast<std::uint64_t>(p.max_message_bytes), m_host.tx_free(start)});
+  // A failed call costs at least a cycle, so that a polling loop moves on in time.
+  if (bytes == 0) return {cpu.compute(std::max<Cycle>(1, start - cpu.local_time())), 0};
+
+  host_protocol::SendHeader header;
+  header.dst_node = dst.node;
+  header.dst_channel = static_cast<std::uint16_t>(dst.channel);
+  header.src_channel = static_cast<std::uint16_t>(m_number);
+  header.bytes = static_cast<std::uint32_t>(bytes);
+  std::vector<std::byte> staged(sizeof header + bytes);
+  std::memcpy(staged.data(), &header, sizeof header);
+  std::size_t at = sizeof header;
+  for (const auto& piece : iov) {
+    const std::size_t take = std::min(piece.size(), staged.size() - at);
+    std::memcpy(staged.data() + at, piece.data(), take);
+    at += take;
+  }
+  const bool by_dma = bytes > static_cast<std::size_t>(p.pio_max_bytes);
+  const Cycle done = m_host.store(by_dma ? host_protocol::kDmaSend : host_protocol::kPioSend,
+                                  staged.data(), staged.size(), start);
+  m_host.tx_take(bytes);
+  return {cpu.compute(done - cpu.local_time()), bytes};
+}
+
+Timed<std::optional<Message>> MessageChannel::recv() {
+  CpuCore& cpu = m_host.core();
+  const Cycle at = cpu.local_time() + overhead(m_host.params().recv_overhead_ns);
+  const auto record = m_host.take_record(m_number, at);
+  if (!record) return {cpu.compute(std::max<Cycle>(1, at - cpu.local_time())), std::nullopt};
+  const auto ring_bytes = static_cast<std::size_t>(m_host.params().rx_ring_bytes);
+  const std::byte* ring = m_host.ring(m_number);
+  Message message;
+  message.from = {record->src_node, record->src_channel};
+  message.bytes = record->bytes;
+  const std::size_t first = std::min<std::size_t>(record->bytes, ring_bytes - record->offset);
+  message.fragments[message.count++] = {ring + record->offset, first};
+  if (first < record->bytes) message.fragments[message.count++] = {ring, record->bytes - first};
+  m_outstanding.push_back((record->bytes + 15) / 16 * 16);
+  return {cpu.compute(at - cpu.local_time()), message};
+}
+
+CpuCore::ComputeAwaiter MessageChannel::recv_complete() {
+  if (m_outstanding.empty()) {
+    throw MessageError(
+        fmt::format("{}: recv_complete without a received message to release", where()));
+  }
+  m_released += m_outstanding.front();
+  m_outstanding.pop_front();
+  CpuCore& cpu = m_host.core();
+  const Cycle done = m_host.store(host_protocol::kRxReleased + 8 * static_cast<std::uint64_t>(m_number),
+                                  &m_released, sizeof m_released, cpu.local_time());
+  return cpu.compute(done - cpu.local_time());
+}
+
+CpuCore::SignalAwaiter MessageChannel::readable() {
+  return m_host.core().wait(m_host.readable(m_number));
+}
+
+CpuCore::SignalAwaiter MessageChannel::writable() { return m_host.core().wait(m_host.writable()); }
+
+Task send_all(MessageChannel& channel, NetAddr dst, std::span<const std::byte> bytes) {
+  co_await send_all(channel, dst, std::vector<std::span<const std::byte>>(1, bytes));
+}
+
+Task send_all(MessageChannel& channel, NetAddr dst, std::vector<std::span<const std::byte>> iov) {
+  std::erase_if(iov, [](const auto& piece) { return piece.empty(); });
+  while (!iov.empty()) {
+    std::size_t sent = co_await channel.send(dst, iov);
+    if (sent == 0) co_await channel.writable();
+    while (sent > 0) {  // drop what was sent from the front of the iovec
+      const std::size_t take = std::min(sent, iov.front().size());
+      iov.front() = iov.front().subspan(take);
+      sent -= take;
+      if (iov.front().empty()) iov.erase(iov.begin());
+    }
+  }
+}
+
+Task receive_copy(MessageChannel& channel, std::vector<std::byte>& out, NetAddr* from) {
+  for (;;) {
+    if (auto message = co_await channel.recv()) {
+      out.resize(message->bytes);
+      message->copy_to(out);
+      if (from != nullptr) *from = message->from;
+      co_await channel.recv_complete();
+      co_return;
+    }
+    co_await channel.readable();
+  }
+}
+
+}  // namespace angara

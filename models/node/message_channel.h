@@ -1,0 +1,103 @@
+#pragma once
+// MessageChannel: the message API of a CPU program, in the spirit of SkifCh (spec section 5).
+//   send(dst, iov)   sends a prefix of the iovec's bytes as one message and returns how many it
+//                    took: at most node.max_message_bytes, at most what the endpoint's send
+//                    buffer has room for, possibly 0. Nothing is buffered in the library: the
+//                    caller sends the rest later (co_await writable() waits for room).
+//   recv()           one received message, zero-copy: up to 3 fragments pointing into the
+//                    channel's receive ring (a message wrapping around the ring's end comes in
+//                    two); none if none has arrived (co_await readable() waits for one).
+//   recv_complete()  releases the oldest received message's ring space.
+// Messages from one sender arrive in the order sent; from different senders, in any order.
+// Each call costs CPU time (node.*_overhead_ns, plus PCIe stores) and is co_awaited:
+//   std::size_t n = co_await channel.send({peer, 0}, iov);
+// Misuse (a send to an address that does not exist, recv_complete without a message received)
+// throws MessageError naming the node, the channel and the rule.
+
+#include <array>
+#include <cstddef>
+#include <deque>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "models/cpu/cpu_core.h"
+#include "models/cpu/task.h"
+
+namespace angara {
+
+class Host;
+
+class MessageError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+// A channel's network address: a node and one of its channels.
+struct NetAddr {
+  NodeId node = 0;
+  int channel = 0;
+  bool operator==(const NetAddr&) const = default;
+};
+
+inline constexpr int kMaxFragments = 3;  // SkifCh's SKIFCH_CONT_SIZE
+
+struct Message {
+  NetAddr from;
+  std::array<std::span<const std::byte>, kMaxFragments> fragments{};
+  int count = 0;           // fragments used
+  std::size_t bytes = 0;   // the message's length
+  // Copies the message into `out` (at least `bytes` long).
+  void copy_to(std::span<std::byte> out) const;
+};
+
+// An API call's result, ready once its CPU time is spent.
+template <typename T>
+struct [[nodiscard]] Timed {
+  CpuCore::ComputeAwaiter time;
+  T value;
+  bool await_ready() noexcept { return time.await_ready(); }
+  void await_suspend(std::coroutine_handle<> h) noexcept { time.await_suspend(h); }
+  T await_resume() { return std::move(value); }
+};
+
+class MessageChannel {
+ public:
+  MessageChannel(Host& host, int number);
+
+  NetAddr address() const;
+  Host& host() const { return m_host; }
+  Timed<std::size_t> send(NetAddr dst, std::span<const std::span<const std::byte>> iov);
+  Timed<std::size_t> send(NetAddr dst, std::span<const std::byte> bytes) {
+    return send(dst, std::span<const std::span<const std::byte>>(&bytes, 1));
+  }
+  Timed<std::optional<Message>> recv();
+  CpuCore::ComputeAwaiter recv_complete();
+  // Wait for a message to arrive / for room in the send buffer (may wake early: call again).
+  CpuCore::SignalAwaiter readable();
+  CpuCore::SignalAwaiter writable();
+
+  std::size_t outstanding() const { return m_outstanding.size(); }
+
+ private:
+  std::string where() const;
+  Cycle overhead(double ns) const;
+
+  Host& m_host;
+  int m_number;
+  std::deque<std::uint64_t> m_outstanding;  // ring bytes of received, unreleased messages
+  std::uint64_t m_released = 0;
+};
+
+// Sends all of `bytes` to `dst`: as several messages if longer than one send takes, waiting for
+// room in the send buffer whenever a send takes nothing.
+Task send_all(MessageChannel& channel, NetAddr dst, std::span<const std::byte> bytes);
+// The same from an iovec (e.g. a received message's fragments, zero-copy).
+Task send_all(MessageChannel& channel, NetAddr dst, std::vector<std::span<const std::byte>> iov);
+// Waits for the next message, copies it into `out` (resized to it), releases its ring space and
+// tells who sent it (if `from` is given).
+Task receive_copy(MessageChannel& channel, std::vector<std::byte>& out, NetAddr* from = nullptr);
+
+}  // namespace angara

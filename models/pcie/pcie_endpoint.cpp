@@ -1,0 +1,278 @@
+#include "models/pcie/pcie_endpoint.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "models/core/packet_ledger.h"
+
+namespace angara {
+namespace {
+
+constexpr std::uint64_t kFlitBytes = kFlitBits / 8;
+constexpr std::uint64_t kPacketBytes = kMaxDataFlits * kFlitBytes;
+
+std::uint64_t round_to_flits(std::uint64_t bytes) {
+  return (bytes + kFlitBytes - 1) / kFlitBytes * kFlitBytes;
+}
+
+}  // namespace
+
+PcieEndpoint::PcieEndpoint(const sc_core::sc_module_name& name, NodeId id, int nodes,
+                           const Config& config, const FabricClock& clock)
+    : sc_core::sc_module(name),
+      host("host"),
+      dma("dma"),
+      m_id(id),
+      m_nodes(nodes),
+      m_node(config.node),
+      m_pcie(config.pcie),
+      m_latency_ps(ps(config.pcie.latency_ns)),
+      m_clock(clock),
+      m_rings(static_cast<std::size_t>(config.node.channels)) {
+  host.bind(*this);
+  dma.bind(*this);
+  SC_HAS_PROCESS(PcieEndpoint);
+  SC_METHOD(process);
+  sensitive << m_wake;
+  dont_initialize();
+}
+
+Cycle PcieEndpoint::cycle_at(std::uint64_t at_ps) const {
+  const std::uint64_t period = m_clock.period().value();
+  return (at_ps + period - 1) / period;
+}
+
+// --- host window
+
+void PcieEndpoint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  using namespace host_protocol;
+  if (gp.get_command() != tlm::TLM_WRITE_COMMAND) {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // the window is write-only
+    return;
+  }
+  const std::uint64_t address = gp.get_address();
+  const std::uint64_t at = now_ps() + delay.value();
+  std::uint64_t done = at;
+  if ((address == kPioSend || address == kDmaSend) && gp.get_data_length() >= sizeof(SendHeader)) {
+    SendHeader header;
+    std::memcpy(&header, gp.get_data_ptr(), sizeof header);
+    const bool fits = m_tx_accepted - m_tx_sent + header.bytes <=
+                      static_cast<std::uint64_t>(m_node.tx_buffer_bytes);
+    if (header.dst_node >= static_cast<std::uint32_t>(m_nodes) ||
+        header.dst_channel >= m_rings.size() || header.bytes == 0 ||
+        header.bytes > static_cast<std::uint32_t>(m_node.max_message_bytes) ||
+        gp.get_data_length() != sizeof header + header.bytes || !fits) {
+      gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    done = send(header, reinterpret_cast<const std::byte*>(gp.get_data_ptr()) + sizeof header, address == kDmaSend, at);
+  } else if (address >= kRxReleased && address < kRxReleased + 8 * m_rings.size() &&
+             address % 8 == 0 && gp.get_data_length() == 8) {
+    std::uint64_t released = 0;
+    std::memcpy(&released, gp.get_data_ptr(), sizeof released);
+    const std::uint64_t length = serialization_ps(sizeof released);
+    const std::uint64_t start = m_to_adapter.book(at, length, now_ps());
+    done = start + length;
+    m_releases.push_back(
+        {done + m_latency_ps, static_cast<int>((address - kRxReleased) / 8), released});
+    schedule(cycle_at(m_releases.back().at_ps));
+  } else {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  delay = sc_core::sc_time::from_value(done - now_ps());
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+tlm::tlm_sync_enum PcieEndpoint::nb_transport_fw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                                 sc_core::sc_time&) {
+  SC_REPORT_ERROR(name(), "the host window takes blocking transport only");
+  return tlm::TLM_COMPLETED;
+}
+
+tlm::tlm_sync_enum PcieEndpoint::nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                                 sc_core::sc_time&) {
+  SC_REPORT_ERROR(name(), "DMA into host memory uses blocking transport only");
+  return tlm::TLM_COMPLETED;
+}
+
+// A send by CPU stores puts header and bytes on the link to the adapter; a DMA send puts only the
+// header there, then the adapter's read request goes up and the bytes come down.
+std::uint64_t PcieEndpoint::send(const host_protocol::SendHeader& header, const std::byte* data,
+                                 bool by_dma, std::uint64_t at) {
+  const std::uint64_t header_bytes = sizeof header;
+  const std::uint64_t stored = by_dma ? header_bytes : header_bytes + header.bytes;
+  const std::uint64_t store_start = m_to_adapter.book(at, serialization_ps(stored), now_ps());
+  const std::uint64_t cpu_done = store_start + serialization_ps(stored);
+  if (!by_dma) {
+    queue_packets(header, data, store_start, header_bytes);
+  } else {
+    const std::uint64_t doorbell = cpu_done + m_latency_ps;
+    const std::uint64_t request = m_to_host.book(doorbell, serialization_ps(0), now_ps());
+    const std::uint64_t at_host = request + serialization_ps(0) + m_latency_ps;
+    const std::uint64_t fetch = m_to_adapter.book(at_host, serialization_ps(header.bytes), now_ps());
+    queue_packets(header, data, fetch, 0);
+  }
+  m_tx_accepted += header.bytes;
+  ++m_messages_sent;
+  if (m_wake_injection) m_wake_injection();
+  return cpu_done;
+}
+
+// Packet k is ready once its last byte (after `before` bytes of header on the same transfer,
+// which starts crossing PCIe at `start`) is in the adapter; packets leave in send order.
+void PcieEndpoint::queue_packets(const host_protocol::SendHeader& header, const std::byte* data,
+                                 std::uint64_t start, std::uint64_t before) {
+  std::uint32_t& number = m_next_packet[header.dst_node];
+  for (std::uint64_t offset = 0; offset < header.bytes; offset += kPacketBytes) {
+    const std::uint64_t bytes = std::min<std::uint64_t>(kPacketBytes, header.bytes - offset);
+    const std::uint64_t ready = start + serialization_ps(before + offset + bytes) + m_latency_ps;
+    m_last_ready = std::max(m_last_ready, cycle_at(ready));
+    OutPacket& out = m_out.emplace_back();
+    out.request.dst = static_cast<NodeId>(header.dst_node);
+    out.request.data_flits = static_cast<int>(round_to_flits(bytes) / kFlitBytes);
+    out.request.created = m_last_ready;
+    out.request.kind = PacketKind::Message;
+    std::memcpy(out.data.data(), data + offset, bytes);
+    out.tag = encode_tag({number++, static_cast<std::uint8_t>(header.dst_channel),
+                          static_cast<std::uint8_t>(header.src_channel), header.bytes});
+    out.bytes = static_cast<std::uint32_t>(bytes);
+  }
+}
+
+// --- network side: injection
+
+std::optional<PacketRequest> PcieEndpoint::next() {
+  if (m_handed == m_out.size()) return std::nullopt;
+  return m_out[m_handed++].request;
+}
+
+void PcieEndpoint::put_back(const PacketRequest& /*request*/) { --m_handed; }
+
+void PcieEndpoint::fill(Packet& packet, const PacketRequest& /*request*/) {
+  const OutPacket& out = m_out.front();
+  packet.data = out.data;
+  packet.header.seq = out.tag;
+  m_filled_bytes = out.bytes;
+  m_out.pop_front();
+  --m_handed;
+}
+
+// The packet's bytes leave the send buffer; the host learns it from a DMA write of the count.
+void PcieEndpoint::sent(const Packet& packet) {
+  m_tx_sent += m_filled_bytes;
+  const std::uint64_t tail = packet.tail_at * m_clock.period().value();
+  const std::uint64_t length = serialization_ps(sizeof m_tx_sent);
+  const std::uint64_t start = m_to_host.book(std::max(tail, now_ps()), length, now_ps());
+  dma_write(host_protocol::kTxSent, &m_tx_sent, sizeof m_tx_sent, start + length + m_latency_ps);
+}
+
+// --- network side: ejection
+
+void PcieEndpoint::receive(const Packet& packet) {
+  if (packet.header.kind != PacketKind::Message) {
+    throw ModelError(fmt::format("node {}: the PCIe endpoint takes message packets only, got "
+                                 "packet #{} of kind {}",
+                                 m_id, packet.header.seq, static_cast<int>(packet.header.kind)));
+  }
+  m_arrivals.push({packet.tail_at, m_arrival_order++, packet});
+  schedule(packet.tail_at);
+}
+
+void PcieEndpoint::schedule(Cycle at) {
+  m_wake.notify(m_clock.until(std::max(at, m_clock.now())));
+}
+
+void PcieEndpoint::process() {
+  const Cycle now = m_clock.now();
+  while (!m_releases.empty() && m_releases.front().at_ps <= now_ps()) {
+    const Release r = m_releases.front();
+    m_releases.pop_front();
+    m_rings[r.channel].released = r.released;
+    deliver_waiting(r.channel);
+  }
+  while (!m_arrivals.empty() && m_arrivals.top().at <= now) {
+    const Packet& packet = m_arrivals.top().packet;
+    accept(packet.header.src, packet);
+    m_arrivals.pop();
+  }
+  if (!m_arrivals.empty()) schedule(m_arrivals.top().at);
+  if (!m_releases.empty()) schedule(cycle_at(m_releases.front().at_ps));
+}
+
+// Takes the sender's packets in the order they were sent and gathers each message.
+void PcieEndpoint::accept(NodeId src, const Packet& packet) {
+  Stream& stream = m_streams[src];
+  const MessageTag tag = decode_tag(packet.header.seq);
+  if (tag.packet != stream.expected) {
+    stream.early.emplace(tag.packet, packet);
+    return;
+  }
+  const Packet* next = &packet;
+  while (next != nullptr) {
+    const MessageTag t = decode_tag(next->header.seq);
+    if (stream.message.empty()) stream.message_bytes = t.message_bytes;
+    const std::size_t bytes = std::min<std::size_t>(stream.message_bytes - stream.message.size(),
+                                                    next->header.data_flits * kFlitBytes);
+    const auto* first = reinterpret_cast<const std::byte*>(next->data.data());
+    stream.message.insert(stream.message.end(), first, first + bytes);
+    if (stream.message.size() == stream.message_bytes) {
+      Ring& ring = m_rings.at(t.dst_channel);
+      ring.waiting.push_back({{src, t.src_channel, 0, 0, stream.message_bytes},
+                              std::move(stream.message)});
+      stream.message.clear();
+      deliver_waiting(t.dst_channel);
+    }
+    if (next != &packet) stream.early.erase(stream.expected);
+    ++stream.expected;
+    auto it = stream.early.find(stream.expected);
+    next = it == stream.early.end() ? nullptr : &it->second;
+  }
+}
+
+// Whole messages go into the ring in the order they became whole, as long as they fit.
+void PcieEndpoint::deliver_waiting(int channel) {
+  using namespace host_protocol;
+  Ring& ring = m_rings[channel];
+  const auto ring_bytes = static_cast<std::uint64_t>(m_node.rx_ring_bytes);
+  while (!ring.waiting.empty()) {
+    Whole& whole = ring.waiting.front();
+    const std::uint64_t bytes = whole.bytes.size();
+    const std::uint64_t size = round_to_flits(bytes);
+    if (ring.written + size - ring.released > ring_bytes) return;
+    const std::uint64_t offset = ring.written % ring_bytes;
+    whole.record.offset = static_cast<std::uint32_t>(offset);
+    const std::uint64_t length = serialization_ps(bytes + sizeof(MessageRecord));
+    const std::uint64_t land = m_to_host.book(now_ps(), length, now_ps()) + length + m_latency_ps;
+    const std::uint64_t base = kRing + static_cast<std::uint64_t>(channel) * ring_bytes;
+    const std::uint64_t first = std::min(bytes, ring_bytes - offset);
+    dma_write(base + offset, whole.bytes.data(), first, land);
+    if (first < bytes) dma_write(base, whole.bytes.data() + first, bytes - first, land);
+    dma_write(kRecord + static_cast<std::uint64_t>(channel), &whole.record, sizeof whole.record,
+              land);
+    ring.written += size;
+    ++m_messages_received;
+    ring.waiting.pop_front();
+  }
+}
+
+void PcieEndpoint::dma_write(std::uint64_t address, const void* data, std::size_t bytes,
+                             std::uint64_t at_ps) {
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_WRITE_COMMAND);
+  gp.set_address(address);
+  gp.set_data_ptr(reinterpret_cast<unsigned char*>(const_cast<void*>(data)));
+  gp.set_data_length(static_cast<unsigned int>(bytes));
+  gp.set_streaming_width(static_cast<unsigned int>(bytes));
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sc_core::sc_time::from_value(at_ps - now_ps());
+  dma->b_transport(gp, delay);
+  if (!gp.is_response_ok()) {
+    throw ModelError(fmt::format("node {}: DMA write of {} bytes to host address {:#x} failed: {}",
+                                 m_id, bytes, address, gp.get_response_string()));
+  }
+}
+
+}  // namespace angara

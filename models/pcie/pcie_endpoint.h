@@ -1,0 +1,156 @@
+#pragma once
+// PcieEndpoint: a node's network adapter between its host and its router (spec sections 4, 5).
+// Host side: a TLM-2.0 target for the host's stores into the adapter's window (host_protocol.h)
+// and an initiator of DMA writes into host memory. Network side: the TrafficSource of the node's
+// router endpoint (injection) and the sink of its ejected packets.
+//
+// Sending: a message is cut into packets of at most 256 bytes; each becomes ready when its bytes
+// have crossed PCIe (CPU stores, or a DMA read for messages longer than node.pio_max_bytes) and
+// goes out in send order. Packets take the router's VC sets in turn, so one may overtake another
+// on the way; receiving, they are put back in their sender's order (message tag), a message is
+// gathered
+// in the adapter and, once whole, written by DMA into its channel's receive ring followed by its
+// record; when the ring is full, it waits in the adapter until the host releases space.
+// Both PCIe directions are booked on calendars in picoseconds (one-way latency, lanes x rate x
+// line code, TLP overhead: PcieTiming).
+
+#include <tlm>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <queue>
+#include <unordered_map>
+#include <vector>
+
+#include "models/core/params.h"
+#include "models/endpoint/traffic_source.h"
+#include "models/pcie/host_protocol.h"
+#include "models/pcie/message_tag.h"
+#include "models/pcie/pcie_timing.h"
+#include "models/router/fabric_protocol.h"
+#include "models/router/link_calendar.h"
+
+namespace angara {
+
+class PcieEndpoint : public sc_core::sc_module,
+                     public TrafficSource,
+                     public tlm::tlm_fw_transport_if<>,
+                     public tlm::tlm_bw_transport_if<> {
+ public:
+  tlm::tlm_target_socket<> host;    // the window the host stores into
+  tlm::tlm_initiator_socket<> dma;  // writes into host memory
+
+  // `nodes`: how many nodes the machine has (a send to another is refused).
+  PcieEndpoint(const sc_core::sc_module_name& name, NodeId id, int nodes, const Config& config,
+               const FabricClock& clock);
+
+  // Called when new packets are ready to send (the router endpoint asks next() again).
+  void on_new_work(std::function<void()> wake) { m_wake_injection = std::move(wake); }
+  // A packet ejected to this node; its tail is in the adapter at packet.tail_at.
+  void receive(const Packet& packet);
+
+  // --- TrafficSource (the router endpoint's injection side)
+  std::optional<PacketRequest> next() override;
+  void fill(Packet& packet, const PacketRequest& request) override;
+  void put_back(const PacketRequest& request) override;
+  void sent(const Packet& packet) override;
+
+  std::uint64_t messages_sent() const { return m_messages_sent; }
+  std::uint64_t messages_received() const { return m_messages_received; }
+  const PcieTiming& pcie() const { return m_pcie; }
+
+ private:
+  struct OutPacket {
+    PacketRequest request;
+    std::array<Flit, kMaxDataFlits> data{};
+    std::uint64_t tag = 0;
+    std::uint32_t bytes = 0;  // message bytes it carries
+  };
+  struct Arrival {
+    Cycle at;
+    std::uint64_t order;  // arrival order among equal times: determinism
+    Packet packet;
+    bool operator>(const Arrival& o) const { return at != o.at ? at > o.at : order > o.order; }
+  };
+  // Packets from one sender: the next expected, those that came early, the message being built.
+  struct Stream {
+    std::uint32_t expected = 0;
+    std::map<std::uint32_t, Packet> early;
+    std::vector<std::byte> message;
+    std::uint32_t message_bytes = 0;
+  };
+  struct Whole {
+    host_protocol::MessageRecord record;
+    std::vector<std::byte> bytes;
+  };
+  // A channel's receive ring as the adapter sees it.
+  struct Ring {
+    std::uint64_t written = 0;   // bytes of ring used so far (messages rounded up to 16)
+    std::uint64_t released = 0;  // bytes the host has released, as far as the adapter knows
+    std::deque<Whole> waiting;   // whole messages that did not fit yet
+  };
+  struct Release {
+    std::uint64_t at_ps;
+    int channel;
+    std::uint64_t released;
+  };
+
+  // --- host window (tlm_fw_transport_if)
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                     sc_core::sc_time&) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
+  unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
+  // --- DMA initiator (tlm_bw_transport_if)
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                     sc_core::sc_time&) override;
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+
+  // A send from the host at `at_ps`; returns when the CPU is done storing, ps.
+  std::uint64_t send(const host_protocol::SendHeader& header, const std::byte* data, bool by_dma,
+                     std::uint64_t at_ps);
+  void queue_packets(const host_protocol::SendHeader& header, const std::byte* data,
+                     std::uint64_t start_ps, std::uint64_t before);
+  void process();  // SC_METHOD: arrivals and releases due now
+  void accept(NodeId src, const Packet& packet);
+  void deliver_waiting(int channel);
+  void dma_write(std::uint64_t address, const void* data, std::size_t bytes, std::uint64_t at_ps);
+  void schedule(Cycle at);
+
+  std::uint64_t now_ps() const { return sc_core::sc_time_stamp().value(); }
+  std::uint64_t ps(double ns) const { return static_cast<std::uint64_t>(ns * 1000.0 + 0.5); }
+  std::uint64_t serialization_ps(std::uint64_t bytes) const {
+    return ps(m_pcie.serialization_ns(bytes));
+  }
+  Cycle cycle_at(std::uint64_t at_ps) const;  // the first cycle at or after `at_ps`
+
+  NodeId m_id;
+  int m_nodes;
+  NodeParams m_node;
+  PcieTiming m_pcie;
+  std::uint64_t m_latency_ps;
+  const FabricClock& m_clock;
+  std::function<void()> m_wake_injection;
+
+  LinkCalendar m_to_adapter, m_to_host;  // PCIe, each direction, in ps
+  std::deque<OutPacket> m_out;           // ready or not, in send order
+  std::size_t m_handed = 0;              // of m_out, handed out by next() but not yet filled
+  Cycle m_last_ready = 0;                // packets leave in send order
+  std::unordered_map<NodeId, std::uint32_t> m_next_packet;  // by destination
+  std::uint32_t m_filled_bytes = 0;
+  std::uint64_t m_tx_accepted = 0;  // bytes the host has sent so far
+  std::uint64_t m_tx_sent = 0;      // of those, bytes on the network (reported to the host)
+
+  std::priority_queue<Arrival, std::vector<Arrival>, std::greater<>> m_arrivals;
+  std::uint64_t m_arrival_order = 0;
+  std::unordered_map<NodeId, Stream> m_streams;  // by sender
+  std::vector<Ring> m_rings;                     // by channel
+  std::deque<Release> m_releases;                // in the order the host wrote them
+  sc_core::sc_event m_wake;
+
+  std::uint64_t m_messages_sent = 0, m_messages_received = 0;
+};
+
+}  // namespace angara
