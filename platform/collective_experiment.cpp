@@ -72,6 +72,7 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
     r.completion.push_back(workload.completion_cycles(k));
   r.deliveries = workload.delivered_count();
   r.background_packets = system.ledger().delivered_count();
+  r.results_digest = workload.results_digest();
   r.sim_cycles = runner.now();
   if (system.tracing()) write_file(system.trace_vcd(), config.trace.file);
   r.wall_seconds =

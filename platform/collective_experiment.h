@@ -20,6 +20,7 @@ struct CollectiveResult {
   std::vector<Cycle> completion;         // cycles, per operation
   std::uint64_t deliveries = 0;          // checked deliveries (copies, results)
   std::uint64_t background_packets = 0;  // point-to-point packets delivered beside them
+  std::uint64_t results_digest = 0;      // FNV-1a 64 of the delivered results, op by op
   Cycle sim_cycles = 0;
   double wall_seconds = 0;
 };

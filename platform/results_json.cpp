@@ -24,14 +24,36 @@ const char* mode_name(const Config& c) {
   return c.sim.mode == SimMode::Lt ? "LT" : "AT";
 }
 
-LatencyStats completion_stats(const CollectiveResult& r) {
+LatencyStats completion_stats(const std::vector<Cycle>& completion) {
   LatencyStats s;
-  for (Cycle c : r.completion) s.add(c);
+  for (Cycle c : completion) s.add(c);
   return s;
 }
 
 std::string op_name(const Config& c) {
   return config_to_json(c)["workload"]["op"].get<std::string>();
+}
+
+std::string algorithm_name(const Config& c) {
+  return config_to_json(c)["workload"]["algorithm"].get<std::string>();
+}
+
+// Completion times of the operations: min, mean, max in cycles and ns, and each one.
+void add_completion(nlohmann::ordered_json& j, const std::vector<Cycle>& completion,
+                    const Config& c) {
+  const double ns = c.router.cycle_ns();
+  const LatencyStats s = completion_stats(completion);
+  j["operations"] = completion.size();
+  j["completion_cycles"] = {{"min", s.min()}, {"mean", s.mean()}, {"max", s.max()}};
+  j["completion_ns"] = {{"min", static_cast<double>(s.min()) * ns},
+                        {"mean", s.mean() * ns},
+                        {"max", static_cast<double>(s.max()) * ns}};
+  j["per_operation_cycles"] = completion;
+}
+
+// A 64-bit digest as 16 hex digits (a JSON number would lose bits in many readers).
+std::string digest_hex(std::uint64_t digest) {
+  return fmt::format("{:016x}", digest);
 }
 
 }  // namespace
@@ -76,8 +98,6 @@ std::string summary_line(const ExperimentResult& r) {
 }
 
 nlohmann::ordered_json to_json(const CollectiveResult& r) {
-  const double ns = r.config.router.cycle_ns();
-  const LatencyStats s = completion_stats(r);
   nlohmann::ordered_json j;
   j["workload"] = "collective";
   j["op"] = op_name(r.config);
@@ -85,20 +105,16 @@ nlohmann::ordered_json to_json(const CollectiveResult& r) {
   j["trees"] = r.trees;
   j["pe_nodes"] = r.pe_nodes;
   j["root"] = r.root;
-  j["operations"] = r.completion.size();
-  j["completion_cycles"] = {{"min", s.min()}, {"mean", s.mean()}, {"max", s.max()}};
-  j["completion_ns"] = {{"min", static_cast<double>(s.min()) * ns},
-                        {"mean", s.mean() * ns},
-                        {"max", static_cast<double>(s.max()) * ns}};
-  j["per_operation_cycles"] = r.completion;
+  add_completion(j, r.completion, r.config);
   j["deliveries_checked"] = r.deliveries;
   j["background_packets_delivered"] = r.background_packets;
+  j["results_digest"] = digest_hex(r.results_digest);
   add_run(j, r.sim_cycles, r.wall_seconds, r.config);
   return j;
 }
 
 std::string summary_line(const CollectiveResult& r) {
-  const LatencyStats s = completion_stats(r);
+  const LatencyStats s = completion_stats(r.completion);
   const double ns = r.config.router.cycle_ns();
   return fmt::format(
       "{} torus {}, {} of {} flits on tree {} ({} processors): completion min {} mean {:.1f} max "
@@ -106,6 +122,35 @@ std::string summary_line(const CollectiveResult& r) {
       fmt::join(r.config.topology.dims, "x"), mode_name(r.config), op_name(r.config),
       r.config.workload.payload_flits, r.config.workload.tree, r.pe_nodes, s.min(), s.mean(),
       s.max(), s.mean() * ns, r.completion.size(), r.deliveries, r.wall_seconds);
+}
+
+nlohmann::ordered_json to_json(const SoftwareResult& r) {
+  nlohmann::ordered_json j;
+  j["workload"] = "software";
+  j["op"] = op_name(r.config);
+  j["algorithm"] = algorithm_name(r.config);
+  j["nodes"] = r.nodes;
+  j["participants"] = r.participants;
+  j["root"] = r.root;
+  add_completion(j, r.completion, r.config);
+  j["results_checked"] = r.results_checked;
+  j["messages_delivered"] = r.messages;
+  j["results_digest"] = digest_hex(r.results_digest);
+  add_run(j, r.sim_cycles, r.wall_seconds, r.config);
+  return j;
+}
+
+std::string summary_line(const SoftwareResult& r) {
+  const LatencyStats s = completion_stats(r.completion);
+  const double ns = r.config.router.cycle_ns();
+  return fmt::format(
+      "{} torus {}, software {} ({}) of {} bytes, {} participants: completion min {} mean {:.1f} "
+      "max {} cycles ({:.1f} ns mean) over {} operations, {} results checked, {} messages, "
+      "{:.2f} s",
+      fmt::join(r.config.topology.dims, "x"), mode_name(r.config), op_name(r.config),
+      algorithm_name(r.config), r.config.workload.payload_bytes(), r.participants, s.min(),
+      s.mean(), s.max(), s.mean() * ns, r.completion.size(), r.results_checked, r.messages,
+      r.wall_seconds);
 }
 
 void write_file(const std::string& text, const std::filesystem::path& path) {

@@ -8,6 +8,7 @@
 
 #include "platform/collective_experiment.h"
 #include "platform/experiment.h"
+#include "platform/software_experiment.h"
 
 namespace angara {
 
@@ -15,6 +16,8 @@ nlohmann::ordered_json to_json(const ExperimentResult& result);
 std::string summary_line(const ExperimentResult& result);
 nlohmann::ordered_json to_json(const CollectiveResult& result);
 std::string summary_line(const CollectiveResult& result);
+nlohmann::ordered_json to_json(const SoftwareResult& result);
+std::string summary_line(const SoftwareResult& result);
 // Writes to a temporary file and renames it, so a crash never leaves half a result behind.
 void write_file(const std::string& text, const std::filesystem::path& path);
 inline void write_json_file(const nlohmann::ordered_json& json, const std::filesystem::path& path) {

@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <systemc>
@@ -15,7 +16,9 @@
 #include "platform/config_loader.h"
 #include "platform/diagram.h"
 #include "platform/experiment.h"
+#include "platform/node_experiment.h"
 #include "platform/results_json.h"
+#include "platform/software_experiment.h"
 
 namespace po = boost::program_options;
 
@@ -96,7 +99,8 @@ int command(const char* name, int argc, char** argv, po::options_description opt
 int run(int argc, char** argv) {
   auto options = common_options("run options");
   options.add_options()("out,o", po::value<std::string>()->default_value("results.json"),
-                        "where to write the JSON results (written whole or not at all)");
+                        "where to write the JSON results (written whole or not at all); "
+                        "msgrate and pingpong also write a CSV per size beside it (.csv)");
   return command("run", argc, argv, options, [](angara::Config& config, const auto& vm) {
     const std::string out = vm["out"].template as<std::string>();
     const angara::ProgressSink progress = [](const std::string& line) {
@@ -109,6 +113,17 @@ int run(int argc, char** argv) {
     };
     if (config.workload.kind == angara::WorkloadKind::Collective) {
       return finish(angara::run_collective_experiment(config, progress));
+    }
+    if (config.workload.kind == angara::WorkloadKind::Software) {
+      return finish(angara::run_software_experiment(config, progress));
+    }
+    if (config.workload.kind == angara::WorkloadKind::MsgRate ||
+        config.workload.kind == angara::WorkloadKind::PingPong) {
+      const auto result = angara::run_message_benchmark(config, progress);
+      const std::string csv = std::filesystem::path(out).replace_extension(".csv").string();
+      angara::write_file(angara::to_csv(result), csv);
+      std::cout << "per size: " << csv << '\n';
+      return finish(result);
     }
     return finish(angara::run_experiment(config, progress));
   });

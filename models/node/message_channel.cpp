@@ -109,6 +109,11 @@ CpuCore::SignalAwaiter MessageChannel::readable() {
 
 CpuCore::SignalAwaiter MessageChannel::writable() { return m_host.core().wait(m_host.writable()); }
 
+Task MessageChannel::room_for(std::size_t bytes) {
+  bytes = std::min(bytes, static_cast<std::size_t>(m_host.params().max_message_bytes));
+  while (m_host.tx_free(m_host.core().local_time()) < bytes) co_await writable();
+}
+
 Task send_all(MessageChannel& channel, NetAddr dst, std::span<const std::byte> bytes) {
   co_await send_all(channel, dst, std::vector<std::span<const std::byte>>(1, bytes));
 }
@@ -116,8 +121,10 @@ Task send_all(MessageChannel& channel, NetAddr dst, std::span<const std::byte> b
 Task send_all(MessageChannel& channel, NetAddr dst, std::vector<std::span<const std::byte>> iov) {
   std::erase_if(iov, [](const auto& piece) { return piece.empty(); });
   while (!iov.empty()) {
+    std::size_t remaining = 0;
+    for (const auto& piece : iov) remaining += piece.size();
+    co_await channel.room_for(remaining);
     std::size_t sent = co_await channel.send(dst, iov);
-    if (sent == 0) co_await channel.writable();
     while (sent > 0) {  // drop what was sent from the front of the iovec
       const std::size_t take = std::min(sent, iov.front().size());
       iov.front() = iov.front().subspan(take);

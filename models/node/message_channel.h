@@ -78,6 +78,10 @@ class MessageChannel {
   // Wait for a message to arrive / for room in the send buffer (may wake early: call again).
   CpuCore::SignalAwaiter readable();
   CpuCore::SignalAwaiter writable();
+  // Waits until the send buffer has room for `bytes` (at most node.max_message_bytes), reading
+  // the endpoint's progress count in host memory (no call cost), so that the next send takes a
+  // whole message rather than the few bytes freed first.
+  Task room_for(std::size_t bytes);
 
   std::size_t outstanding() const { return m_outstanding.size(); }
 
@@ -91,8 +95,8 @@ class MessageChannel {
   std::uint64_t m_released = 0;
 };
 
-// Sends all of `bytes` to `dst`: as several messages if longer than one send takes, waiting for
-// room in the send buffer whenever a send takes nothing.
+// Sends all of `bytes` to `dst`: as several messages if longer than one send takes, each once
+// the send buffer has room for it.
 Task send_all(MessageChannel& channel, NetAddr dst, std::span<const std::byte> bytes);
 // The same from an iovec (e.g. a received message's fragments, zero-copy).
 Task send_all(MessageChannel& channel, NetAddr dst, std::vector<std::span<const std::byte>> iov);

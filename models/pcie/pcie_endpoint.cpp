@@ -99,7 +99,10 @@ tlm::tlm_sync_enum PcieEndpoint::nb_transport_bw(tlm::tlm_generic_payload&, tlm:
 }
 
 // A send by CPU stores puts header and bytes on the link to the adapter; a DMA send puts only the
-// header there, then the adapter's read request goes up and the bytes come down.
+// header there, then the adapter's read request goes up and the bytes come down, a packet's worth
+// at a time. The completions are booked on a calendar of their own: booked ahead of time, they
+// would otherwise make every later store of the CPU wait behind all of them, where the link
+// really lets the CPU's few header stores slip in between.
 std::uint64_t PcieEndpoint::send(const host_protocol::SendHeader& header, const std::byte* data,
                                  bool by_dma, std::uint64_t at) {
   const std::uint64_t header_bytes = sizeof header;
@@ -107,13 +110,18 @@ std::uint64_t PcieEndpoint::send(const host_protocol::SendHeader& header, const 
   const std::uint64_t store_start = m_to_adapter.book(at, serialization_ps(stored), now_ps());
   const std::uint64_t cpu_done = store_start + serialization_ps(stored);
   if (!by_dma) {
-    queue_packets(header, data, store_start, header_bytes);
+    queue_packets(header, data, [&](std::uint64_t offset, std::uint64_t bytes) {
+      return store_start + serialization_ps(header_bytes + offset + bytes) + m_latency_ps;
+    });
   } else {
     const std::uint64_t doorbell = cpu_done + m_latency_ps;
     const std::uint64_t request = m_to_host.book(doorbell, serialization_ps(0), now_ps());
-    const std::uint64_t at_host = request + serialization_ps(0) + m_latency_ps;
-    const std::uint64_t fetch = m_to_adapter.book(at_host, serialization_ps(header.bytes), now_ps());
-    queue_packets(header, data, fetch, 0);
+    std::uint64_t fetched = request + serialization_ps(0) + m_latency_ps;  // at the host
+    queue_packets(header, data, [&](std::uint64_t /*offset*/, std::uint64_t bytes) {
+      const std::uint64_t length = serialization_ps(bytes);
+      fetched = m_fetches.book(fetched, length, now_ps()) + length;
+      return fetched + m_latency_ps;
+    });
   }
   m_tx_accepted += header.bytes;
   ++m_messages_sent;
@@ -121,15 +129,14 @@ std::uint64_t PcieEndpoint::send(const host_protocol::SendHeader& header, const 
   return cpu_done;
 }
 
-// Packet k is ready once its last byte (after `before` bytes of header on the same transfer,
-// which starts crossing PCIe at `start`) is in the adapter; packets leave in send order.
-void PcieEndpoint::queue_packets(const host_protocol::SendHeader& header, const std::byte* data,
-                                 std::uint64_t start, std::uint64_t before) {
+// Packets leave in send order, each once `ready(offset, bytes)` says its bytes are in the adapter.
+void PcieEndpoint::queue_packets(
+    const host_protocol::SendHeader& header, const std::byte* data,
+    const std::function<std::uint64_t(std::uint64_t, std::uint64_t)>& ready) {
   std::uint32_t& number = m_next_packet[header.dst_node];
   for (std::uint64_t offset = 0; offset < header.bytes; offset += kPacketBytes) {
     const std::uint64_t bytes = std::min<std::uint64_t>(kPacketBytes, header.bytes - offset);
-    const std::uint64_t ready = start + serialization_ps(before + offset + bytes) + m_latency_ps;
-    m_last_ready = std::max(m_last_ready, cycle_at(ready));
+    m_last_ready = std::max(m_last_ready, cycle_at(ready(offset, bytes)));
     OutPacket& out = m_out.emplace_back();
     out.request.dst = static_cast<NodeId>(header.dst_node);
     out.request.data_flits = static_cast<int>(round_to_flits(bytes) / kFlitBytes);
@@ -139,6 +146,7 @@ void PcieEndpoint::queue_packets(const host_protocol::SendHeader& header, const 
     out.tag = encode_tag({number++, static_cast<std::uint8_t>(header.dst_channel),
                           static_cast<std::uint8_t>(header.src_channel), header.bytes});
     out.bytes = static_cast<std::uint32_t>(bytes);
+    out.last = offset + bytes == header.bytes;
   }
 }
 
@@ -156,13 +164,16 @@ void PcieEndpoint::fill(Packet& packet, const PacketRequest& /*request*/) {
   packet.data = out.data;
   packet.header.seq = out.tag;
   m_filled_bytes = out.bytes;
+  m_filled_last = out.last;
   m_out.pop_front();
   --m_handed;
 }
 
-// The packet's bytes leave the send buffer; the host learns it from a DMA write of the count.
+// The packet's bytes leave the send buffer; once a message's last packet has left, the host
+// learns it from a DMA write of the count (one per message, as a completion).
 void PcieEndpoint::sent(const Packet& packet) {
   m_tx_sent += m_filled_bytes;
+  if (!m_filled_last) return;
   const std::uint64_t tail = packet.tail_at * m_clock.period().value();
   const std::uint64_t length = serialization_ps(sizeof m_tx_sent);
   const std::uint64_t start = m_to_host.book(std::max(tail, now_ps()), length, now_ps());

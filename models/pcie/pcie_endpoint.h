@@ -67,6 +67,7 @@ class PcieEndpoint : public sc_core::sc_module,
     std::array<Flit, kMaxDataFlits> data{};
     std::uint64_t tag = 0;
     std::uint32_t bytes = 0;  // message bytes it carries
+    bool last = false;        // of its message
   };
   struct Arrival {
     Cycle at;
@@ -112,7 +113,7 @@ class PcieEndpoint : public sc_core::sc_module,
   std::uint64_t send(const host_protocol::SendHeader& header, const std::byte* data, bool by_dma,
                      std::uint64_t at_ps);
   void queue_packets(const host_protocol::SendHeader& header, const std::byte* data,
-                     std::uint64_t start_ps, std::uint64_t before);
+                     const std::function<std::uint64_t(std::uint64_t, std::uint64_t)>& ready);
   void process();  // SC_METHOD: arrivals and releases due now
   void accept(NodeId src, const Packet& packet);
   void deliver_waiting(int channel);
@@ -135,11 +136,13 @@ class PcieEndpoint : public sc_core::sc_module,
   std::function<void()> m_wake_injection;
 
   LinkCalendar m_to_adapter, m_to_host;  // PCIe, each direction, in ps
+  LinkCalendar m_fetches;                // DMA reads' completions toward the adapter
   std::deque<OutPacket> m_out;           // ready or not, in send order
   std::size_t m_handed = 0;              // of m_out, handed out by next() but not yet filled
   Cycle m_last_ready = 0;                // packets leave in send order
   std::unordered_map<NodeId, std::uint32_t> m_next_packet;  // by destination
-  std::uint32_t m_filled_bytes = 0;
+  std::uint32_t m_filled_bytes = 0;  // of the packet fill() took last, for sent()
+  bool m_filled_last = false;
   std::uint64_t m_tx_accepted = 0;  // bytes the host has sent so far
   std::uint64_t m_tx_sent = 0;      // of those, bytes on the network (reported to the host)
 

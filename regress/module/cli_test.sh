@@ -96,5 +96,30 @@ grep -q "<svg" "$work/vcup.svg" && grep -q "vcup_xm.stage" "$work/vcup.svg" && g
 "$sim" run "${quick[@]}" --set 'trace.nodes=[[0,0,0]]' --mode lt --out "$work/lt.json" > /dev/null 2> "$work/err.txt"
 [ $? -eq 2 ] && grep -q "sim.mode" "$work/err.txt" && ok || fail "tracing in LT should be refused"
 
+# The message tests write a CSV per size beside the JSON; a bad size is refused.
+for kind in msgrate pingpong; do
+  if "$sim" run "$configs/$kind.toml" --set 'workload.sizes=[8,4096]' --set workload.messages=20 -q \
+       --out "$work/$kind.json" > /dev/null; then ok; else fail "$kind failed"; fi
+  [ "$(wc -l < "$work/$kind.csv")" -eq 3 ] && head -1 "$work/$kind.csv" | grep -q "^bytes," \
+    && ok || fail "$kind.csv should have a header and two sizes"
+done
+"$sim" run "$configs/msgrate.toml" --set 'workload.sizes=[0]' -q --out "$work/bad.json" > /dev/null 2> "$work/err.txt"
+[ $? -eq 2 ] && grep -q "workload.sizes" "$work/err.txt" && [ ! -e "$work/bad.csv" ] && ok \
+  || fail "a zero message size should exit 2 naming workload.sizes"
+
+# Software collectives: the same results as the hardware subnet on the same inputs.
+sw=(run "$configs/software_allreduce_8x8x8.toml" --set 'topology.dims=[4,4,4]' -q)
+if "$sim" "${sw[@]}" --out "$work/sw.json" > /dev/null &&
+   "$sim" "${sw[@]}" --set workload.kind=collective --out "$work/hw.json" > /dev/null; then
+  ok
+else
+  fail "the software or hardware allreduce failed"
+fi
+grep -q '"workload": "software"' "$work/sw.json" && ok || fail "software results lack their workload"
+digest() { grep -o '"results_digest": "[0-9a-f]*"' "$1"; }
+[ -n "$(digest "$work/sw.json")" ] && [ "$(digest "$work/sw.json")" = "$(digest "$work/hw.json")" ] \
+  && ok || fail "software and hardware allreduce results differ"
+expect_bad workload.algorithm "$configs/software_allreduce_8x8x8.toml" --set workload.algorithm=binomial
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -8,7 +8,7 @@
 #include "collectives/credit_block.h"
 #include "collectives/reduction.h"
 #include "models/core/packet_ledger.h"
-#include "models/core/rng.h"
+#include "workloads/collective/collective_inputs.h"
 #include "workloads/synthetic/uniform_traffic.h"
 
 namespace angara {
@@ -68,12 +68,11 @@ class CollectiveWorkload::Source : public TrafficSource {
     const int k = op_in(r.tag), tree = tree_of(r);
     p.header.tree_id = static_cast<std::uint8_t>(tree);
     p.header.reduce_id = static_cast<std::uint8_t>(k % kReducesPerTree);
-    if (r.kind == PacketKind::Broadcast) {
-      fill_check_pattern(p);
-      return;
+    // A broadcast carries its source's inputs, a reduce packet its processor's contribution.
+    if (r.kind == PacketKind::Reduce) {
+      p.header.op = ReduceOp{wl.reduction, wl.op == CollectiveOp::Allreduce}.encode();
     }
-    p.header.op = ReduceOp{wl.reduction, wl.op == CollectiveOp::Allreduce}.encode();
-    const auto words = m_w.inputs(k, tree, m_node);
+    const auto words = collective_inputs(m_w.m_config, k, tree, m_node);
     for (std::size_t i = 0; i < words.size(); ++i) {
       set_word(p.data[i / 2], static_cast<int>(i % 2), words[i]);
     }
@@ -113,6 +112,7 @@ CollectiveWorkload::CollectiveWorkload(const Config& config, std::vector<Target>
         job.expected = 1;
         break;
       case CollectiveOp::Allreduce:
+      case CollectiveOp::Allgather:  // refused by WorkloadParams::validate (no hardware allgather)
         job.expected = pe;
         break;
     }
@@ -146,21 +146,6 @@ std::vector<std::unique_ptr<TrafficSource>> CollectiveWorkload::make_sources() {
   return sources;
 }
 
-std::vector<std::int64_t> CollectiveWorkload::inputs(int k, int tree, NodeId node) const {
-  Rng rng(m_config.sim.seed, (static_cast<std::uint64_t>(k) << 24) +
-                                 (static_cast<std::uint64_t>(tree) << 20) + node + 1);
-  std::vector<std::int64_t> words(static_cast<std::size_t>(2 * m_config.workload.payload_flits));
-  for (auto& w : words) w = static_cast<std::int64_t>(rng.next());
-  return words;
-}
-
-// The expected result is computed here on its own, not with the model's reduction code.
-std::int64_t CollectiveWorkload::reference(Reduction op, std::int64_t a, std::int64_t b) {
-  if (op == Reduction::Min) return a < b ? a : b;
-  if (op == Reduction::Max) return a < b ? b : a;
-  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
-}
-
 void CollectiveWorkload::start(int k, Cycle at) {
   if (k != m_started) throw std::logic_error("collective operations start in order");
   ++m_started;
@@ -174,16 +159,17 @@ void CollectiveWorkload::start(int k, Cycle at) {
     PacketRequest r{t.destination, wl.payload_flits, at, PacketKind::Reduce, tag_of(j, k)};
     if (wl.op == CollectiveOp::Broadcast) {
       r.kind = PacketKind::Broadcast;
+      op.words = collective_inputs(m_config, k, t.tree.id, t.source);
       m_sources[t.source]->add(r);
       if (m_wake) m_wake(t.source);
     } else {
       for (NodeId n : job.pe_nodes) {
-        const auto in = inputs(k, t.tree.id, n);
+        const auto in = collective_inputs(m_config, k, t.tree.id, n);
         if (op.words.empty()) {
           op.words = in;
         } else {
           for (std::size_t i = 0; i < in.size(); ++i) {
-            op.words[i] = reference(wl.reduction, op.words[i], in[i]);
+            op.words[i] = reference_reduce(wl.reduction, op.words[i], in[i]);
           }
         }
         m_sources[n]->add(r);
@@ -205,6 +191,14 @@ Cycle CollectiveWorkload::completion_cycles(int k) const {
   Cycle done = 0;
   for (const Job& j : m_jobs) done = std::max(done, j.ops.at(k).done);
   return done - m_jobs.front().ops.at(k).start;
+}
+
+std::uint64_t CollectiveWorkload::results_digest() const {
+  ResultDigest digest;
+  for (int k = 0; k < m_started; ++k) {
+    for (const Job& j : m_jobs) digest.add(j.ops.at(k).delivered);
+  }
+  return digest.value();
 }
 
 void CollectiveWorkload::expect(bool condition, const Packet& p, NodeId at,
@@ -251,18 +245,20 @@ void CollectiveWorkload::delivered(const Packet& p, NodeId at) {
   if (wl.op == CollectiveOp::Broadcast) {
     expect(p.header.kind == PacketKind::Broadcast && at != t.source, p, at,
            "a broadcast must reach every processor but its source");
-    expect(check_pattern_intact(p), p, at, "broadcast payload corrupted");
   } else {
     expect(p.header.kind ==
                (wl.op == CollectiveOp::Reduce ? PacketKind::ReduceResult : PacketKind::Broadcast),
            p, at, "unexpected packet kind for this operation");
     expect(wl.op == CollectiveOp::Allreduce || at == t.destination, p, at,
            "the reduce result reached another node than its destination");
-    for (std::size_t i = 0; i < op.words.size(); ++i) {
-      expect(word(p.data[i / 2], static_cast<int>(i % 2)) == op.words[i], p, at,
-             "the result differs from the reduction of the inputs");
-    }
   }
+  expect(p.header.data_flits == wl.payload_flits, p, at, "wrong payload length");
+  std::vector<std::int64_t> got(op.words.size());
+  for (std::size_t i = 0; i < got.size(); ++i) got[i] = word(p.data[i / 2], static_cast<int>(i % 2));
+  expect(got == op.words, p, at,
+         wl.op == CollectiveOp::Broadcast ? "broadcast payload corrupted"
+                                          : "the result differs from the reduction of the inputs");
+  if (op.delivered.empty()) op.delivered = std::move(got);
   op.got[at] = true;
   ++op.received;
   op.done = std::max(op.done, p.tail_at);

@@ -1,10 +1,10 @@
 #pragma once
 // One collective operation (broadcast, reduce or allreduce), repeated, on one tree or on several
 // trees at once: what every node's processor injects, and the check of everything that arrives.
-// Reduce inputs are random 64-bit integers from the seed; the expected result is computed here,
-// independently of the model, and every delivered result must equal it word for word. A
-// broadcast must reach every processor of its tree except its source exactly once, payload
-// intact.
+// Inputs are random 64-bit integers from the seed (collective_inputs.h, shared with the software
+// collectives); the expected result is computed here, independently of the model, and every
+// delivered result must equal it word for word. A broadcast carries its source's inputs and must
+// reach every processor of its tree except its source exactly once, payload intact.
 //
 // A processor keeps at most 16 reduces of one tree in flight: it counts what it issued and learns
 // from its router's credit reports (every 128 results or 4096 cycles) how many have completed.
@@ -45,6 +45,10 @@ class CollectiveWorkload : public TrafficObserver {
   // Cycles from the start of operation k to its last expected delivery on any of the trees.
   Cycle completion_cycles(int k) const;
   std::uint64_t delivered_count() const { return m_delivered; }
+  // FNV-1a 64 over what was delivered, operation by operation (then tree by tree): a broadcast's
+  // payload words, a reduce's or allreduce's result words, as the first delivery carried them
+  // (every other delivery was checked equal). The software experiment computes the same.
+  std::uint64_t results_digest() const;
   int pe_nodes() const;  // processors taking part, over all target trees
 
   void created(const PacketRequest&) override {}
@@ -56,8 +60,9 @@ class CollectiveWorkload : public TrafficObserver {
     Cycle start = 0;
     int received = 0;
     Cycle done = 0;
-    std::vector<bool> got;            // [node]: delivered once already
-    std::vector<std::int64_t> words;  // the expected reduce result
+    std::vector<bool> got;                // [node]: delivered once already
+    std::vector<std::int64_t> words;      // the expected payload or reduce result
+    std::vector<std::int64_t> delivered;  // the words of the first delivery
   };
   struct Job {  // one target tree's operations
     Target target;
@@ -65,8 +70,6 @@ class CollectiveWorkload : public TrafficObserver {
     int expected = 0;  // deliveries per operation
     std::vector<Op> ops;
   };
-  std::vector<std::int64_t> inputs(int k, int tree, NodeId node) const;
-  static std::int64_t reference(Reduction op, std::int64_t a, std::int64_t b);
   Job& job_of(const Packet& packet);
   Op& op_of(Job& job, const Packet& packet);
   void expect(bool condition, const Packet& packet, NodeId at, const char* what) const;
