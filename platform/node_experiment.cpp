@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "platform/config_loader.h"
+#include "platform/results_json.h"
 #include "platform/node_machine.h"
 
 namespace angara {
@@ -79,10 +79,7 @@ nlohmann::ordered_json to_json(const MessageBenchResult& r) {
     sizes.push_back(s);
   }
   j["sizes"] = sizes;
-  j["sim_cycles"] = r.sim_cycles;
-  j["sim_ns"] = static_cast<double>(r.sim_cycles) * r.config.router.cycle_ns();
-  j["wall_seconds"] = r.wall_seconds;
-  j["config"] = config_to_json(r.config);
+  add_run(j, r.sim_cycles, r.wall_seconds, r.config);
   return j;
 }
 

@@ -12,14 +12,6 @@ namespace angara {
 
 namespace {
 
-// The tail every results file shares: how long the run was, and the config it ran.
-void add_run(nlohmann::ordered_json& j, Cycle sim_cycles, double wall_seconds, const Config& c) {
-  j["sim_cycles"] = sim_cycles;
-  j["sim_ns"] = static_cast<double>(sim_cycles) * c.router.cycle_ns();
-  j["wall_seconds"] = wall_seconds;
-  j["config"] = config_to_json(c);
-}
-
 const char* mode_name(const Config& c) {
   return c.sim.mode == SimMode::Lt ? "LT" : "AT";
 }
@@ -57,6 +49,13 @@ std::string digest_hex(std::uint64_t digest) {
 }
 
 }  // namespace
+
+void add_run(nlohmann::ordered_json& j, Cycle sim_cycles, double wall_seconds, const Config& c) {
+  j["sim_cycles"] = sim_cycles;
+  j["sim_ns"] = static_cast<double>(sim_cycles) * c.router.cycle_ns();
+  j["wall_seconds"] = wall_seconds;
+  j["config"] = config_to_json(c);
+}
 
 nlohmann::ordered_json to_json(const ExperimentResult& r) {
   const double ns = r.config.router.cycle_ns();

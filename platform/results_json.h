@@ -18,6 +18,8 @@ nlohmann::ordered_json to_json(const CollectiveResult& result);
 std::string summary_line(const CollectiveResult& result);
 nlohmann::ordered_json to_json(const SoftwareResult& result);
 std::string summary_line(const SoftwareResult& result);
+// The tail every results file shares: how long the run was, and the config it ran.
+void add_run(nlohmann::ordered_json& j, Cycle sim_cycles, double wall_seconds, const Config& c);
 // Writes to a temporary file and renames it, so a crash never leaves half a result behind.
 void write_file(const std::string& text, const std::filesystem::path& path);
 inline void write_json_file(const nlohmann::ordered_json& json, const std::filesystem::path& path) {

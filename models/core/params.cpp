@@ -9,14 +9,7 @@
 #include "models/core/packet.h"
 
 namespace angara {
-namespace {
-
-// Rounds up, forgiving the last bits of floating-point error (75 Gbit/s is not exact in binary).
-Cycle ceil_cycles(double cycles) {
-  return static_cast<Cycle>(std::ceil(cycles - 1e-9));
-}
-
-}  // namespace
+Cycle ceil_cycles(double cycles) { return static_cast<Cycle>(std::ceil(cycles - 1e-9)); }
 
 int TopologyParams::node_count() const {
   int n = 1;

@@ -211,6 +211,13 @@ struct Config {
   void validate() const;
 };
 
+// Rounds cycles up, forgiving the last bits of floating-point error (75 Gbit/s is not exact in
+// binary, nor is 100 ns at 500 MHz after a division).
+Cycle ceil_cycles(double cycles);
+inline Cycle cycles_for_ns(double ns, double clock_mhz) {
+  return ceil_cycles(ns * clock_mhz / 1000.0);
+}
+
 // Channel timing in whole router cycles, derived once from bandwidth, latency and clock.
 struct ChannelTiming {
   Cycle latency = 0;  // wire latency, rounded up to whole cycles

@@ -17,6 +17,7 @@ class CpuModule : public sc_core::sc_module {
             const FabricClock& clock);
 
   CpuCore& core() { return m_core; }
+  const FabricClock& clock() const { return m_clock; }
   const CpuCore& core() const { return m_core; }
   // Gives the CPU its program; it starts at time 0, or at once if the simulation is running.
   void load(Task program);

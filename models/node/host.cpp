@@ -18,7 +18,6 @@ Host::Host(const sc_core::sc_module_name& name, NodeId id, int nodes, const Conf
       m_id(id),
       m_nodes(nodes),
       m_params(config.node),
-      m_clock(clock),
       m_rings(static_cast<std::size_t>(config.node.channels)),
       m_records(m_rings.size()),
       m_readable(m_rings.size()) {
@@ -66,29 +65,16 @@ CpuSignal& Host::writable() {
 }
 
 Cycle Host::store(std::uint64_t address, const void* data, std::size_t bytes, Cycle at) {
-  tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_WRITE_COMMAND);
-  gp.set_address(address);
-  gp.set_data_ptr(reinterpret_cast<unsigned char*>(const_cast<void*>(data)));
-  gp.set_data_length(static_cast<unsigned int>(bytes));
-  gp.set_streaming_width(static_cast<unsigned int>(bytes));
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_core::sc_time delay = m_clock.until(at);
-  pcie->b_transport(gp, delay);
-  if (!gp.is_response_ok()) {
-    throw ModelError(fmt::format("node {}: store of {} bytes into the PCIe window at {:#x} refused: "
-                                 "{}",
-                                 m_id, bytes, address, gp.get_response_string()));
-  }
-  const std::uint64_t period = m_clock.period().value();
-  return (sc_core::sc_time_stamp().value() + delay.value() + period - 1) / period;
+  sc_core::sc_time delay = clock().until(at);
+  post_write(pcie, fmt::format("node {}: store into the PCIe window", m_id), address, data, bytes,
+             delay);
+  return clock().at_or_after(delay);
 }
 
 // DMA writes from the endpoint: visible to the program from the cycle they have landed.
 void Host::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   using namespace host_protocol;
-  const std::uint64_t period = m_clock.period().value();
-  const Cycle visible = (sc_core::sc_time_stamp().value() + delay.value() + period - 1) / period;
+  const Cycle visible = clock().at_or_after(delay);
   const std::uint64_t address = gp.get_address();
   const unsigned char* data = gp.get_data_ptr();
   const std::size_t length = gp.get_data_length();
@@ -121,18 +107,6 @@ bool Host::write_ring(std::uint64_t offset, const unsigned char* data, std::size
   if (!ring) ring = std::make_unique_for_overwrite<std::byte[]>(ring_bytes);
   std::memcpy(ring.get() + offset, data, bytes);
   return true;
-}
-
-tlm::tlm_sync_enum Host::nb_transport_fw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
-                                         sc_core::sc_time&) {
-  SC_REPORT_ERROR(name(), "host memory takes blocking transport only");
-  return tlm::TLM_COMPLETED;
-}
-
-tlm::tlm_sync_enum Host::nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
-                                         sc_core::sc_time&) {
-  SC_REPORT_ERROR(name(), "the PCIe window takes blocking transport only");
-  return tlm::TLM_COMPLETED;
 }
 
 }  // namespace angara

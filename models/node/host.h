@@ -13,15 +13,14 @@
 
 #include "models/core/params.h"
 #include "models/cpu/cpu_at.h"
+#include "models/pcie/host_link.h"
 #include "models/pcie/host_protocol.h"
 
 namespace angara {
 
 class MessageChannel;
 
-class Host : public CpuModule,
-             public tlm::tlm_fw_transport_if<>,
-             public tlm::tlm_bw_transport_if<> {
+class Host : public CpuModule, public HostLinkEnd {
  public:
   tlm::tlm_initiator_socket<> pcie;  // stores into the PCIe endpoint's window
   tlm::tlm_target_socket<> memory;   // the endpoint's DMA writes
@@ -34,7 +33,6 @@ class Host : public CpuModule,
   NodeId id() const { return m_id; }
   int nodes() const { return m_nodes; }
   const NodeParams& params() const { return m_params; }
-  const FabricClock& clock() const { return m_clock; }
   MessageChannel& channel(int number);
 
   // --- for MessageChannel: what host memory holds, as visible at local cycle `at`
@@ -62,23 +60,14 @@ class Host : public CpuModule,
     std::uint64_t sent;
   };
 
-  // --- memory (tlm_fw_transport_if)
+  // The endpoint's DMA writes into host memory.
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
-  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
-                                     sc_core::sc_time&) override;
-  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
-  unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
-  // --- window stores (tlm_bw_transport_if)
-  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
-                                     sc_core::sc_time&) override;
-  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
 
   bool write_ring(std::uint64_t offset, const unsigned char* data, std::size_t bytes);
 
   NodeId m_id;
   int m_nodes;
   NodeParams m_params;
-  const FabricClock& m_clock;
   // Rings are allocated on first use and not cleared: only the pages written cost memory.
   std::vector<std::unique_ptr<std::byte[]>> m_rings;
   std::vector<std::deque<Received>> m_records;

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -20,18 +19,24 @@ void Message::copy_to(std::span<std::byte> out) const {
   }
 }
 
-MessageChannel::MessageChannel(Host& host, int number) : m_host(host), m_number(number) {}
+namespace {
+
+Cycle software_cycles(const Host& host, double ns) {
+  return cycles_for_ns(ns, 1e6 / static_cast<double>(host.clock().period().value()));
+}
+
+}  // namespace
+
+MessageChannel::MessageChannel(Host& host, int number)
+    : m_host(host),
+      m_number(number),
+      m_send_cycles(software_cycles(host, host.params().send_overhead_ns)),
+      m_recv_cycles(software_cycles(host, host.params().recv_overhead_ns)) {}
 
 NetAddr MessageChannel::address() const { return {m_host.id(), m_number}; }
 
 std::string MessageChannel::where() const {
   return fmt::format("node {} channel {}", m_host.id(), m_number);
-}
-
-// Software time in whole cycles (a quotient meant to be whole does not round up).
-Cycle MessageChannel::overhead(double ns) const {
-  const double cycles = ns * 1000.0 / static_cast<double>(m_host.clock().period().value());
-  return static_cast<Cycle>(std::ceil(cycles - 1e-9));
 }
 
 Timed<std::size_t> MessageChannel::send(NetAddr dst,
@@ -45,7 +50,7 @@ Timed<std::size_t> MessageChannel::send(NetAddr dst,
                                    p.channels - 1));
   }
   CpuCore& cpu = m_host.core();
-  const Cycle start = cpu.local_time() + overhead(p.send_overhead_ns);
+  const Cycle start = cpu.local_time() + m_send_cycles;
   std::size_t total = 0;
   for (const auto& piece : iov) total += piece.size();
   const std::size_t bytes = std::min<std::uint64_t>(
@@ -75,7 +80,7 @@ Timed<std::size_t> MessageChannel::send(NetAddr dst,
 
 Timed<std::optional<Message>> MessageChannel::recv() {
   CpuCore& cpu = m_host.core();
-  const Cycle at = cpu.local_time() + overhead(m_host.params().recv_overhead_ns);
+  const Cycle at = cpu.local_time() + m_recv_cycles;
   const auto record = m_host.take_record(m_number, at);
   if (!record) return {cpu.compute(std::max<Cycle>(1, at - cpu.local_time())), std::nullopt};
   const auto ring_bytes = static_cast<std::size_t>(m_host.params().rx_ring_bytes);

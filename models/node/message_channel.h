@@ -87,10 +87,10 @@ class MessageChannel {
 
  private:
   std::string where() const;
-  Cycle overhead(double ns) const;
 
   Host& m_host;
   int m_number;
+  Cycle m_send_cycles, m_recv_cycles;  // library time per call (node.*_overhead_ns)
   std::deque<std::uint64_t> m_outstanding;  // ring bytes of received, unreleased messages
   std::uint64_t m_released = 0;
 };

@@ -39,11 +39,6 @@ PcieEndpoint::PcieEndpoint(const sc_core::sc_module_name& name, NodeId id, int n
   dont_initialize();
 }
 
-Cycle PcieEndpoint::cycle_at(std::uint64_t at_ps) const {
-  const std::uint64_t period = m_clock.period().value();
-  return (at_ps + period - 1) / period;
-}
-
 // --- host window
 
 void PcieEndpoint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
@@ -84,18 +79,6 @@ void PcieEndpoint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
   }
   delay = sc_core::sc_time::from_value(done - now_ps());
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
-}
-
-tlm::tlm_sync_enum PcieEndpoint::nb_transport_fw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
-                                                 sc_core::sc_time&) {
-  SC_REPORT_ERROR(name(), "the host window takes blocking transport only");
-  return tlm::TLM_COMPLETED;
-}
-
-tlm::tlm_sync_enum PcieEndpoint::nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
-                                                 sc_core::sc_time&) {
-  SC_REPORT_ERROR(name(), "DMA into host memory uses blocking transport only");
-  return tlm::TLM_COMPLETED;
 }
 
 // A send by CPU stores puts header and bytes on the link to the adapter; a DMA send puts only the
@@ -271,19 +254,8 @@ void PcieEndpoint::deliver_waiting(int channel) {
 
 void PcieEndpoint::dma_write(std::uint64_t address, const void* data, std::size_t bytes,
                              std::uint64_t at_ps) {
-  tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_WRITE_COMMAND);
-  gp.set_address(address);
-  gp.set_data_ptr(reinterpret_cast<unsigned char*>(const_cast<void*>(data)));
-  gp.set_data_length(static_cast<unsigned int>(bytes));
-  gp.set_streaming_width(static_cast<unsigned int>(bytes));
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = sc_core::sc_time::from_value(at_ps - now_ps());
-  dma->b_transport(gp, delay);
-  if (!gp.is_response_ok()) {
-    throw ModelError(fmt::format("node {}: DMA write of {} bytes to host address {:#x} failed: {}",
-                                 m_id, bytes, address, gp.get_response_string()));
-  }
+  post_write(dma, fmt::format("node {}: DMA", m_id), address, data, bytes, delay);
 }
 
 }  // namespace angara

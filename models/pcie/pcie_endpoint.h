@@ -26,6 +26,7 @@
 
 #include "models/core/params.h"
 #include "models/endpoint/traffic_source.h"
+#include "models/pcie/host_link.h"
 #include "models/pcie/host_protocol.h"
 #include "models/pcie/message_tag.h"
 #include "models/pcie/pcie_timing.h"
@@ -36,8 +37,7 @@ namespace angara {
 
 class PcieEndpoint : public sc_core::sc_module,
                      public TrafficSource,
-                     public tlm::tlm_fw_transport_if<>,
-                     public tlm::tlm_bw_transport_if<> {
+                     public HostLinkEnd {
  public:
   tlm::tlm_target_socket<> host;    // the window the host stores into
   tlm::tlm_initiator_socket<> dma;  // writes into host memory
@@ -98,16 +98,8 @@ class PcieEndpoint : public sc_core::sc_module,
     std::uint64_t released;
   };
 
-  // --- host window (tlm_fw_transport_if)
+  // The host window's stores.
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
-  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
-                                     sc_core::sc_time&) override;
-  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
-  unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
-  // --- DMA initiator (tlm_bw_transport_if)
-  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
-                                     sc_core::sc_time&) override;
-  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
 
   // A send from the host at `at_ps`; returns when the CPU is done storing, ps.
   std::uint64_t send(const host_protocol::SendHeader& header, const std::byte* data, bool by_dma,
@@ -121,11 +113,14 @@ class PcieEndpoint : public sc_core::sc_module,
   void schedule(Cycle at);
 
   std::uint64_t now_ps() const { return sc_core::sc_time_stamp().value(); }
+  // The first cycle at or after `at_ps` (not in the past).
+  Cycle cycle_at(std::uint64_t at_ps) const {
+    return m_clock.at_or_after(sc_core::sc_time::from_value(at_ps - now_ps()));
+  }
   std::uint64_t ps(double ns) const { return static_cast<std::uint64_t>(ns * 1000.0 + 0.5); }
   std::uint64_t serialization_ps(std::uint64_t bytes) const {
     return ps(m_pcie.serialization_ns(bytes));
   }
-  Cycle cycle_at(std::uint64_t at_ps) const;  // the first cycle at or after `at_ps`
 
   NodeId m_id;
   int m_nodes;

@@ -32,6 +32,11 @@ class FabricClock {
   Cycle after(const sc_core::sc_time& delay) const {
     return now() + delay.value() / m_period.value();
   }
+  // The first cycle that starts at or after the delay from now (a landing time in whole cycles).
+  Cycle at_or_after(const sc_core::sc_time& delay) const {
+    return (sc_core::sc_time_stamp().value() + delay.value() + m_period.value() - 1) /
+           m_period.value();
+  }
   // Delay from now until the start of cycle `c` (c must not be in the past).
   sc_core::sc_time until(Cycle c) const {
     return sc_core::sc_time::from_value(c * m_period.value() - sc_core::sc_time_stamp().value());

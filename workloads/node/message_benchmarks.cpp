@@ -1,7 +1,6 @@
 #include "workloads/node/message_benchmarks.h"
 
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 
 #include "models/node/host.h"
@@ -43,10 +42,6 @@ Task send_done(MessageChannel& channel, NetAddr peer) {
 }
 
 Task receive_done(MessageChannel& channel) { co_await receive_bytes(channel, 8); }
-
-Cycle cycles_of(double ns, double clock_mhz) {
-  return static_cast<Cycle>(std::ceil(ns * clock_mhz / 1000.0 - 1e-9));
-}
 
 // Flits on the wire for `bytes` of message in packets of at most 256 bytes.
 std::uint64_t wire_flits(int bytes) {
@@ -137,9 +132,9 @@ Cycle message_one_way_cycles(const Config& config, int hops, int bytes) {
   const PcieTiming pcie(config.pcie);
   const auto with_header = static_cast<std::uint64_t>(bytes + kHeaderBytes);
   const int flits = 1 + (bytes + kFlitBytes - 1) / kFlitBytes;
-  return cycles_of(config.node.send_overhead_ns, mhz) + cycles_of(pcie.transfer_ns(with_header), mhz) +
-         zero_load_latency(config, hops, flits) + cycles_of(pcie.transfer_ns(with_header), mhz) +
-         cycles_of(config.node.recv_overhead_ns, mhz);
+  return cycles_for_ns(config.node.send_overhead_ns, mhz) + cycles_for_ns(pcie.transfer_ns(with_header), mhz) +
+         zero_load_latency(config, hops, flits) + cycles_for_ns(pcie.transfer_ns(with_header), mhz) +
+         cycles_for_ns(config.node.recv_overhead_ns, mhz);
 }
 
 }  // namespace angara
