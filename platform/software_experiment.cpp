@@ -7,6 +7,8 @@
 #include <map>
 
 #include "collectives/software_collectives.h"
+#include "collectives/subnet_collectives.h"
+#include "models/node/collective_port.h"
 #include "models/core/config_error.h"
 #include "models/core/packet_ledger.h"
 #include "platform/node_machine.h"
@@ -45,11 +47,13 @@ class Harness {
   }
 
   Task program(NodeId node);
+  // The trees a subnet allgather spreads its broadcasts over.
+  void set_allgather_trees(std::vector<int> trees) { m_allgather_trees = std::move(trees); }
 
   // Whose result is checked: the nodes that receive something (as in the hardware experiment:
   // a broadcast's source and transit nodes get nothing).
   bool checked(NodeId node) const {
-    const bool pe = m_tree == nullptr || (m_tree->rows[node].member && m_tree->rows[node].pe);
+    const bool pe = m_tree == nullptr || is_pe(node);
     switch (m_wl.op) {
       case CollectiveOp::Broadcast:
         return pe && node != m_source;
@@ -62,12 +66,14 @@ class Harness {
     }
     return false;
   }
-  // The nodes whose program does something.
+  // The nodes whose program does something (over the subnet, transit nodes do nothing).
   bool participates(NodeId node) const {
     if (m_tree == nullptr) return true;
-    return m_tree->rows[node].member ||
+    const bool subnet = m_wl.algorithm == SoftwareAlgorithm::Subnet;
+    return (subnet ? is_pe(node) : m_tree->rows[node].member) ||
            (m_wl.op == CollectiveOp::Reduce && node == m_destination);
   }
+  bool is_pe(NodeId node) const { return m_tree->rows[node].member && m_tree->rows[node].pe; }
 
   Cycle completion(int k) const { return m_last[k] - m_start[k]; }
   std::uint64_t results_checked() const { return m_checked; }
@@ -83,6 +89,9 @@ class Harness {
     return collective_inputs(m_config, k, tree_id(), node);
   }
   const std::vector<std::int64_t>& expected(int k);
+  // Node `node`'s part of operation k over the hardware subnet; `words` in: its data, out: what
+  // it received.
+  Task subnet_part(CollectivePort& port, NodeId node, int k, std::vector<std::int64_t>& words);
   void check(NodeId node, int k, const std::vector<std::int64_t>& got);
   void finished(int k, Cycle at);
 
@@ -98,18 +107,23 @@ class Harness {
   std::map<int, std::vector<std::int64_t>> m_expected;
   std::vector<std::vector<std::int64_t>> m_digest_words;  // [k]: the first checked result
   std::uint64_t m_checked = 0;
+  std::vector<int> m_allgather_trees;
+  std::vector<std::array<std::uint64_t, kMaxTrees>> m_landed;  // [node]: subnet allgather
 };
 
 Task Harness::program(NodeId node) {
   Host& host = m_machine.host(node);
   Mailbox mailbox(host.channel(0));
+  CollectivePort port(host);
   CpuCore& cpu = host.core();
   const Torus& torus = m_machine.torus();
   const auto bytes = static_cast<std::size_t>(m_wl.payload_bytes());
   for (int k = 0; k < m_wl.repetitions; ++k) {
     co_await cpu.wait(m_gates[node]);
     std::vector<std::int64_t> words = inputs(k, node);  // this node's own data
-    if (participates(node)) {
+    if (participates(node) && m_wl.algorithm == SoftwareAlgorithm::Subnet) {
+      co_await subnet_part(port, node, k, words);
+    } else if (participates(node)) {
       switch (m_wl.op) {
         case CollectiveOp::Broadcast: {
           std::vector<std::byte> data;
@@ -139,6 +153,43 @@ Task Harness::program(NodeId node) {
     }
     if (checked(node)) check(node, k, words);
     finished(k, cpu.local_time());
+  }
+}
+
+Task Harness::subnet_part(CollectivePort& port, NodeId node, int k,
+                          std::vector<std::int64_t>& words) {
+  const auto bytes = static_cast<std::size_t>(m_wl.payload_bytes());
+  const auto n = static_cast<std::uint64_t>(k);
+  switch (m_wl.op) {
+    case CollectiveOp::Broadcast:
+      if (node == m_source) {
+        co_await broadcast_all(port, m_tree->id, 0, std::as_bytes(std::span(words)));
+      } else {
+        co_await wait_broadcasts(port, m_tree->id, (n + 1) * ((bytes + 255) / 256));
+        words = to_words(port.area(0, bytes));
+      }
+      break;
+    case CollectiveOp::Reduce:
+      if (is_pe(node)) {
+        co_await contribute(port, m_tree->id, ReduceOp{m_wl.reduction, false}, m_destination,
+                            words);
+      }
+      if (node == m_destination) {
+        co_await wait_results(port, m_tree->id, n + 1);
+        words = co_await port.result(m_tree->id, n, words.size());
+      }
+      break;
+    case CollectiveOp::Allreduce:
+      co_await hardware_allreduce(port, m_tree->id, m_wl.reduction, n, words);
+      break;
+    case CollectiveOp::Allgather: {
+      if (m_landed.empty()) m_landed.resize(static_cast<std::size_t>(m_nodes));
+      const std::vector<std::byte> block = to_bytes(words);
+      std::vector<std::byte> all;
+      co_await subnet_allgather(port, m_nodes, m_allgather_trees, block, m_landed[node], all);
+      words = to_words(all);
+      break;
+    }
   }
 }
 
@@ -221,7 +272,8 @@ SoftwareResult run_software_experiment(const Config& config, const ProgressSink&
   const NodeId root = tree != nullptr ? tree->root : 0;
   const NodeId source = wl.source.empty() ? root : System::node_at(torus, wl.source);
   const NodeId destination = wl.destination.empty() ? root : System::node_at(torus, wl.destination);
-  const bool on_tree = wl.algorithm == SoftwareAlgorithm::Tree;
+  const bool on_tree = wl.algorithm == SoftwareAlgorithm::Tree ||
+                       (wl.algorithm == SoftwareAlgorithm::Subnet && wl.op != CollectiveOp::Allgather);
   if (on_tree && tree == nullptr) {
     throw ConfigError("workload.tree", fmt::format("{}", wl.tree), "no such tree");
   }
@@ -234,6 +286,11 @@ SoftwareResult run_software_experiment(const Config& config, const ProgressSink&
   }
 
   Harness harness(config, machine, on_tree ? tree : nullptr, source, destination);
+  std::vector<int> all_trees;
+  for (int t = 0; t < kMaxTrees; ++t) {
+    if (trees[t] != nullptr) all_trees.push_back(t);
+  }
+  harness.set_allgather_trees(std::move(all_trees));
   SoftwareResult r;
   for (NodeId n = 0; n < static_cast<NodeId>(machine.nodes()); ++n) {
     machine.load(n, harness.program(n));

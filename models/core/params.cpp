@@ -189,7 +189,8 @@ void WorkloadParams::validate(const TopologyParams& topology,
   if (kind == WorkloadKind::Software) validate_algorithm();
   const bool given = std::any_of(collective.tree.begin(), collective.tree.end(),
                                  [this](const TreeSpec& t) { return t.id == tree; });
-  const bool uses_tree = kind == WorkloadKind::Collective || algorithm == SoftwareAlgorithm::Tree;
+  const bool uses_tree = kind == WorkloadKind::Collective || algorithm == SoftwareAlgorithm::Tree ||
+                         (algorithm == SoftwareAlgorithm::Subnet && op != CollectiveOp::Allgather);
   if (uses_tree && !given && (tree < 0 || tree >= collective.trees)) {
     throw ConfigError("workload.tree", fmt::format("{}", tree),
                       fmt::format("no such tree: collective.trees = {} (TreeId 0..{}) and no "
@@ -205,16 +206,18 @@ void WorkloadParams::validate(const TopologyParams& topology,
 }
 
 void WorkloadParams::validate_algorithm() const {
-  const bool fits = op == CollectiveOp::Allgather
-                        ? algorithm == SoftwareAlgorithm::RecursiveDoubling
-                        : algorithm == SoftwareAlgorithm::Tree ||
-                              (op == CollectiveOp::Broadcast &&
-                               algorithm == SoftwareAlgorithm::Binomial);
+  const bool fits = algorithm == SoftwareAlgorithm::Subnet ||
+                    (op == CollectiveOp::Allgather
+                         ? algorithm == SoftwareAlgorithm::RecursiveDoubling
+                         : algorithm == SoftwareAlgorithm::Tree ||
+                               (op == CollectiveOp::Broadcast &&
+                                algorithm == SoftwareAlgorithm::Binomial));
   if (!fits) {
-    constexpr const char* kNames[] = {"\"tree\"", "\"binomial\"", "\"recursive_doubling\""};
+    constexpr const char* kNames[] = {"\"tree\"", "\"binomial\"", "\"recursive_doubling\"",
+                                      "\"subnet\""};
     throw ConfigError("workload.algorithm", kNames[static_cast<int>(algorithm)],
                       "broadcast: tree or binomial; reduce and allreduce: tree; allgather: "
-                      "recursive_doubling");
+                      "recursive_doubling; any operation: subnet");
   }
 }
 

@@ -88,8 +88,10 @@ struct CollectiveParams {
 // pingpong, software: CPU programs over the message API (models/node).
 enum class WorkloadKind { Synthetic, Collective, MsgRate, PingPong, Software };
 enum class CollectiveOp { Broadcast, Reduce, Allreduce, Allgather };
-// How a software collective moves its messages (collectives/software).
-enum class SoftwareAlgorithm { Tree, Binomial, RecursiveDoubling };
+// How the CPU programs of a software experiment do the collective: with messages
+// (collectives/software_collectives.h), or by driving the hardware subnet through their PCIe
+// endpoints (Subnet: the like-for-like comparison, both measured from program to program).
+enum class SoftwareAlgorithm { Tree, Binomial, RecursiveDoubling, Subnet };
 // The reduction operations of the collective subnet, on 64-bit signed integers.
 enum class Reduction : std::uint8_t { Sum = 0, Min = 1, Max = 2 };
 

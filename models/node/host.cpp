@@ -6,6 +6,8 @@
 #include <cstring>
 
 #include "models/core/packet_ledger.h"
+#include "collectives/reducer.h"
+#include "collectives/tree.h"
 #include "models/node/message_channel.h"
 
 namespace angara {
@@ -18,9 +20,13 @@ Host::Host(const sc_core::sc_module_name& name, NodeId id, int nodes, const Conf
       m_id(id),
       m_nodes(nodes),
       m_params(config.node),
+      m_send_call(cycles_for_ns(config.node.send_overhead_ns, config.router.clock_mhz)),
+      m_recv_call(cycles_for_ns(config.node.recv_overhead_ns, config.router.clock_mhz)),
       m_rings(static_cast<std::size_t>(config.node.channels)),
       m_records(m_rings.size()),
-      m_readable(m_rings.size()) {
+      m_readable(m_rings.size()),
+      m_landed(2 * kMaxTrees),
+      m_results(kMaxTrees) {
   pcie.bind(*this);
   memory.bind(*this);
   for (int c = 0; c < config.node.channels; ++c) {
@@ -71,6 +77,59 @@ Cycle Host::store(std::uint64_t address, const void* data, std::size_t bytes, Cy
   return clock().at_or_after(delay);
 }
 
+Cycle Host::send(const host_protocol::SendHeader& header,
+                 std::span<const std::span<const std::byte>> iov, Cycle at) {
+  std::vector<std::byte> staged(sizeof header + header.bytes);
+  std::memcpy(staged.data(), &header, sizeof header);
+  std::size_t filled = sizeof header;
+  for (const auto& piece : iov) {
+    const std::size_t take = std::min(piece.size(), staged.size() - filled);
+    std::memcpy(staged.data() + filled, piece.data(), take);
+    filled += take;
+  }
+  const bool by_dma = header.bytes > static_cast<std::uint32_t>(m_params.pio_max_bytes);
+  const Cycle done = store(by_dma ? host_protocol::kDmaSend : host_protocol::kPioSend,
+                           staged.data(), staged.size(), at);
+  m_tx_accepted += header.bytes;
+  return done;
+}
+
+Host::LandedCount& Host::landed_count(int tree, bool results) {
+  if (tree < 0 || tree >= kMaxTrees) {
+    throw MessageError(fmt::format("node {}: no tree {} (TreeIds 0..{})", m_id, tree,
+                                   kMaxTrees - 1));
+  }
+  auto& count = m_landed[2 * static_cast<std::size_t>(tree) + (results ? 1 : 0)];
+  if (!count) count = std::make_unique<LandedCount>();
+  return *count;
+}
+
+std::uint64_t Host::landed(int tree, bool results, Cycle at) {
+  LandedCount& count = landed_count(tree, results);
+  while (!count.pending.empty() && count.pending.front().visible <= at) {
+    count.seen = std::max(count.seen, count.pending.front().sent);
+    count.pending.pop_front();
+  }
+  return count.seen;
+}
+
+CpuSignal& Host::landing(int tree, bool results) {
+  LandedCount& count = landed_count(tree, results);
+  if (!count.pending.empty()) count.signal.notify(count.pending.front().visible);
+  return count.signal;
+}
+
+std::byte* Host::area_at(std::uint64_t offset, std::size_t bytes) {
+  if (m_collective_area.size() < offset + bytes) m_collective_area.resize(offset + bytes);
+  return m_collective_area.data() + offset;
+}
+
+std::byte* Host::result_slot(int tree, int reduce_id) {
+  auto& slots = m_results.at(static_cast<std::size_t>(tree));
+  if (!slots) slots = std::make_unique<std::byte[]>(host_protocol::kResultSlotBytes * kReducesPerTree);
+  return slots.get() + static_cast<std::size_t>(reduce_id) * host_protocol::kResultSlotBytes;
+}
+
 // DMA writes from the endpoint: visible to the program from the cycle they have landed.
 void Host::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   using namespace host_protocol;
@@ -93,6 +152,24 @@ void Host::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     received.visible = visible;
     std::memcpy(&received.record, data, sizeof received.record);
     m_readable[channel].notify(visible);
+  } else if (length == sizeof(std::uint64_t) &&
+             ((address >= kBroadcastCount && address < kBroadcastCount + 8 * kMaxTrees) ||
+              (address >= kResultCount && address < kResultCount + 8 * kMaxTrees))) {
+    const bool results = address >= kResultCount;
+    LandedCount& count = landed_count(
+        static_cast<int>((address - (results ? kResultCount : kBroadcastCount)) / 8), results);
+    std::uint64_t landed = 0;
+    std::memcpy(&landed, data, sizeof landed);
+    count.pending.push_back({visible, landed});
+    count.signal.notify(visible);
+  } else if (address >= kReduceResult &&
+             address + length <= kReduceResult + kMaxTrees * kReducesPerTree * kResultSlotBytes) {
+    const std::uint64_t slot = (address - kReduceResult) / kResultSlotBytes;
+    std::memcpy(result_slot(static_cast<int>(slot / kReducesPerTree),
+                            static_cast<int>(slot % kReducesPerTree)),
+                data, length);
+  } else if (address >= kCollectiveArea) {
+    std::memcpy(area_at(address - kCollectiveArea, length), data, length);
   } else if (address < kRing || !write_ring(address - kRing, data, length)) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
   }

@@ -9,6 +9,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "models/core/params.h"
@@ -33,6 +34,9 @@ class Host : public CpuModule, public HostLinkEnd {
   NodeId id() const { return m_id; }
   int nodes() const { return m_nodes; }
   const NodeParams& params() const { return m_params; }
+  // Library time of one send / receive call (node.send_overhead_ns, node.recv_overhead_ns).
+  Cycle send_call_cycles() const { return m_send_call; }
+  Cycle recv_call_cycles() const { return m_recv_call; }
   MessageChannel& channel(int number);
 
   // --- for MessageChannel: what host memory holds, as visible at local cycle `at`
@@ -44,7 +48,6 @@ class Host : public CpuModule, public HostLinkEnd {
   std::optional<host_protocol::MessageRecord> take_record(int channel, Cycle at);
   // Room in the endpoint's send buffer as known at `at`, and taking some of it.
   std::uint64_t tx_free(Cycle at);
-  void tx_take(std::uint64_t bytes) { m_tx_accepted += bytes; }
   const std::byte* ring(int channel) const { return m_rings[channel].get(); }
   // The signals a program waits on for a message record / a send-progress count. A signal keeps
   // one notification, so before each wait it is notified again for what has landed but is not
@@ -53,12 +56,39 @@ class Host : public CpuModule, public HostLinkEnd {
   CpuSignal& writable();
   // A store into the endpoint's window at local cycle `at`; returns the cycle the CPU is done.
   Cycle store(std::uint64_t address, const void* data, std::size_t bytes, Cycle at);
+  // A send of `header` and the iovec's first header.bytes bytes at local cycle `at`: stored by
+  // the CPU, or (longer than node.pio_max_bytes) a doorbell for the endpoint's DMA read; takes
+  // its room in the send buffer. Returns the cycle the CPU is done.
+  Cycle send(const host_protocol::SendHeader& header,
+             std::span<const std::span<const std::byte>> iov, Cycle at);
+
+  // --- for CollectivePort: the collective subnet's writes into host memory
+  // Broadcast packets (results = false) or reduce results of `tree` landed and visible at `at`.
+  std::uint64_t landed(int tree, bool results, Cycle at);
+  CpuSignal& landing(int tree, bool results);
+  // Bytes of the collective area (broadcasts land there); zeros where nothing has landed.
+  std::span<const std::byte> collective_area(std::uint64_t offset, std::size_t bytes) {
+    return {area_at(offset, bytes), bytes};
+  }
+  // The slot of reduce `reduce_id` of `tree`: its last result's bytes.
+  std::span<const std::byte> reduce_result(int tree, int reduce_id, std::size_t bytes) {
+    return {result_slot(tree, reduce_id), bytes};
+  }
 
  private:
   struct SentCount {
     Cycle visible;
     std::uint64_t sent;
   };
+  // A count the endpoint writes into host memory, with the counts not yet visible.
+  struct LandedCount {
+    std::deque<SentCount> pending;
+    std::uint64_t seen = 0;
+    CpuSignal signal;
+  };
+  LandedCount& landed_count(int tree, bool results);
+  std::byte* area_at(std::uint64_t offset, std::size_t bytes);
+  std::byte* result_slot(int tree, int reduce_id);
 
   // The endpoint's DMA writes into host memory.
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
@@ -68,6 +98,7 @@ class Host : public CpuModule, public HostLinkEnd {
   NodeId m_id;
   int m_nodes;
   NodeParams m_params;
+  Cycle m_send_call, m_recv_call;
   // Rings are allocated on first use and not cleared: only the pages written cost memory.
   std::vector<std::unique_ptr<std::byte[]>> m_rings;
   std::vector<std::deque<Received>> m_records;
@@ -77,6 +108,10 @@ class Host : public CpuModule, public HostLinkEnd {
   std::uint64_t m_sent_seen = 0;    // the endpoint's count, as far as seen
   std::uint64_t m_tx_accepted = 0;  // bytes the node's channels have sent
   std::vector<std::unique_ptr<MessageChannel>> m_channels;
+  // Allocated on first use: most hosts of a big machine use one tree or none.
+  std::vector<std::unique_ptr<LandedCount>> m_landed;  // [2 * tree + results]
+  std::vector<std::byte> m_collective_area;            // grows to the highest byte landed
+  std::vector<std::unique_ptr<std::byte[]>> m_results;  // [tree]: 16 slots of 256 bytes
 };
 
 }  // namespace angara

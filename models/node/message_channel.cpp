@@ -19,19 +19,7 @@ void Message::copy_to(std::span<std::byte> out) const {
   }
 }
 
-namespace {
-
-Cycle software_cycles(const Host& host, double ns) {
-  return cycles_for_ns(ns, 1e6 / static_cast<double>(host.clock().period().value()));
-}
-
-}  // namespace
-
-MessageChannel::MessageChannel(Host& host, int number)
-    : m_host(host),
-      m_number(number),
-      m_send_cycles(software_cycles(host, host.params().send_overhead_ns)),
-      m_recv_cycles(software_cycles(host, host.params().recv_overhead_ns)) {}
+MessageChannel::MessageChannel(Host& host, int number) : m_host(host), m_number(number) {}
 
 NetAddr MessageChannel::address() const { return {m_host.id(), m_number}; }
 
@@ -50,7 +38,7 @@ Timed<std::size_t> MessageChannel::send(NetAddr dst,
                                    p.channels - 1));
   }
   CpuCore& cpu = m_host.core();
-  const Cycle start = cpu.local_time() + m_send_cycles;
+  const Cycle start = cpu.local_time() + m_host.send_call_cycles();
   std::size_t total = 0;
   for (const auto& piece : iov) total += piece.size();
   const std::size_t bytes = std::min<std::uint64_t>(
@@ -63,24 +51,13 @@ Timed<std::size_t> MessageChannel::send(NetAddr dst,
   header.dst_channel = static_cast<std::uint16_t>(dst.channel);
   header.src_channel = static_cast<std::uint16_t>(m_number);
   header.bytes = static_cast<std::uint32_t>(bytes);
-  std::vector<std::byte> staged(sizeof header + bytes);
-  std::memcpy(staged.data(), &header, sizeof header);
-  std::size_t at = sizeof header;
-  for (const auto& piece : iov) {
-    const std::size_t take = std::min(piece.size(), staged.size() - at);
-    std::memcpy(staged.data() + at, piece.data(), take);
-    at += take;
-  }
-  const bool by_dma = bytes > static_cast<std::size_t>(p.pio_max_bytes);
-  const Cycle done = m_host.store(by_dma ? host_protocol::kDmaSend : host_protocol::kPioSend,
-                                  staged.data(), staged.size(), start);
-  m_host.tx_take(bytes);
+  const Cycle done = m_host.send(header, iov, start);
   return {cpu.compute(done - cpu.local_time()), bytes};
 }
 
 Timed<std::optional<Message>> MessageChannel::recv() {
   CpuCore& cpu = m_host.core();
-  const Cycle at = cpu.local_time() + m_recv_cycles;
+  const Cycle at = cpu.local_time() + m_host.recv_call_cycles();
   const auto record = m_host.take_record(m_number, at);
   if (!record) return {cpu.compute(std::max<Cycle>(1, at - cpu.local_time())), std::nullopt};
   const auto ring_bytes = static_cast<std::size_t>(m_host.params().rx_ring_bytes);

@@ -90,7 +90,6 @@ class MessageChannel {
 
   Host& m_host;
   int m_number;
-  Cycle m_send_cycles, m_recv_cycles;  // library time per call (node.*_overhead_ns)
   std::deque<std::uint64_t> m_outstanding;  // ring bytes of received, unreleased messages
   std::uint64_t m_released = 0;
 };

@@ -6,10 +6,19 @@
 //     kDmaSend     a SendHeader only (a doorbell); the endpoint fetches the bytes from host memory
 //                  by DMA. The model takes the bytes from the same write and times the DMA read;
 //     kRxReleased  + 8 * channel: a u64, bytes of that channel's receive ring released so far.
+//   A send whose header has kind kBroadcast or kReduce goes to the collective subnet instead of
+//   a node (spec section 2): a broadcast on tree `tree` whose bytes land at 16 * dst_node in
+//   every receiver's collective area; a reduce packet of `op` (ReduceOp encoding) on tree `tree`,
+//   its result to node dst_node (reduce) or to every member (allreduce).
 //   endpoint -> host (DMA writes into host memory):
 //     kTxSent      a u64, bytes of messages the endpoint has put on the network so far;
 //     kRecord      + channel: a MessageRecord, once the message's bytes are in the ring;
 //     kRing        + channel * ring_bytes + offset: a received message's bytes.
+//     kCollectiveArea + offset: a received broadcast packet's bytes (one-sided: the program
+//                  takes no part in receiving them);
+//     kReduceResult + (tree * 16 + reduce id) * kResultSlotBytes: a reduce result's bytes;
+//     kBroadcastCount + 8 * tree: a u64, broadcast packets of that tree landed so far;
+//     kResultCount + 8 * tree: a u64, reduce results of that tree landed so far.
 
 #include <cstdint>
 
@@ -21,15 +30,25 @@ inline constexpr std::uint64_t kRxReleased = 0x2000;
 
 inline constexpr std::uint64_t kTxSent = 0x0;
 inline constexpr std::uint64_t kRecord = 0x1000;
+inline constexpr std::uint64_t kBroadcastCount = 0x2000;
+inline constexpr std::uint64_t kResultCount = 0x3000;
+inline constexpr std::uint64_t kReduceResult = 0x10000;
 inline constexpr std::uint64_t kRing = std::uint64_t{1} << 32;
+inline constexpr std::uint64_t kCollectiveArea = std::uint64_t{1} << 40;
+inline constexpr std::uint64_t kResultSlotBytes = 256;  // one packet's data
+
+enum class SendKind : std::uint8_t { Message = 0, Broadcast = 1, Reduce = 2 };
 
 // Leads every send: 16 bytes, one flit.
 struct SendHeader {
-  std::uint32_t dst_node = 0;
+  std::uint32_t dst_node = 0;  // a broadcast: where its bytes land, in flits (16 bytes)
   std::uint16_t dst_channel = 0;
   std::uint16_t src_channel = 0;
   std::uint32_t bytes = 0;  // of the message, after the header
-  std::uint32_t reserved = 0;
+  SendKind kind = SendKind::Message;
+  std::uint8_t tree = 0;  // collective sends: the TreeId
+  std::uint8_t op = 0;    // reduce: ReduceOp::encode()
+  std::uint8_t reserved = 0;
 };
 static_assert(sizeof(SendHeader) == 16);
 

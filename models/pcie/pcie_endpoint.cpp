@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "collectives/credit_block.h"
+#include "collectives/reduction.h"
 #include "models/core/packet_ledger.h"
 
 namespace angara {
@@ -55,8 +57,12 @@ void PcieEndpoint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
     std::memcpy(&header, gp.get_data_ptr(), sizeof header);
     const bool fits = m_tx_accepted - m_tx_sent + header.bytes <=
                       static_cast<std::uint64_t>(m_node.tx_buffer_bytes);
-    if (header.dst_node >= static_cast<std::uint32_t>(m_nodes) ||
-        header.dst_channel >= m_rings.size() || header.bytes == 0 ||
+    const bool to_node = header.kind != SendKind::Broadcast;
+    const bool addressed = header.kind == SendKind::Message
+                               ? header.dst_channel < m_rings.size()
+                               : header.tree < kMaxTrees && header.kind <= SendKind::Reduce;
+    if ((to_node && header.dst_node >= static_cast<std::uint32_t>(m_nodes)) || !addressed ||
+        (header.kind == SendKind::Reduce && header.bytes > kPacketBytes) || header.bytes == 0 ||
         header.bytes > static_cast<std::uint32_t>(m_node.max_message_bytes) ||
         gp.get_data_length() != sizeof header + header.bytes || !fits) {
       gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
@@ -116,7 +122,7 @@ std::uint64_t PcieEndpoint::send(const host_protocol::SendHeader& header, const 
 void PcieEndpoint::queue_packets(
     const host_protocol::SendHeader& header, const std::byte* data,
     const std::function<std::uint64_t(std::uint64_t, std::uint64_t)>& ready) {
-  std::uint32_t& number = m_next_packet[header.dst_node];
+  using host_protocol::SendKind;
   for (std::uint64_t offset = 0; offset < header.bytes; offset += kPacketBytes) {
     const std::uint64_t bytes = std::min<std::uint64_t>(kPacketBytes, header.bytes - offset);
     m_last_ready = std::max(m_last_ready, cycle_at(ready(offset, bytes)));
@@ -124,28 +130,58 @@ void PcieEndpoint::queue_packets(
     out.request.dst = static_cast<NodeId>(header.dst_node);
     out.request.data_flits = static_cast<int>(round_to_flits(bytes) / kFlitBytes);
     out.request.created = m_last_ready;
-    out.request.kind = PacketKind::Message;
     std::memcpy(out.data.data(), data + offset, bytes);
-    out.tag = encode_tag({number++, static_cast<std::uint8_t>(header.dst_channel),
-                          static_cast<std::uint8_t>(header.src_channel), header.bytes});
     out.bytes = static_cast<std::uint32_t>(bytes);
     out.last = offset + bytes == header.bytes;
+    out.tree = header.tree;
+    switch (header.kind) {
+      case SendKind::Message:
+        out.request.kind = PacketKind::Message;
+        out.seq = encode_tag({m_next_packet[header.dst_node]++,
+                              static_cast<std::uint8_t>(header.dst_channel),
+                              static_cast<std::uint8_t>(header.src_channel), header.bytes});
+        break;
+      case SendKind::Broadcast:
+        out.request.kind = PacketKind::Broadcast;
+        out.request.dst = m_id;
+        out.seq = std::uint64_t{header.dst_node} * kFlitBytes + offset;
+        break;
+      case SendKind::Reduce:
+        out.request.kind = PacketKind::Reduce;
+        out.op = header.op;
+        out.reduce_id = static_cast<std::uint8_t>(m_reduces_queued[header.tree]++ % kReducesPerTree);
+        break;
+    }
   }
 }
 
 // --- network side: injection
 
 std::optional<PacketRequest> PcieEndpoint::next() {
-  if (m_handed == m_out.size()) return std::nullopt;
-  return m_out[m_handed++].request;
+  if (m_handed == m_out.size() || window_closed(m_out[m_handed])) return std::nullopt;
+  const OutPacket& out = m_out[m_handed++];
+  if (out.request.kind == PacketKind::Reduce) ++m_reduces_handed[out.tree];
+  return out.request;
 }
 
-void PcieEndpoint::put_back(const PacketRequest& /*request*/) { --m_handed; }
+// At most 16 reduces of a tree in flight, by the router's last credit report.
+bool PcieEndpoint::window_closed(const OutPacket& out) const {
+  return out.request.kind == PacketKind::Reduce &&
+         m_reduces_handed[out.tree] - m_reduces_done[out.tree] >= kReducesPerTree;
+}
+
+void PcieEndpoint::put_back(const PacketRequest& request) {
+  --m_handed;
+  if (request.kind == PacketKind::Reduce) --m_reduces_handed[m_out[m_handed].tree];
+}
 
 void PcieEndpoint::fill(Packet& packet, const PacketRequest& /*request*/) {
   const OutPacket& out = m_out.front();
   packet.data = out.data;
-  packet.header.seq = out.tag;
+  packet.header.seq = out.seq;
+  packet.header.tree_id = out.tree;
+  packet.header.reduce_id = out.reduce_id;
+  packet.header.op = out.op;
   m_filled_bytes = out.bytes;
   m_filled_last = out.last;
   m_out.pop_front();
@@ -166,13 +202,43 @@ void PcieEndpoint::sent(const Packet& packet) {
 // --- network side: ejection
 
 void PcieEndpoint::receive(const Packet& packet) {
-  if (packet.header.kind != PacketKind::Message) {
-    throw ModelError(fmt::format("node {}: the PCIe endpoint takes message packets only, got "
-                                 "packet #{} of kind {}",
-                                 m_id, packet.header.seq, static_cast<int>(packet.header.kind)));
+  switch (packet.header.kind) {
+    case PacketKind::Message:
+      m_arrivals.push({packet.tail_at, m_arrival_order++, packet});
+      schedule(packet.tail_at);
+      return;
+    case PacketKind::Credit:  // the router's report of completed reduces, per tree
+      m_reduces_done = unpack_report(packet);
+      if (m_wake_injection) m_wake_injection();
+      return;
+    case PacketKind::Broadcast:
+    case PacketKind::ReduceResult:
+      land_collective(packet);
+      return;
+    default:
+      throw ModelError(fmt::format("node {}: the PCIe endpoint cannot take packet #{} of kind {}",
+                                   m_id, packet.header.seq, static_cast<int>(packet.header.kind)));
   }
-  m_arrivals.push({packet.tail_at, m_arrival_order++, packet});
-  schedule(packet.tail_at);
+}
+
+// A broadcast's bytes go where its sender said, a reduce result into its (tree, ReduceId) slot;
+// then the tree's count, in the same DMA burst.
+void PcieEndpoint::land_collective(const Packet& packet) {
+  using namespace host_protocol;
+  const PacketHeader& h = packet.header;
+  const bool result = h.kind == PacketKind::ReduceResult || ReduceOp::decode(h.op).all;
+  const std::uint64_t address =
+      result ? kReduceResult + (std::uint64_t{h.tree_id} * kReducesPerTree + h.reduce_id) * kResultSlotBytes
+             : kCollectiveArea + h.seq;
+  const std::uint64_t bytes = h.data_flits * kFlitBytes;
+  const std::uint64_t tail = packet.tail_at * m_clock.period().value();
+  const std::uint64_t length = serialization_ps(bytes + sizeof(std::uint64_t));
+  const std::uint64_t land =
+      m_to_host.book(std::max(tail, now_ps()), length, now_ps()) + length + m_latency_ps;
+  dma_write(address, packet.data.data(), bytes, land);
+  const std::uint64_t count = ++(result ? m_results_landed : m_broadcasts_landed)[h.tree_id];
+  dma_write((result ? kResultCount : kBroadcastCount) + 8 * std::uint64_t{h.tree_id}, &count,
+            sizeof count, land);
 }
 
 void PcieEndpoint::schedule(Cycle at) {

@@ -13,6 +13,12 @@
 // record; when the ring is full, it waits in the adapter until the host releases space.
 // Both PCIe directions are booked on calendars in picoseconds (one-way latency, lanes x rate x
 // line code, TLP overhead: PcieTiming).
+//
+// Collective sends (host_protocol.h) enter the router's PEGroup FIFO as broadcast or reduce
+// packets. The endpoint keeps at most 16 reduces of a tree in flight, learning from the router's
+// credit reports how many have completed (spec section 2, credit block). Received broadcast
+// packets and reduce results are written straight into host memory (one-sided), each followed
+// by its tree's count of landed broadcast packets or results.
 
 #include <tlm>
 
@@ -24,6 +30,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "collectives/credit_block.h"
 #include "models/core/params.h"
 #include "models/endpoint/traffic_source.h"
 #include "models/pcie/host_link.h"
@@ -65,7 +72,8 @@ class PcieEndpoint : public sc_core::sc_module,
   struct OutPacket {
     PacketRequest request;
     std::array<Flit, kMaxDataFlits> data{};
-    std::uint64_t tag = 0;
+    std::uint64_t seq = 0;  // the header's seq word: a message tag, or where a broadcast lands
+    std::uint8_t tree = 0, reduce_id = 0, op = 0;  // collective packets
     std::uint32_t bytes = 0;  // message bytes it carries
     bool last = false;        // of its message
   };
@@ -108,6 +116,8 @@ class PcieEndpoint : public sc_core::sc_module,
                      const std::function<std::uint64_t(std::uint64_t, std::uint64_t)>& ready);
   void process();  // SC_METHOD: arrivals and releases due now
   void accept(NodeId src, const Packet& packet);
+  void land_collective(const Packet& packet);
+  bool window_closed(const OutPacket& out) const;
   void deliver_waiting(int channel);
   void dma_write(std::uint64_t address, const void* data, std::size_t bytes, std::uint64_t at_ps);
   void schedule(Cycle at);
@@ -140,6 +150,11 @@ class PcieEndpoint : public sc_core::sc_module,
   bool m_filled_last = false;
   std::uint64_t m_tx_accepted = 0;  // bytes the host has sent so far
   std::uint64_t m_tx_sent = 0;      // of those, bytes on the network (reported to the host)
+  // Per tree: reduces queued (their ReduceIds), handed to the router, completed by its reports;
+  // broadcast packets and reduce results landed in host memory.
+  std::array<std::uint32_t, kMaxTrees> m_reduces_queued{}, m_reduces_handed{};
+  ReduceReport m_reduces_done{};
+  std::array<std::uint64_t, kMaxTrees> m_broadcasts_landed{}, m_results_landed{};
 
   std::priority_queue<Arrival, std::vector<Arrival>, std::greater<>> m_arrivals;
   std::uint64_t m_arrival_order = 0;
