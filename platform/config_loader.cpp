@@ -165,6 +165,16 @@ const std::vector<KeySpec>& key_specs() {
           "node", "max_message_bytes", "largest message one send makes, bytes (16..65536)"),
       field<&Config::node, &NodeParams::channels>("node", "channels",
                                                   "message channels (addresses) per node"),
+      field<&Config::app, &AppParams::rows>("app", "rows", "spmv: matrix rows N (equal blocks)"),
+      field<&Config::app, &AppParams::nonzeros_per_row>("app", "nonzeros_per_row",
+                                                        "spmv: non-zeros per row, d"),
+      field<&Config::app, &AppParams::spmv_mflops>("app", "spmv_mflops",
+                                                   "spmv: one node's rate, MFlop/s (spec: 591)"),
+      field<&Config::app, &AppParams::grid>("app", "grid", "heat: cells along x and y [nx, ny]"),
+      field<&Config::app, &AppParams::heat_gflops>("app", "heat_gflops",
+                                                   "heat: one node's rate, GFlop/s (spec: 11)"),
+      field<&Config::app, &AppParams::flops_per_cell>(
+          "app", "flops_per_cell", "heat: flops per cell and step (assumption, REPORT.md)"),
       field<&Config::pcie, &PcieParams::lanes>("pcie", "lanes", "PCIe lanes (Table 1: x16)"),
       field<&Config::pcie, &PcieParams::transfer_gtps>(
           "pcie", "transfer_gtps", "transfer rate per lane, GT/s (gen2: 5, gen3: 8)"),

@@ -55,13 +55,15 @@ constexpr EnumNames<InjectionProcess, 1> names_of(InjectionProcess) {
 constexpr EnumNames<SimMode, 2> names_of(SimMode) {
   return {"sim mode", {{{"at", SimMode::At}, {"lt", SimMode::Lt}}}};
 }
-constexpr EnumNames<WorkloadKind, 5> names_of(WorkloadKind) {
+constexpr EnumNames<WorkloadKind, 7> names_of(WorkloadKind) {
   return {"workload kind",
           {{{"synthetic", WorkloadKind::Synthetic},
             {"collective", WorkloadKind::Collective},
             {"msgrate", WorkloadKind::MsgRate},
             {"pingpong", WorkloadKind::PingPong},
-            {"software", WorkloadKind::Software}}}};
+            {"software", WorkloadKind::Software},
+            {"spmv", WorkloadKind::Spmv},
+            {"heat", WorkloadKind::Heat}}}};
 }
 constexpr EnumNames<CollectiveOp, 4> names_of(CollectiveOp) {
   return {"collective operation",

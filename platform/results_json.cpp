@@ -1,5 +1,7 @@
 #include "platform/results_json.h"
 
+#include "platform/app_experiment.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <algorithm>
@@ -149,6 +151,52 @@ std::string summary_line(const SoftwareResult& r) {
       fmt::join(r.config.topology.dims, "x"), mode_name(r.config), op_name(r.config),
       algorithm_name(r.config), r.config.workload.payload_bytes(), r.participants, s.min(),
       s.mean(), s.max(), s.mean() * ns, r.completion.size(), r.results_checked, r.messages,
+      r.wall_seconds);
+}
+
+namespace {
+
+const char* app_name(const Config& c) { return c.workload.kind == WorkloadKind::Heat ? "heat" : "spmv"; }
+
+}  // namespace
+
+// Times in microseconds, performance in GFlop/s: the units of the spec's experiments.
+nlohmann::ordered_json to_json(const AppResult& r) {
+  const double us = r.config.router.cycle_ns() / 1000.0;
+  nlohmann::ordered_json j;
+  j["workload"] = app_name(r.config);
+  j["algorithm"] = algorithm_name(r.config);
+  j["nodes"] = r.nodes;
+  j["iterations"] = r.iteration.size();
+  j["iteration_us"] = r.mean_iteration() * us;
+  nlohmann::ordered_json each = nlohmann::ordered_json::array();
+  for (Cycle c : r.iteration) each.push_back(static_cast<double>(c) * us);
+  j["per_iteration_us"] = each;
+  j["compute_us"] = static_cast<double>(r.compute) * us;
+  j["collective_us"] = r.collective_mean * us;
+  j["collective_max_us"] = static_cast<double>(r.collective_max) * us;
+  j["flops_per_iteration"] = r.flops_per_iteration;
+  j["gflops"] = r.flops_per_iteration / (r.mean_iteration() * r.config.router.cycle_ns());
+  if (r.config.workload.kind == WorkloadKind::Heat) {
+    j["cells"] = static_cast<std::int64_t>(r.config.app.grid[0]) * r.config.app.grid[1];
+    j["process_grid"] = {r.px, r.py};
+  } else {
+    j["rows"] = r.config.app.rows;
+  }
+  j["messages_delivered"] = r.messages;
+  add_run(j, r.sim_cycles, r.wall_seconds, r.config);
+  return j;
+}
+
+std::string summary_line(const AppResult& r) {
+  const double us = r.config.router.cycle_ns() / 1000.0;
+  return fmt::format(
+      "{} torus {}, {} ({}) on {} nodes: {:.2f} us per iteration over {} (compute {:.2f} us, "
+      "collective {:.2f} us mean), {:.2f} GFlop/s, {} messages, {:.2f} s",
+      fmt::join(r.config.topology.dims, "x"), mode_name(r.config), app_name(r.config),
+      algorithm_name(r.config), r.nodes, r.mean_iteration() * us, r.iteration.size(),
+      static_cast<double>(r.compute) * us, r.collective_mean * us,
+      r.flops_per_iteration / (r.mean_iteration() * r.config.router.cycle_ns()), r.messages,
       r.wall_seconds);
 }
 

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/app_experiment.h"
 #include "platform/collective_experiment.h"
 #include "platform/experiment.h"
 #include "platform/software_experiment.h"
@@ -18,6 +19,8 @@ nlohmann::ordered_json to_json(const CollectiveResult& result);
 std::string summary_line(const CollectiveResult& result);
 nlohmann::ordered_json to_json(const SoftwareResult& result);
 std::string summary_line(const SoftwareResult& result);
+nlohmann::ordered_json to_json(const AppResult& result);
+std::string summary_line(const AppResult& result);
 // The tail every results file shares: how long the run was, and the config it ran.
 void add_run(nlohmann::ordered_json& j, Cycle sim_cycles, double wall_seconds, const Config& c);
 // Writes to a temporary file and renames it, so a crash never leaves half a result behind.

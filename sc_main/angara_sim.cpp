@@ -18,6 +18,7 @@
 #include "platform/experiment.h"
 #include "platform/node_experiment.h"
 #include "platform/results_json.h"
+#include "platform/app_experiment.h"
 #include "platform/software_experiment.h"
 
 namespace po = boost::program_options;
@@ -116,6 +117,10 @@ int run(int argc, char** argv) {
     }
     if (config.workload.kind == angara::WorkloadKind::Software) {
       return finish(angara::run_software_experiment(config, progress));
+    }
+    if (config.workload.kind == angara::WorkloadKind::Spmv ||
+        config.workload.kind == angara::WorkloadKind::Heat) {
+      return finish(angara::run_app_experiment(config, progress));
     }
     if (config.workload.kind == angara::WorkloadKind::MsgRate ||
         config.workload.kind == angara::WorkloadKind::PingPong) {

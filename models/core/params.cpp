@@ -187,6 +187,16 @@ void WorkloadParams::validate(const TopologyParams& topology,
                       "workload.kind = \"software\"");
   }
   if (kind == WorkloadKind::Software) validate_algorithm();
+  if (kind == WorkloadKind::Spmv || kind == WorkloadKind::Heat) {
+    const auto message_algorithm =
+        kind == WorkloadKind::Spmv ? SoftwareAlgorithm::RecursiveDoubling : SoftwareAlgorithm::Tree;
+    if (algorithm != SoftwareAlgorithm::Subnet && algorithm != message_algorithm) {
+      throw ConfigError("workload.algorithm", fmt::format("{}", static_cast<int>(algorithm)),
+                        kind == WorkloadKind::Spmv
+                            ? "spmv allgathers by recursive_doubling or over the subnet"
+                            : "heat allreduces along the tree or over the subnet");
+    }
+  }
   const bool given = std::any_of(collective.tree.begin(), collective.tree.end(),
                                  [this](const TreeSpec& t) { return t.id == tree; });
   const bool uses_tree = kind == WorkloadKind::Collective || algorithm == SoftwareAlgorithm::Tree ||
@@ -313,6 +323,39 @@ void Config::validate() const {
   trace.validate(topology, sim.mode);
   pcie.validate();
   node.validate();
+  app.validate(workload.kind, topology.node_count());
+}
+
+void AppParams::validate(WorkloadKind kind, int nodes) const {
+  if (kind == WorkloadKind::Spmv) {
+    const auto n = static_cast<std::uint64_t>(nodes);
+    if (rows < n || rows % n != 0) {
+      throw ConfigError("app.rows", fmt::format("{}", rows),
+                        fmt::format("equal blocks: a multiple of the node count ({})", nodes));
+    }
+    if (nonzeros_per_row < 1) {
+      throw ConfigError("app.nonzeros_per_row", fmt::format("{}", nonzeros_per_row),
+                        "at least 1");
+    }
+    if (!(spmv_mflops > 0)) {
+      throw ConfigError("app.spmv_mflops", fmt::format("{}", spmv_mflops), "must be positive");
+    }
+  }
+  if (kind == WorkloadKind::Heat) {
+    if (grid.size() != 2 || grid[0] < 1 || grid[1] < 1 ||
+        std::int64_t{grid[0]} * grid[1] < nodes) {
+      throw ConfigError("app.grid", fmt::format("[{}]", fmt::join(grid, ", ")),
+                        fmt::format("two positive sizes [x, y] with at least one cell per node "
+                                    "({} nodes)",
+                                    nodes));
+    }
+    if (!(heat_gflops > 0)) {
+      throw ConfigError("app.heat_gflops", fmt::format("{}", heat_gflops), "must be positive");
+    }
+    if (flops_per_cell < 1) {
+      throw ConfigError("app.flops_per_cell", fmt::format("{}", flops_per_cell), "at least 1");
+    }
+  }
 }
 
 void NodeParams::validate() const {

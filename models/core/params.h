@@ -86,7 +86,7 @@ struct CollectiveParams {
 
 // synthetic: [traffic]; collective: the hardware subnet driven from the endpoints; msgrate,
 // pingpong, software: CPU programs over the message API (models/node).
-enum class WorkloadKind { Synthetic, Collective, MsgRate, PingPong, Software };
+enum class WorkloadKind { Synthetic, Collective, MsgRate, PingPong, Software, Spmv, Heat };
 enum class CollectiveOp { Broadcast, Reduce, Allreduce, Allgather };
 // How the CPU programs of a software experiment do the collective: with messages
 // (collectives/software_collectives.h), or by driving the hardware subnet through their PCIe
@@ -170,6 +170,21 @@ struct NodeParams {
   void validate() const;
 };
 
+// The applications of spec section 3 as CPU programs (workload kinds spmv and heat). Their
+// collectives: workload.algorithm (spmv: recursive_doubling or subnet; heat: tree or subnet);
+// their iterations: workload.repetitions. Compute rates are the spec's measured single-node
+// rates; flops_per_cell is the model's count for the nonlinear scheme (docs/paper/REPORT.md).
+struct AppParams {
+  std::uint64_t rows = 20480000;        // spmv: matrix rows N, split in equal blocks
+  int nonzeros_per_row = 10;            // spmv: d
+  double spmv_mflops = 591;             // spmv: one node's rate, MFlop/s
+  std::vector<int> grid{6400, 6400};    // heat: cells along x and y
+  double heat_gflops = 11;              // heat: one node's rate, GFlop/s
+  int flops_per_cell = 25;              // heat: per cell and step (assumption)
+
+  void validate(WorkloadKind kind, int nodes) const;
+};
+
 enum class PcieEncoding { B8b10b, B128b130b };
 
 // The PCIe link between a node's host and its network adapter (Table 1: gen2 x16, 300 ns).
@@ -209,6 +224,7 @@ struct Config {
   TraceParams trace;
   PcieParams pcie;
   NodeParams node;
+  AppParams app;
 
   void validate() const;
 };

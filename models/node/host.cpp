@@ -72,8 +72,7 @@ CpuSignal& Host::writable() {
 
 Cycle Host::store(std::uint64_t address, const void* data, std::size_t bytes, Cycle at) {
   sc_core::sc_time delay = clock().until(at);
-  post_write(pcie, fmt::format("node {}: store into the PCIe window", m_id), address, data, bytes,
-             delay);
+  post_write(pcie, "store into the PCIe window", m_id, address, data, bytes, delay);
   return clock().at_or_after(delay);
 }
 

@@ -18,8 +18,9 @@ tlm::tlm_sync_enum HostLinkEnd::nb_transport_bw(tlm::tlm_generic_payload&, tlm::
   return tlm::TLM_COMPLETED;
 }
 
-void post_write(tlm::tlm_initiator_socket<>& socket, std::string_view who, std::uint64_t address,
-                const void* data, std::size_t bytes, sc_core::sc_time& delay) {
+void post_write(tlm::tlm_initiator_socket<>& socket, const char* what, unsigned node,
+                std::uint64_t address, const void* data, std::size_t bytes,
+                sc_core::sc_time& delay) {
   tlm::tlm_generic_payload gp;
   gp.set_command(tlm::TLM_WRITE_COMMAND);
   gp.set_address(address);
@@ -29,8 +30,8 @@ void post_write(tlm::tlm_initiator_socket<>& socket, std::string_view who, std::
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   socket->b_transport(gp, delay);
   if (!gp.is_response_ok()) {
-    throw ModelError(fmt::format("{}: write of {} bytes to {:#x} refused: {}", who, bytes, address,
-                                 gp.get_response_string()));
+    throw ModelError(fmt::format("node {}: {}: write of {} bytes to {:#x} refused: {}", node, what,
+                                 bytes, address, gp.get_response_string()));
   }
 }
 

@@ -24,8 +24,9 @@ class HostLinkEnd : public tlm::tlm_fw_transport_if<>, public tlm::tlm_bw_transp
 };
 
 // Writes `bytes` from `data` at `address` through `socket`; `delay` is annotated in and out.
-// Throws ModelError naming `who` and the response if the other end refuses it.
-void post_write(tlm::tlm_initiator_socket<>& socket, std::string_view who, std::uint64_t address,
-                const void* data, std::size_t bytes, sc_core::sc_time& delay);
+// Throws ModelError naming node `node`'s `what` and the response if the other end refuses it.
+void post_write(tlm::tlm_initiator_socket<>& socket, const char* what, unsigned node,
+                std::uint64_t address, const void* data, std::size_t bytes,
+                sc_core::sc_time& delay);
 
 }  // namespace angara

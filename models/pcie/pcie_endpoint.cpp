@@ -321,7 +321,7 @@ void PcieEndpoint::deliver_waiting(int channel) {
 void PcieEndpoint::dma_write(std::uint64_t address, const void* data, std::size_t bytes,
                              std::uint64_t at_ps) {
   sc_core::sc_time delay = sc_core::sc_time::from_value(at_ps - now_ps());
-  post_write(dma, fmt::format("node {}: DMA", m_id), address, data, bytes, delay);
+  post_write(dma, "DMA", m_id, address, data, bytes, delay);
 }
 
 }  // namespace angara

@@ -105,6 +105,13 @@ tx_buffer_bytes = 8192
 rx_ring_bytes = 32768
 max_message_bytes = 2048
 channels = 3
+[app]
+rows = 1024000
+nonzeros_per_row = 7
+spmv_mflops = 600.0
+grid = [640, 320]
+heat_gflops = 12.5
+flops_per_cell = 20
 [trace]
 nodes = [[1, 2]]
 blocks = ["vcup", "reducer"]
@@ -177,6 +184,10 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_DOUBLE_EQ(config.node.send_overhead_ns, 150.0);
   EXPECT_DOUBLE_EQ(config.node.recv_overhead_ns, 120.0);
   EXPECT_EQ(config.node.pio_max_bytes, 128);
+  EXPECT_EQ(config.app.rows, 1024000u);
+  EXPECT_EQ(config.app.nonzeros_per_row, 7);
+  EXPECT_EQ(config.app.grid, (std::vector<int>{640, 320}));
+  EXPECT_DOUBLE_EQ(config.app.heat_gflops, 12.5);
   EXPECT_EQ(config.node.tx_buffer_bytes, 8192);
   EXPECT_EQ(config.node.rx_ring_bytes, 32768);
   EXPECT_EQ(config.node.max_message_bytes, 2048);

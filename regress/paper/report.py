@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Tables, figures (PNG and SVG) and REPORT.md of the collective-subnet study from the CSVs that
+regress/paper/run collects (one per sweep: basic_3d, basic_4d, basic_at, heat, spmv)."""
+
+import argparse
+import csv
+import json
+import math
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def read(path):
+    with open(path, newline="") as f:
+        rows = [r for r in csv.DictReader(f)]
+    bad = [r["point"] for r in rows if r.get("status") != "ok"]
+    if bad:
+        sys.exit(f"report.py: {path}: points without results: {', '.join(bad)}; rerun regress/paper/run")
+    return rows
+
+
+def dims(row):
+    return "x".join(str(d) for d in json.loads(row["topology.dims"]))
+
+
+def pairs(rows, key, hw, sw, value):
+    """{(dims, key value): (hardware value, software value, nodes)} for rows of both algorithms."""
+    out = {}
+    for r in rows:
+        k = (dims(r), r.get(key, ""))
+        entry = out.setdefault(k, [None, None, int(r["nodes"])])
+        if r["workload.algorithm"] == hw:
+            entry[0] = value(r)
+        elif r["workload.algorithm"] == sw:
+            entry[1] = value(r)
+    return {k: v for k, v in out.items() if v[0] is not None and v[1] is not None}
+
+
+def save(fig, out, name):
+    for ext in ("png", "svg"):
+        fig.savefig(os.path.join(out, f"{name}.{ext}"), dpi=120, bbox_inches="tight")
+    plt.close(fig)
+
+
+def basic(csv_dir, out):
+    completion_us = lambda r: float(r["completion_ns.mean"]) / 1000.0
+    table = []
+    for shape in ("basic_3d", "basic_4d", "basic_at"):
+        path = os.path.join(csv_dir, f"{shape}.csv")
+        if not os.path.exists(path):
+            continue
+        rows = read(path)
+        mode = "AT" if shape == "basic_at" else "LT"
+        for (d, op), (hw, sw, n) in sorted(pairs(rows, "workload.op", "subnet", "tree", completion_us).items(),
+                                           key=lambda kv: (kv[0][1], kv[1][2])):
+            table.append(dict(shape="4D" if d.count("x") == 3 else "3D", mode=mode, dims=d, nodes=n, op=op,
+                              hw_us=hw, sw_us=sw, speedup=sw / hw))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for ax, op in zip(axes, ("broadcast", "allreduce")):
+        for shape, style in (("3D", "-"), ("4D", "--")):
+            pts = sorted((t["nodes"], t["hw_us"], t["sw_us"]) for t in table
+                         if t["op"] == op and t["shape"] == shape and t["mode"] == "LT")
+            if not pts:
+                continue
+            n = [p[0] for p in pts]
+            ax.plot(n, [p[1] for p in pts], "o" + style, label=f"subnet {shape}")
+            ax.plot(n, [p[2] for p in pts], "s" + style, label=f"software tree {shape}")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("nodes")
+        ax.set_ylabel("completion, us")
+        ax.set_title(f"{op} of one 256-byte packet")
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    save(fig, out, "basic_time")
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for op, marker in (("broadcast", "o"), ("allreduce", "s")):
+        for shape, style in (("3D", "-"), ("4D", "--")):
+            pts = sorted((t["nodes"], t["speedup"]) for t in table
+                         if t["op"] == op and t["shape"] == shape and t["mode"] == "LT")
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker + style, label=f"{op} {shape}")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("nodes")
+    ax.set_ylabel("speedup of the subnet over software")
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    save(fig, out, "basic_speedup")
+    return table
+
+
+def app(csv_dir, out, name, key, software, unit, scale):
+    path = os.path.join(csv_dir, f"{name}.csv")
+    if not os.path.exists(path):
+        return []
+    rows = read(path)
+    perf = lambda r: float(r["gflops"]) / scale
+    table = []
+    by = {}
+    for r in rows:
+        by.setdefault((dims(r), r.get(key, ""), r["workload.algorithm"]), r)
+    for (d, size), (hw, sw, n) in sorted(pairs(rows, key, "subnet", software, perf).items(),
+                                         key=lambda kv: (kv[0][1], kv[1][2])):
+        h, s = by[(d, size, "subnet")], by[(d, size, software)]
+        table.append(dict(dims=d, nodes=n, size=size, hw=hw, sw=sw, gain=hw / sw,
+                          compute_us=float(h["compute_us"]), hw_iter_us=float(h["iteration_us"]),
+                          sw_iter_us=float(s["iteration_us"]), hw_coll_us=float(h["collective_us"]),
+                          sw_coll_us=float(s["collective_us"])))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for size in sorted({t["size"] for t in table}):
+        pts = sorted((t["nodes"], t["hw"], t["sw"], t["gain"]) for t in table if t["size"] == size)
+        n = [p[0] for p in pts]
+        label = size if size else "N"
+        axes[0].plot(n, [p[1] for p in pts], "o-", label=f"subnet {label}")
+        axes[0].plot(n, [p[2] for p in pts], "s--", label=f"software {label}")
+        axes[1].plot(n, [p[3] for p in pts], "o-", label=label)
+    for ax, ylabel in zip(axes, (f"performance, {unit}", "gain of the subnet over software")):
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("nodes")
+        ax.set_ylabel(ylabel)
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    save(fig, out, f"{name}_performance")
+    return table
+
+
+def fmt_table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--csv", required=True, help="directory with the sweeps' CSVs")
+    ap.add_argument("--out", required=True, help="where figures and REPORT.md go")
+    ap.add_argument("--seconds", type=int, default=0, help="wall time of the run, for the report")
+    ap.add_argument("--small", action="store_true", help="the small (CI) variant")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    b = basic(a.csv, a.out)
+    heat = app(a.csv, a.out, "heat", "app.grid", "tree", "TFlop/s", 1000.0)
+    spmv = app(a.csv, a.out, "spmv", "", "recursive_doubling", "GFlop/s", 1.0)
+    for t in heat:
+        t["size"] = "x".join(str(v) for v in json.loads(t["size"]))
+
+    basic_rows = [(t["shape"], t["mode"], t["dims"], t["nodes"], t["op"], f"{t['hw_us']:.2f}",
+                   f"{t['sw_us']:.2f}", f"{t['speedup']:.2f}") for t in b]
+    heat_rows = [(t["size"], t["dims"], t["nodes"], f"{t['compute_us']:.1f}", f"{t['hw_coll_us']:.2f}",
+                  f"{t['sw_coll_us']:.2f}", f"{t['hw_iter_us']:.1f}", f"{t['sw_iter_us']:.1f}",
+                  f"{t['hw']:.3f}", f"{t['sw']:.3f}", f"{t['gain']:.2f}") for t in heat]
+    spmv_rows = [(t["dims"], t["nodes"], f"{t['compute_us']:.0f}", f"{t['hw_coll_us']:.0f}",
+                  f"{t['sw_coll_us']:.0f}", f"{t['hw_iter_us']:.0f}", f"{t['sw_iter_us']:.0f}",
+                  f"{t['hw']:.2f}", f"{t['sw']:.2f}", f"{t['gain']:.2f}") for t in spmv]
+    summary = {}
+    for t in b:
+        if t["mode"] == "LT":
+            summary.setdefault((t["shape"], t["op"]), {})[t["nodes"]] = t["speedup"]
+    with open(os.path.join(a.out, "summary.json"), "w") as f:
+        json.dump({"basic_speedup": {f"{k[0]} {k[1]}": v for k, v in summary.items()},
+                   "heat_gain": {f"{t['size']} {t['nodes']}": t["gain"] for t in heat},
+                   "spmv_gain": {str(t["nodes"]): t["gain"] for t in spmv}}, f, indent=1)
+
+    template = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "REPORT.template.md")).read()
+    text = template.format(
+        variant="small variant (CI)" if a.small else "full study",
+        seconds=a.seconds,
+        basic_table=fmt_table(["torus", "mode", "dims", "nodes", "op", "subnet, us", "software, us",
+                               "speedup"], basic_rows),
+        heat_table=fmt_table(["grid", "dims", "nodes", "compute, us", "allreduce subnet, us",
+                              "allreduce software, us", "iteration subnet, us",
+                              "iteration software, us", "subnet, TFlop/s", "software, TFlop/s",
+                              "gain"], heat_rows),
+        spmv_table=fmt_table(["dims", "nodes", "compute, us", "allgather subnet, us",
+                              "allgather software, us", "iteration subnet, us",
+                              "iteration software, us", "subnet, GFlop/s", "software, GFlop/s",
+                              "gain"], spmv_rows))
+    with open(os.path.join(a.out, "REPORT.md"), "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+#include "workloads/apps/app_programs.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <numeric>
+
+#include "collectives/software_collectives.h"
+#include "collectives/subnet_collectives.h"
+#include "models/core/packet_ledger.h"
+#include "models/core/rng.h"
+#include "models/node/collective_port.h"
+#include "platform/node_machine.h"
+
+namespace angara {
+namespace {
+
+constexpr std::size_t kWordBytes = 8;  // one double per row or cell
+
+// Cycles to do `flops` at `gflops`.
+Cycle compute_cycles(const Config& config, double flops, double gflops) {
+  return cycles_for_ns(flops / gflops, config.router.clock_mhz);
+}
+
+// One block of bytes every program sends from: the model moves real bytes, their values do not
+// matter to the timing, and one shared buffer keeps 32768 programs from each holding a copy.
+std::span<const std::byte> outgoing(std::size_t bytes) {
+  static std::vector<std::byte> zeros;
+  if (zeros.size() < bytes) zeros.resize(bytes);
+  return {zeros.data(), bytes};
+}
+
+}  // namespace
+
+Task spmv_program(NodeMachine& machine, NodeId node, AppLog& log) {
+  const Config& c = machine.config();
+  Host& host = machine.host(node);
+  CpuCore& cpu = host.core();
+  Mailbox mailbox(host.channel(0));
+  CollectivePort port(host);
+  const int nodes = machine.nodes();
+  const std::uint64_t rows = c.app.rows / static_cast<std::uint64_t>(nodes);
+  const Cycle compute = compute_cycles(
+      c, 2.0 * c.app.nonzeros_per_row * static_cast<double>(rows), c.app.spmv_mflops / 1000.0);
+  std::vector<int> trees;
+  for (int t = 0; t < kMaxTrees; ++t) {
+    if (machine.system().trees()[t] != nullptr) trees.push_back(t);
+  }
+  std::array<std::uint64_t, kMaxTrees> landed{};
+  const auto block = outgoing(rows * kWordBytes);
+  for (int k = 0; k < c.workload.repetitions; ++k) {
+    IterationRecord& r = log[node][k];
+    co_await cpu.compute(compute);
+    r.compute = compute;
+    const Cycle start = cpu.local_time();
+    std::vector<std::byte> y;
+    if (c.workload.algorithm == SoftwareAlgorithm::Subnet) {
+      co_await subnet_allgather(port, nodes, trees, block, landed, y);
+    } else {
+      co_await recursive_doubling_allgather(mailbox, nodes, block, y);
+    }
+    if (y.size() != block.size() * static_cast<std::size_t>(nodes)) {
+      throw ModelError(fmt::format("spmv: node {} gathered {} bytes of y, expected {}", node,
+                                   y.size(), block.size() * nodes));
+    }
+    r.end = cpu.local_time();
+    r.collective = r.end - start;
+  }
+}
+
+HeatGrid::HeatGrid(const std::vector<int>& cells, int nodes) : m_nx(cells.at(0)), m_ny(cells.at(1)) {
+  // The divisor pair whose blocks have the shortest perimeter (least halo).
+  double best = 0;
+  for (int p = 1; p <= nodes; ++p) {
+    if (nodes % p != 0) continue;
+    const double perimeter = static_cast<double>(m_nx) / p + static_cast<double>(m_ny) / (nodes / p);
+    if (best == 0 || perimeter < best) {
+      best = perimeter;
+      px = p;
+      py = nodes / p;
+    }
+  }
+}
+
+std::int64_t HeatGrid::width(int rank) const {
+  const int i = rank % px;
+  return m_nx / px + (i < m_nx % px ? 1 : 0);
+}
+
+std::int64_t HeatGrid::height(int rank) const {
+  const int j = rank / px;
+  return m_ny / py + (j < m_ny % py ? 1 : 0);
+}
+
+std::vector<int> HeatGrid::neighbours(int rank) const {
+  const int i = rank % px, j = rank / px;
+  std::vector<int> out;
+  if (i > 0) out.push_back(rank - 1);
+  if (i + 1 < px) out.push_back(rank + 1);
+  if (j > 0) out.push_back(rank - px);
+  if (j + 1 < py) out.push_back(rank + px);
+  return out;
+}
+
+std::int64_t heat_sigma(NodeId node, int k) {
+  Rng rng(static_cast<std::uint64_t>(k) + 1, node);
+  return static_cast<std::int64_t>(rng.next() >> 2);
+}
+
+Task heat_program(NodeMachine& machine, NodeId node, const HeatGrid& grid,
+                  const std::vector<std::int64_t>& expected_max, AppLog& log) {
+  const Config& c = machine.config();
+  Host& host = machine.host(node);
+  CpuCore& cpu = host.core();
+  Mailbox mailbox(host.channel(0));
+  CollectivePort port(host);
+  const Tree& tree = *machine.system().trees()[0];
+  const int rank = static_cast<int>(node);
+  const std::int64_t w = grid.width(rank), h = grid.height(rank);
+  const std::int64_t interior = std::max<std::int64_t>(0, w - 2) * std::max<std::int64_t>(0, h - 2);
+  const double rate = c.app.heat_gflops;
+  const Cycle interior_cycles =
+      compute_cycles(c, static_cast<double>(interior) * c.app.flops_per_cell, rate);
+  const Cycle boundary_cycles =
+      compute_cycles(c, static_cast<double>(w * h - interior) * c.app.flops_per_cell, rate);
+  // A face along x (to the left/right neighbour) is h cells, along y (down/up) w cells.
+  auto face_bytes = [&](int neighbour) {
+    return static_cast<std::size_t>(std::abs(neighbour - rank) == 1 ? h : w) * kWordBytes;
+  };
+  const std::vector<int> neighbours = grid.neighbours(rank);
+  std::vector<std::byte> halo;
+  for (int k = 0; k < c.workload.repetitions; ++k) {
+    IterationRecord& r = log[node][k];
+    for (int nb : neighbours) {
+      co_await mailbox.send(static_cast<NodeId>(nb), outgoing(face_bytes(nb)));
+    }
+    co_await cpu.compute(interior_cycles);
+    for (int nb : neighbours) {
+      co_await mailbox.receive_from(static_cast<NodeId>(nb), face_bytes(nb), halo);
+    }
+    co_await cpu.compute(boundary_cycles);
+    r.compute = interior_cycles + boundary_cycles;
+    const Cycle start = cpu.local_time();
+    std::vector<std::int64_t> words = {heat_sigma(node, k), 0};
+    if (c.workload.algorithm == SoftwareAlgorithm::Subnet) {
+      co_await hardware_allreduce(port, 0, Reduction::Max, static_cast<std::uint64_t>(k), words);
+    } else {
+      co_await tree_allreduce(mailbox, machine.torus(), tree, Reduction::Max, words);
+    }
+    if (words[0] != expected_max[k]) {
+      throw ModelError(fmt::format("heat: node {} step {}: allreduce(max) gave {}, expected {}",
+                                   node, k, words[0], expected_max[k]));
+    }
+    r.end = cpu.local_time();
+    r.collective = r.end - start;
+  }
+}
+
+}  // namespace angara

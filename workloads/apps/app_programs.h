@@ -1,0 +1,53 @@
+#pragma once
+// The applications of spec section 3 as CPU programs, one per node (ranks = node ids):
+//   SpMV  y = A x with N rows in equal blocks and d non-zeros per row: each iteration computes
+//         its block (2 d flops per row at app.spmv_mflops), then allgathers y (8 bytes per row)
+//         by recursive doubling or over the subnet (every rank broadcasts its block on one of the
+//         machine's trees, roots spread evenly).
+//   Heat  the explicit 2D scheme on app.grid split over a px x py process grid (blocks as square
+//         as the node count allows, ranks row-major): each step sends its faces (8 bytes per
+//         cell) to its up to 4 neighbours, computes the interior, receives the halos, computes
+//         the boundary cells (app.flops_per_cell at app.heat_gflops), then allreduces (max) the
+//         diffusion coefficient along tree 0, with messages or over the subnet.
+// Every program records, per iteration, when it ended and how its time split.
+
+#include <cstdint>
+#include <vector>
+
+#include "models/core/params.h"
+#include "models/cpu/task.h"
+
+namespace angara {
+
+class NodeMachine;
+
+struct IterationRecord {
+  Cycle end = 0;         // local cycle the iteration ended at
+  Cycle compute = 0;     // cycles computing
+  Cycle collective = 0;  // cycles in the allgather / allreduce
+};
+
+// What every node's program records: [node][iteration].
+using AppLog = std::vector<std::vector<IterationRecord>>;
+
+// The heat equation's process grid and a rank's block.
+struct HeatGrid {
+  int px = 1, py = 1;
+  HeatGrid(const std::vector<int>& cells, int nodes);
+  // Cells of rank r's block along x and y.
+  std::int64_t width(int rank) const;
+  std::int64_t height(int rank) const;
+  std::vector<int> neighbours(int rank) const;  // left, right, down, up, those that exist
+
+ private:
+  std::int64_t m_nx, m_ny;
+};
+
+// The value each node brings to step k's allreduce (max), and the max over all nodes.
+std::int64_t heat_sigma(NodeId node, int k);
+
+Task spmv_program(NodeMachine& machine, NodeId node, AppLog& log);
+Task heat_program(NodeMachine& machine, NodeId node, const HeatGrid& grid,
+                  const std::vector<std::int64_t>& expected_max, AppLog& log);
+
+}  // namespace angara
