@@ -31,9 +31,7 @@ Timed<std::size_t> CollectivePort::broadcast(int tree, std::uint64_t offset,
   }
   CpuCore& cpu = m_host.core();
   const Cycle start = cpu.local_time() + m_host.send_call_cycles();
-  const std::size_t taken = std::min<std::uint64_t>(
-      {bytes.size(), static_cast<std::uint64_t>(m_host.params().max_message_bytes),
-       m_host.tx_free(start)});
+  const std::size_t taken = m_host.send_size(bytes.size(), start);
   if (taken == 0) return {cpu.compute(std::max<Cycle>(1, start - cpu.local_time())), 0};
   host_protocol::SendHeader header;
   header.kind = host_protocol::SendKind::Broadcast;
@@ -103,11 +101,8 @@ Timed<std::vector<std::int64_t>> CollectivePort::result(int tree, std::uint64_t 
 
 Task broadcast_all(CollectivePort& port, int tree, std::uint64_t offset,
                    std::span<const std::byte> bytes) {
-  const auto max = static_cast<std::size_t>(port.host().params().max_message_bytes);
   while (!bytes.empty()) {
-    while (port.host().tx_free(port.host().core().local_time()) < std::min(max, bytes.size())) {
-      co_await port.host().core().wait(port.host().writable());
-    }
+    co_await port.host().room_for(bytes.size());
     const std::size_t sent = co_await port.broadcast(tree, offset, bytes);
     bytes = bytes.subspan(sent);
     offset += sent;

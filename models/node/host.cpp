@@ -53,11 +53,17 @@ std::optional<host_protocol::MessageRecord> Host::take_record(int channel, Cycle
 }
 
 std::uint64_t Host::tx_free(Cycle at) {
-  while (!m_sent_counts.empty() && m_sent_counts.front().visible <= at) {
-    m_sent_seen = std::max(m_sent_seen, m_sent_counts.front().sent);
-    m_sent_counts.pop_front();
-  }
-  return static_cast<std::uint64_t>(m_params.tx_buffer_bytes) - (m_tx_accepted - m_sent_seen);
+  return static_cast<std::uint64_t>(m_params.tx_buffer_bytes) - (m_tx_accepted - m_tx_sent.at(at));
+}
+
+std::size_t Host::send_size(std::size_t wanted, Cycle at) {
+  return std::min<std::uint64_t>(
+      {wanted, static_cast<std::uint64_t>(m_params.max_message_bytes), tx_free(at)});
+}
+
+Task Host::room_for(std::size_t bytes) {
+  bytes = std::min(bytes, static_cast<std::size_t>(m_params.max_message_bytes));
+  while (tx_free(core().local_time()) < bytes) co_await core().wait(writable());
 }
 
 CpuSignal& Host::readable(int channel) {
@@ -65,9 +71,24 @@ CpuSignal& Host::readable(int channel) {
   return m_readable[channel];
 }
 
-CpuSignal& Host::writable() {
-  if (!m_sent_counts.empty()) m_writable.notify(m_sent_counts.front().visible);
-  return m_writable;
+CpuSignal& Host::writable() { return m_tx_sent.next(); }
+
+void Host::VisibleCount::write(Cycle visible, std::uint64_t value) {
+  m_pending.push_back({visible, value});
+  m_signal.notify(visible);
+}
+
+std::uint64_t Host::VisibleCount::at(Cycle when) {
+  while (!m_pending.empty() && m_pending.front().visible <= when) {
+    m_seen = std::max(m_seen, m_pending.front().value);
+    m_pending.pop_front();
+  }
+  return m_seen;
+}
+
+CpuSignal& Host::VisibleCount::next() {
+  if (!m_pending.empty()) m_signal.notify(m_pending.front().visible);
+  return m_signal;
 }
 
 Cycle Host::store(std::uint64_t address, const void* data, std::size_t bytes, Cycle at) {
@@ -93,30 +114,21 @@ Cycle Host::send(const host_protocol::SendHeader& header,
   return done;
 }
 
-Host::LandedCount& Host::landed_count(int tree, bool results) {
+Host::VisibleCount& Host::landed_count(int tree, bool results) {
   if (tree < 0 || tree >= kMaxTrees) {
     throw MessageError(fmt::format("node {}: no tree {} (TreeIds 0..{})", m_id, tree,
                                    kMaxTrees - 1));
   }
   auto& count = m_landed[2 * static_cast<std::size_t>(tree) + (results ? 1 : 0)];
-  if (!count) count = std::make_unique<LandedCount>();
+  if (!count) count = std::make_unique<VisibleCount>();
   return *count;
 }
 
 std::uint64_t Host::landed(int tree, bool results, Cycle at) {
-  LandedCount& count = landed_count(tree, results);
-  while (!count.pending.empty() && count.pending.front().visible <= at) {
-    count.seen = std::max(count.seen, count.pending.front().sent);
-    count.pending.pop_front();
-  }
-  return count.seen;
+  return landed_count(tree, results).at(at);
 }
 
-CpuSignal& Host::landing(int tree, bool results) {
-  LandedCount& count = landed_count(tree, results);
-  if (!count.pending.empty()) count.signal.notify(count.pending.front().visible);
-  return count.signal;
-}
+CpuSignal& Host::landing(int tree, bool results) { return landed_count(tree, results).next(); }
 
 std::byte* Host::area_at(std::uint64_t offset, std::size_t bytes) {
   if (m_collective_area.size() < offset + bytes) m_collective_area.resize(offset + bytes);
@@ -142,8 +154,7 @@ void Host::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   } else if (address == kTxSent && length == sizeof(std::uint64_t)) {
     std::uint64_t sent = 0;
     std::memcpy(&sent, data, sizeof sent);
-    m_sent_counts.push_back({visible, sent});
-    m_writable.notify(visible);
+    m_tx_sent.write(visible, sent);
   } else if (address >= kRecord && address < kRecord + m_records.size() &&
              length == sizeof(MessageRecord)) {
     const auto channel = static_cast<std::size_t>(address - kRecord);
@@ -155,12 +166,11 @@ void Host::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
              ((address >= kBroadcastCount && address < kBroadcastCount + 8 * kMaxTrees) ||
               (address >= kResultCount && address < kResultCount + 8 * kMaxTrees))) {
     const bool results = address >= kResultCount;
-    LandedCount& count = landed_count(
-        static_cast<int>((address - (results ? kResultCount : kBroadcastCount)) / 8), results);
     std::uint64_t landed = 0;
     std::memcpy(&landed, data, sizeof landed);
-    count.pending.push_back({visible, landed});
-    count.signal.notify(visible);
+    landed_count(static_cast<int>((address - (results ? kResultCount : kBroadcastCount)) / 8),
+                 results)
+        .write(visible, landed);
   } else if (address >= kReduceResult &&
              address + length <= kReduceResult + kMaxTrees * kReducesPerTree * kResultSlotBytes) {
     const std::uint64_t slot = (address - kReduceResult) / kResultSlotBytes;

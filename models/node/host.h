@@ -14,6 +14,7 @@
 
 #include "models/core/params.h"
 #include "models/cpu/cpu_at.h"
+#include "models/cpu/task.h"
 #include "models/pcie/host_link.h"
 #include "models/pcie/host_protocol.h"
 
@@ -46,8 +47,14 @@ class Host : public CpuModule, public HostLinkEnd {
   };
   // The oldest message record of `channel` visible at `at`, taken off the queue; none if none.
   std::optional<host_protocol::MessageRecord> take_record(int channel, Cycle at);
-  // Room in the endpoint's send buffer as known at `at`, and taking some of it.
+  // Room in the endpoint's send buffer as known at `at`.
   std::uint64_t tx_free(Cycle at);
+  // How much of `wanted` bytes one send at `at` takes: at most node.max_message_bytes and what
+  // the send buffer has room for (possibly 0).
+  std::size_t send_size(std::size_t wanted, Cycle at);
+  // Waits until the send buffer has room for `bytes` (at most node.max_message_bytes), reading
+  // the endpoint's progress count in host memory (no call cost).
+  Task room_for(std::size_t bytes);
   const std::byte* ring(int channel) const { return m_rings[channel].get(); }
   // The signals a program waits on for a message record / a send-progress count. A signal keeps
   // one notification, so before each wait it is notified again for what has landed but is not
@@ -76,17 +83,26 @@ class Host : public CpuModule, public HostLinkEnd {
   }
 
  private:
-  struct SentCount {
-    Cycle visible;
-    std::uint64_t sent;
+  // A count the endpoint writes into host memory (send progress, packets landed): each value
+  // visible to the program from the cycle it has landed.
+  class VisibleCount {
+   public:
+    void write(Cycle visible, std::uint64_t value);
+    std::uint64_t at(Cycle when);  // the latest value visible at `when`
+    // The signal a program waits on for the next value, notified again for a value landed but
+    // not yet visible (the program may run ahead of the kernel).
+    CpuSignal& next();
+
+   private:
+    struct Written {
+      Cycle visible;
+      std::uint64_t value;
+    };
+    std::deque<Written> m_pending;
+    std::uint64_t m_seen = 0;
+    CpuSignal m_signal;
   };
-  // A count the endpoint writes into host memory, with the counts not yet visible.
-  struct LandedCount {
-    std::deque<SentCount> pending;
-    std::uint64_t seen = 0;
-    CpuSignal signal;
-  };
-  LandedCount& landed_count(int tree, bool results);
+  VisibleCount& landed_count(int tree, bool results);
   std::byte* area_at(std::uint64_t offset, std::size_t bytes);
   std::byte* result_slot(int tree, int reduce_id);
 
@@ -103,13 +119,11 @@ class Host : public CpuModule, public HostLinkEnd {
   std::vector<std::unique_ptr<std::byte[]>> m_rings;
   std::vector<std::deque<Received>> m_records;
   std::vector<CpuSignal> m_readable;
-  CpuSignal m_writable;
-  std::deque<SentCount> m_sent_counts;
-  std::uint64_t m_sent_seen = 0;    // the endpoint's count, as far as seen
+  VisibleCount m_tx_sent;            // bytes the endpoint has put on the network
   std::uint64_t m_tx_accepted = 0;  // bytes the node's channels have sent
   std::vector<std::unique_ptr<MessageChannel>> m_channels;
   // Allocated on first use: most hosts of a big machine use one tree or none.
-  std::vector<std::unique_ptr<LandedCount>> m_landed;  // [2 * tree + results]
+  std::vector<std::unique_ptr<VisibleCount>> m_landed;  // [2 * tree + results]
   std::vector<std::byte> m_collective_area;            // grows to the highest byte landed
   std::vector<std::unique_ptr<std::byte[]>> m_results;  // [tree]: 16 slots of 256 bytes
 };

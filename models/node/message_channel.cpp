@@ -41,8 +41,7 @@ Timed<std::size_t> MessageChannel::send(NetAddr dst,
   const Cycle start = cpu.local_time() + m_host.send_call_cycles();
   std::size_t total = 0;
   for (const auto& piece : iov) total += piece.size();
-  const std::size_t bytes = std::min<std::uint64_t>(
-      {total, static_cast<std::uint64_t>(p.max_message_bytes), m_host.tx_free(start)});
+  const std::size_t bytes = m_host.send_size(total, start);
   // A failed call costs at least a cycle, so that a polling loop moves on in time.
   if (bytes == 0) return {cpu.compute(std::max<Cycle>(1, start - cpu.local_time())), 0};
 
@@ -91,10 +90,7 @@ CpuCore::SignalAwaiter MessageChannel::readable() {
 
 CpuCore::SignalAwaiter MessageChannel::writable() { return m_host.core().wait(m_host.writable()); }
 
-Task MessageChannel::room_for(std::size_t bytes) {
-  bytes = std::min(bytes, static_cast<std::size_t>(m_host.params().max_message_bytes));
-  while (m_host.tx_free(m_host.core().local_time()) < bytes) co_await writable();
-}
+Task MessageChannel::room_for(std::size_t bytes) { return m_host.room_for(bytes); }
 
 Task send_all(MessageChannel& channel, NetAddr dst, std::span<const std::byte> bytes) {
   co_await send_all(channel, dst, std::vector<std::span<const std::byte>>(1, bytes));
