@@ -126,7 +126,8 @@ Task heat_program(NodeMachine& machine, NodeId node, const HeatGrid& grid,
       compute_cycles(c, static_cast<double>(w * h - interior) * c.app.flops_per_cell, rate);
   // A face along x (to the left/right neighbour) is h cells, along y (down/up) w cells.
   auto face_bytes = [&](int neighbour) {
-    return static_cast<std::size_t>(std::abs(neighbour - rank) == 1 ? h : w) * kWordBytes;
+    const bool same_row = neighbour / grid.px == rank / grid.px;
+    return static_cast<std::size_t>(same_row ? h : w) * kWordBytes;
   };
   const std::vector<int> neighbours = grid.neighbours(rank);
   std::vector<std::byte> halo;
