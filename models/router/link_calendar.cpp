@@ -16,7 +16,21 @@ Cycle LinkCalendar::book(Cycle ready, Cycle length, Cycle floor) {
     if (start + length <= it->first) break;
     start = std::max(start, it->second);
   }
-  m_booked.insert(it, {start, start + length});
+  const Cycle end = start + length;
+  // Bookings that touch are kept as one interval: a saturated link then holds a few intervals,
+  // not one per packet, and the search above stays short.
+  const bool joins_before = it != m_booked.begin() && std::prev(it)->second == start;
+  const bool joins_after = it != m_booked.end() && it->first == end;
+  if (joins_before && joins_after) {
+    std::prev(it)->second = it->second;
+    m_booked.erase(it);
+  } else if (joins_before) {
+    std::prev(it)->second = end;
+  } else if (joins_after) {
+    it->first = start;
+  } else {
+    m_booked.insert(it, {start, end});
+  }
   return start;
 }
 

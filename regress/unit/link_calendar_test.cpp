@@ -37,5 +37,18 @@ TEST(LinkCalendar, ForgetsBookingsThatEndedBeforeTheFloor) {
   EXPECT_EQ(c.bookings(), 2u);  // 980..995 still ends after the floor, plus the new one
 }
 
+// Back-to-back bookings are held as one interval (a saturated link stays cheap to search), and a
+// booking that fills a gap exactly joins its neighbours; the free gaps are unchanged.
+TEST(LinkCalendar, TouchingBookingsJoin) {
+  LinkCalendar c;
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(c.book(0, 15, 0), Cycle(15 * i));
+  EXPECT_EQ(c.bookings(), 1u);
+  EXPECT_EQ(c.book(1600, 10, 0), 1600u);
+  EXPECT_EQ(c.bookings(), 2u);
+  EXPECT_EQ(c.book(1400, 100, 0), 1500u);  // exactly the gap 1500..1600
+  EXPECT_EQ(c.bookings(), 1u);
+  EXPECT_EQ(c.book(0, 1, 0), 1610u);
+}
+
 }  // namespace
 }  // namespace angara
