@@ -23,19 +23,24 @@ Task Mailbox::send(NodeId dst, std::vector<std::span<const std::byte>> pieces) {
 }
 
 Task Mailbox::receive_from(NodeId src, std::size_t bytes, std::vector<std::byte>& out) {
+  const bool values = m_channel.payload() == Payload::Values;
   out.clear();
-  out.reserve(bytes);
+  if (values) out.reserve(bytes);
+  std::size_t got = 0;
   for (;;) {
     // What `src` sent is taken from its stream aside, which keeps its order.
     if (auto it = m_aside.find(src); it != m_aside.end()) {
       Aside& a = it->second;
-      const std::size_t take = std::min(bytes - out.size(), a.bytes.size() - a.taken);
-      const auto from = a.bytes.begin() + static_cast<std::ptrdiff_t>(a.taken);
-      out.insert(out.end(), from, from + static_cast<std::ptrdiff_t>(take));
+      const std::size_t take = std::min(bytes - got, a.size - a.taken);
+      if (values) {
+        const auto from = a.bytes.begin() + static_cast<std::ptrdiff_t>(a.taken);
+        out.insert(out.end(), from, from + static_cast<std::ptrdiff_t>(take));
+      }
+      got += take;
       a.taken += take;
-      if (a.taken == a.bytes.size()) m_aside.erase(it);
+      if (a.taken == a.size) m_aside.erase(it);
     }
-    if (out.size() == bytes) co_return;
+    if (got == bytes) co_return;
     // Every message goes aside first: one path for all senders, and its ring space is released
     // at once, whoever it is from.
     auto message = co_await m_channel.recv();
@@ -44,13 +49,18 @@ Task Mailbox::receive_from(NodeId src, std::size_t bytes, std::vector<std::byte>
       continue;
     }
     Aside& a = m_aside[message->from.node];
-    if (a.taken > 0 && a.taken * 2 >= a.bytes.size()) {  // drop the consumed front now and then
-      a.bytes.erase(a.bytes.begin(), a.bytes.begin() + static_cast<std::ptrdiff_t>(a.taken));
+    if (a.taken > 0 && a.taken * 2 >= a.size) {  // drop the consumed front now and then
+      if (values) {
+        a.bytes.erase(a.bytes.begin(), a.bytes.begin() + static_cast<std::ptrdiff_t>(a.taken));
+      }
+      a.size -= a.taken;
       a.taken = 0;
     }
-    const std::size_t at = a.bytes.size();
-    a.bytes.resize(at + message->bytes);
-    message->copy_to(std::span(a.bytes).subspan(at));
+    if (values) {
+      a.bytes.resize(a.size + message->bytes);
+      message->copy_to(std::span(a.bytes).subspan(a.size));
+    }
+    a.size += message->bytes;
     co_await m_channel.recv_complete();
   }
 }
@@ -198,9 +208,20 @@ Task recursive_doubling_allgather(Mailbox& mailbox, int nodes, std::span<const s
   const std::size_t b = block.size();
   NodeId p = 1;  // P': the largest power of two <= nodes
   while (p * 2 <= n) p *= 2;
-  result.assign(n * b, std::byte{0});
-  std::copy(block.begin(), block.end(), result.begin() + static_cast<std::ptrdiff_t>(me * b));
-  auto block_at = [&](NodeId r) { return std::span(result).subspan(r * b, b); };
+  // Without values, every block is sent as a block of the right length: this rank's own.
+  const bool values = mailbox.channel().payload() == Payload::Values;
+  result.assign(values ? n * b : 0, std::byte{0});
+  if (values) std::copy(block.begin(), block.end(), result.begin() + static_cast<std::ptrdiff_t>(me * b));
+  auto block_at = [&](NodeId r) -> std::span<const std::byte> {
+    return values ? std::span(result).subspan(r * b, b) : block;
+  };
+  auto store = [&](const std::vector<std::byte>& in, std::span<const NodeId> ranks) {
+    if (!values) return;
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      std::copy_n(in.begin() + static_cast<std::ptrdiff_t>(i * b), b,
+                  result.begin() + static_cast<std::ptrdiff_t>(ranks[i] * b));
+    }
+  };
   std::vector<std::byte> in;
 
   if (me >= p) {  // an extra rank: its block goes to its stand-in, the result comes back
@@ -210,7 +231,8 @@ Task recursive_doubling_allgather(Mailbox& mailbox, int nodes, std::span<const s
   }
   if (me + p < n) {  // stand in for rank me + P'
     co_await mailbox.receive_from(me + p, b, in);
-    std::copy(in.begin(), in.end(), block_at(me + p).begin());
+    const NodeId extra = me + p;
+    store(in, std::span(&extra, 1));
   }
   // The ranks lo .. lo+count-1 of the first P' hold their own blocks and their extra ranks'.
   auto blocks_of = [&](NodeId lo, NodeId count) {
@@ -229,11 +251,13 @@ Task recursive_doubling_allgather(Mailbox& mailbox, int nodes, std::span<const s
     co_await mailbox.send(partner, std::move(mine));
     const std::vector<NodeId> theirs = blocks_of(partner & ~(mask - 1), mask);
     co_await mailbox.receive_from(partner, theirs.size() * b, in);
-    for (std::size_t i = 0; i < theirs.size(); ++i) {
-      std::copy_n(in.begin() + static_cast<std::ptrdiff_t>(i * b), b, block_at(theirs[i]).begin());
-    }
+    store(in, theirs);
   }
-  if (me + p < n) co_await mailbox.send(me + p, result);
+  if (me + p < n) {
+    std::vector<std::span<const std::byte>> all;
+    for (NodeId r = 0; r < n; ++r) all.push_back(block_at(r));
+    co_await mailbox.send(me + p, std::move(all));
+  }
 }
 
 }  // namespace angara

@@ -41,13 +41,14 @@ class Mailbox {
   // The same from pieces gathered in order, without copying them first.
   Task send(NodeId dst, std::vector<std::span<const std::byte>> pieces);
   // The next exactly `bytes` bytes from node `src` into `out` (resized), gathered from as many
-  // messages as they came in.
+  // messages as they came in. On a timing-only channel, `out` is left empty.
   Task receive_from(NodeId src, std::size_t bytes, std::vector<std::byte>& out);
 
  private:
   // Bytes from one sender that arrived before anyone asked for them.
   struct Aside {
-    std::vector<std::byte> bytes;
+    std::vector<std::byte> bytes;  // their values (none on a timing-only channel)
+    std::size_t size = 0;
     std::size_t taken = 0;  // consumed from the front
   };
 
@@ -89,7 +90,8 @@ Task binomial_broadcast(Mailbox& mailbox, int nodes, NodeId source, std::size_t 
 // = all blocks in rank order at every rank. With P' the largest power of two <= nodes, the ranks
 // P' and above first hand their block to rank - P', the first P' ranks exchange doubling sets
 // of blocks with partner rank ^ 2^i (log2 P' steps), then send the whole result back to the
-// ranks above P'.
+// ranks above P'. On a timing-only channel the blocks are sent by length and `result` is left
+// empty.
 Task recursive_doubling_allgather(Mailbox& mailbox, int nodes, std::span<const std::byte> block,
                                   std::vector<std::byte>& result);
 

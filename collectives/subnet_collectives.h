@@ -21,7 +21,8 @@ int allgather_tree(int rank, int nodes, std::span<const int> trees);
 // (the same at every rank) on its tree (allgather_tree) into offset rank * stride of every other
 // node's collective area (stride: the block rounded up to 16 bytes); out: `result` = all blocks
 // in rank order. `landed` carries, per tree, the broadcast packets this node has had land so far
-// and is advanced by this call (zero before the first).
+// and is advanced by this call (zero before the first). With a timing-only port, `result` is
+// left empty.
 Task subnet_allgather(CollectivePort& port, int nodes, std::span<const int> trees,
                       std::span<const std::byte> block,
                       std::array<std::uint64_t, kMaxTrees>& landed, std::vector<std::byte>& result);

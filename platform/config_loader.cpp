@@ -213,6 +213,9 @@ const std::vector<KeySpec>& key_specs() {
           "sim", "watchdog_cycles", "cycles without a delivery, packets in flight: deadlock error"),
       field<&Config::sim, &SimParams::quantum_cycles>(
           "sim", "quantum_cycles", "LT global quantum, cycles an endpoint may run ahead"),
+      field<&Config::sim, &SimParams::train_packets>(
+          "sim", "train_packets",
+          "LT: packets of a timing-only send carried as one transaction (1: each alone)"),
       field<&Config::sim, &SimParams::progress>("sim", "progress", "progress lines on stderr"),
   };
   return specs;

@@ -67,8 +67,13 @@ struct Packet {
   Cycle head_at = 0;       // cycle its head flit is wholly in the current buffer
   Cycle tail_at = 0;       // cycle its tail flit is wholly in the current buffer
   std::uint16_t hops = 0;  // router-to-router links crossed so far
+  // LT, a timing-only send: this transaction stands for `train` back-to-back packets of the same
+  // message, each with this header; it holds every channel and block as long as all of them,
+  // and `data` carries no values (sim.train_packets).
+  std::uint32_t train = 1;
+  bool timing_only = false;  // from a timing-only send: its data's values are not carried
 
-  int wire_flits() const { return kHeaderFlits + header.data_flits; }
+  int wire_flits() const { return static_cast<int>(train) * (kHeaderFlits + header.data_flits); }
 };
 
 // Fills the data flits with a pattern derived from the sequence number, so a sink can check

@@ -266,6 +266,9 @@ void SimParams::validate() const {
   if (measure_cycles == 0) throw ConfigError("sim.measure_cycles", "0", "must be positive");
   if (watchdog_cycles == 0) throw ConfigError("sim.watchdog_cycles", "0", "must be positive");
   if (quantum_cycles == 0) throw ConfigError("sim.quantum_cycles", "0", "must be positive");
+  if (train_packets < 1 || train_packets > 4096) {
+    throw ConfigError("sim.train_packets", fmt::format("{}", train_packets), "1..4096 packets");
+  }
 }
 
 void PcieParams::validate() const {

@@ -150,6 +150,9 @@ struct SimParams {
   Cycle drain_cycles = 100000;    // keep injecting at most this long for them to arrive
   Cycle watchdog_cycles = 20000;  // no packet delivered for this long with packets in flight: error
   Cycle quantum_cycles = 1000;    // LT global quantum: how far an endpoint runs ahead
+  // LT: a timing-only send (its values not carried, host_protocol.h) goes as trains of up to
+  // this many packets, one transaction each, that hold every link as long as their packets.
+  int train_packets = 1;
   bool progress = true;           // progress lines on stderr for long runs
 
   void validate() const;
@@ -243,8 +246,13 @@ struct ChannelTiming {
 
   ChannelTiming() = default;
   ChannelTiming(const ChannelParams& channel, double clock_mhz);
-  // Cycles to put `flits` (0 .. kMaxPacketFlits) flits on the channel, rounded up.
-  Cycle serialization(int flits) const { return m_serialization[flits]; }
+  // Cycles to put `flits` flits on the channel, rounded up. More than a packet's are a train
+  // (Packet::train) of whole packets back to back, each rounded up as when alone.
+  Cycle serialization(int flits) const {
+    if (flits <= kMaxPacketFlits) return m_serialization[flits];
+    return static_cast<Cycle>(flits / kMaxPacketFlits) * m_serialization[kMaxPacketFlits] +
+           m_serialization[flits % kMaxPacketFlits];
+  }
 
  private:
   std::array<Cycle, kMaxPacketFlits + 1> m_serialization{};  // by flits: computed once

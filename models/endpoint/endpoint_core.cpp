@@ -47,7 +47,7 @@ Packet* EndpointCore::inject(Cycle now) {
   pull_created(now);
   if (m_queue.empty() || m_channel_free > now) return nullptr;
   const VcId vc = vc_for(m_queue.front());
-  const int flits = kHeaderFlits + m_queue.front().data_flits;
+  const int flits = m_queue.front().wire_flits();
   if (m_credits[vc].at(now) < flits) return nullptr;
   m_credits[vc].consume(flits);
   return start_packet(now);
@@ -63,7 +63,7 @@ Packet* EndpointCore::inject_unchecked(Cycle horizon) {
 Packet* EndpointCore::start_packet(Cycle start) {
   const PacketRequest& req = m_queue.front();
   const VcId vc = vc_for(req);
-  const int flits = kHeaderFlits + req.data_flits;
+  const int flits = req.wire_flits();
   const bool collective = is_collective(req.kind);
   const bool ledgered = req.kind == PacketKind::Write;
   Packet* p = m_pool.acquire();
@@ -71,6 +71,7 @@ Packet* EndpointCore::start_packet(Cycle start) {
   p->header.src = m_id;
   p->header.dst = req.dst;
   p->header.data_flits = static_cast<std::uint8_t>(req.data_flits);
+  p->train = req.train;
   p->header.vc = vc;
   // Collective packets are not point-to-point packets of the ledger: a sequence space of their own.
   p->header.seq = collective
@@ -96,7 +97,7 @@ Cycle EndpointCore::next_wakeup(Cycle now) {
   if (m_queue.empty()) return next;
   auto& credits = m_credits[vc_for(m_queue.front())];
   const Cycle ready =
-      credits.when(std::max(m_channel_free, now + 1), kHeaderFlits + m_queue.front().data_flits);
+      credits.when(std::max(m_channel_free, now + 1), m_queue.front().wire_flits());
   if (ready == kNever) credits.mark_waited_on();  // the credit return will wake us
   return std::min(next, ready);
 }

@@ -17,6 +17,9 @@ struct PacketRequest {
   Cycle created = 0;
   PacketKind kind = PacketKind::Write;  // collective kinds enter the router's PEGroup FIFO
   std::uint32_t tag = 0;                // the workload's own mark (e.g. which operation)
+  std::uint32_t train = 1;              // packets it stands for (Packet::train)
+
+  int wire_flits() const { return static_cast<int>(train) * (kHeaderFlits + data_flits); }
 };
 
 // One node's packet generator. Requests come out in creation order.

@@ -16,7 +16,7 @@ constexpr std::size_t kMaxReduceWords = host_protocol::kResultSlotBytes / sizeof
 
 }  // namespace
 
-CollectivePort::CollectivePort(Host& host) : m_host(host) {}
+CollectivePort::CollectivePort(Host& host, Payload payload) : m_host(host), m_payload(payload) {}
 
 std::string CollectivePort::where() const {
   return fmt::format("node {} collective port", m_host.id());
@@ -38,6 +38,7 @@ Timed<std::size_t> CollectivePort::broadcast(int tree, std::uint64_t offset,
   header.tree = static_cast<std::uint8_t>(tree);
   header.dst_node = static_cast<std::uint32_t>(offset / 16);
   header.bytes = static_cast<std::uint32_t>(taken);
+  if (m_payload == Payload::TimingOnly) header.flags = host_protocol::kTimingOnly;
   const std::span<const std::byte> piece = bytes.first(taken);
   const Cycle done = m_host.send(header, std::span(&piece, 1), start);
   return {cpu.compute(done - cpu.local_time()), taken};

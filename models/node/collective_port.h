@@ -27,9 +27,11 @@ namespace angara {
 
 class CollectivePort {
  public:
-  explicit CollectivePort(Host& host);
+  // With Payload::TimingOnly, broadcasts are timed but their values not landed (the counts are).
+  explicit CollectivePort(Host& host, Payload payload = Payload::Values);
 
   Host& host() const { return m_host; }
+  Payload payload() const { return m_payload; }
   Timed<std::size_t> broadcast(int tree, std::uint64_t offset, std::span<const std::byte> bytes);
   Timed<bool> reduce(int tree, ReduceOp op, NodeId destination,
                      std::span<const std::int64_t> words);
@@ -46,6 +48,7 @@ class CollectivePort {
   std::string where() const;
 
   Host& m_host;
+  Payload m_payload;
 };
 
 // Broadcasts all of `bytes` on `tree` to `offset`, as many sends as it takes.

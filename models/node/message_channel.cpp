@@ -50,6 +50,7 @@ Timed<std::size_t> MessageChannel::send(NetAddr dst,
   header.dst_channel = static_cast<std::uint16_t>(dst.channel);
   header.src_channel = static_cast<std::uint16_t>(m_number);
   header.bytes = static_cast<std::uint32_t>(bytes);
+  if (m_payload == Payload::TimingOnly) header.flags = host_protocol::kTimingOnly;
   const Cycle done = m_host.send(header, iov, start);
   return {cpu.compute(done - cpu.local_time()), bytes};
 }
@@ -65,8 +66,10 @@ Timed<std::optional<Message>> MessageChannel::recv() {
   message.from = {record->src_node, record->src_channel};
   message.bytes = record->bytes;
   const std::size_t first = std::min<std::size_t>(record->bytes, ring_bytes - record->offset);
-  message.fragments[message.count++] = {ring + record->offset, first};
-  if (first < record->bytes) message.fragments[message.count++] = {ring, record->bytes - first};
+  if (m_payload == Payload::Values) {
+    message.fragments[message.count++] = {ring + record->offset, first};
+    if (first < record->bytes) message.fragments[message.count++] = {ring, record->bytes - first};
+  }
   m_outstanding.push_back((record->bytes + 15) / 16 * 16);
   return {cpu.compute(at - cpu.local_time()), message};
 }

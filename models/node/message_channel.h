@@ -8,6 +8,8 @@
 //                    channel's receive ring (a message wrapping around the ring's end comes in
 //                    two); none if none has arrived (co_await readable() waits for one).
 //   recv_complete()  releases the oldest received message's ring space.
+// A channel set to Payload::TimingOnly sends messages timed like any other whose values are not
+// carried (host_protocol.h), and hands out received messages by length only (no fragments).
 // Messages from one sender arrive in the order sent; from different senders, in any order.
 // Each call costs CPU time (node.*_overhead_ns, plus PCIe stores) and is co_awaited:
 //   std::size_t n = co_await channel.send({peer, 0}, iov);
@@ -34,6 +36,11 @@ class MessageError : public std::logic_error {
  public:
   using std::logic_error::logic_error;
 };
+
+// What the bytes a program sends stand for: their values (the default), or only their length and
+// timing, for data whose values do not matter to a study (SpMV's y): nothing is landed, so a big
+// machine need not hold every node's copy.
+enum class Payload : std::uint8_t { Values, TimingOnly };
 
 // A channel's network address: a node and one of its channels.
 struct NetAddr {
@@ -69,6 +76,8 @@ class MessageChannel {
 
   NetAddr address() const;
   Host& host() const { return m_host; }
+  Payload payload() const { return m_payload; }
+  void set_payload(Payload payload) { m_payload = payload; }
   Timed<std::size_t> send(NetAddr dst, std::span<const std::span<const std::byte>> iov);
   Timed<std::size_t> send(NetAddr dst, std::span<const std::byte> bytes) {
     return send(dst, std::span<const std::span<const std::byte>>(&bytes, 1));
@@ -90,6 +99,7 @@ class MessageChannel {
 
   Host& m_host;
   int m_number;
+  Payload m_payload = Payload::Values;
   std::deque<std::uint64_t> m_outstanding;  // ring bytes of received, unreleased messages
   std::uint64_t m_released = 0;
 };

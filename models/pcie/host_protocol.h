@@ -10,6 +10,11 @@
 //   a node (spec section 2): a broadcast on tree `tree` whose bytes land at 16 * dst_node in
 //   every receiver's collective area; a reduce packet of `op` (ReduceOp encoding) on tree `tree`,
 //   its result to node dst_node (reduce) or to every member (allreduce).
+//   A send with kTimingOnly in its flags (messages and broadcasts) is timed like any other, but
+//   its bytes' values are not carried: nothing is written where they land except the message
+//   record or the count. Programs whose data's values do not matter (SpMV's y) send this way, so
+//   that a big machine does not hold every node's copy; in LT its packets go as trains
+//   (sim.train_packets, models/core/packet.h).
 //   endpoint -> host (DMA writes into host memory):
 //     kTxSent      a u64, bytes of messages the endpoint has put on the network so far;
 //     kRecord      + channel: a MessageRecord, once the message's bytes are in the ring;
@@ -38,6 +43,7 @@ inline constexpr std::uint64_t kCollectiveArea = std::uint64_t{1} << 40;
 inline constexpr std::uint64_t kResultSlotBytes = 256;  // one packet's data
 
 enum class SendKind : std::uint8_t { Message = 0, Broadcast = 1, Reduce = 2 };
+inline constexpr std::uint8_t kTimingOnly = 1;  // SendHeader::flags
 
 // Leads every send: 16 bytes, one flit.
 struct SendHeader {
@@ -48,7 +54,7 @@ struct SendHeader {
   SendKind kind = SendKind::Message;
   std::uint8_t tree = 0;  // collective sends: the TreeId
   std::uint8_t op = 0;    // reduce: ReduceOp::encode()
-  std::uint8_t reserved = 0;
+  std::uint8_t flags = 0;
 };
 static_assert(sizeof(SendHeader) == 16);
 

@@ -32,6 +32,9 @@ PcieEndpoint::PcieEndpoint(const sc_core::sc_module_name& name, NodeId id, int n
       m_pcie(config.pcie),
       m_latency_ps(ps(config.pcie.latency_ns)),
       m_clock(clock),
+      m_train_packets(config.sim.mode == SimMode::Lt
+                          ? static_cast<std::uint32_t>(config.sim.train_packets)
+                          : 1),
       m_rings(static_cast<std::size_t>(config.node.channels)) {
   host.bind(*this);
   dma.bind(*this);
@@ -58,10 +61,13 @@ void PcieEndpoint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
     const bool fits = m_tx_accepted - m_tx_sent + header.bytes <=
                       static_cast<std::uint64_t>(m_node.tx_buffer_bytes);
     const bool to_node = header.kind != SendKind::Broadcast;
+    const bool flags_known = (header.flags & ~kTimingOnly) == 0 &&
+                             !(header.kind == SendKind::Reduce && (header.flags & kTimingOnly));
     const bool addressed = header.kind == SendKind::Message
                                ? header.dst_channel < m_rings.size()
                                : header.tree < kMaxTrees && header.kind <= SendKind::Reduce;
     if ((to_node && header.dst_node >= static_cast<std::uint32_t>(m_nodes)) || !addressed ||
+        !flags_known ||
         (header.kind == SendKind::Reduce && header.bytes > kPacketBytes) || header.bytes == 0 ||
         header.bytes > static_cast<std::uint32_t>(m_node.max_message_bytes) ||
         gp.get_data_length() != sizeof header + header.bytes || !fits) {
@@ -119,27 +125,36 @@ std::uint64_t PcieEndpoint::send(const host_protocol::SendHeader& header, const 
 }
 
 // Packets leave in send order, each once `ready(offset, bytes)` says its bytes are in the adapter.
+// A timing-only send's whole packets go as trains (the last, partly filled one alone).
 void PcieEndpoint::queue_packets(
     const host_protocol::SendHeader& header, const std::byte* data,
     const std::function<std::uint64_t(std::uint64_t, std::uint64_t)>& ready) {
   using host_protocol::SendKind;
-  for (std::uint64_t offset = 0; offset < header.bytes; offset += kPacketBytes) {
-    const std::uint64_t bytes = std::min<std::uint64_t>(kPacketBytes, header.bytes - offset);
+  const bool timing_only = (header.flags & host_protocol::kTimingOnly) != 0;
+  const std::uint64_t most = kPacketBytes * (timing_only ? m_train_packets : 1);
+  std::uint64_t bytes = 0;
+  for (std::uint64_t offset = 0; offset < header.bytes; offset += bytes) {
+    bytes = std::min<std::uint64_t>(most, header.bytes - offset);
+    if (bytes > kPacketBytes) bytes -= bytes % kPacketBytes;
+    const auto packets = static_cast<std::uint32_t>((bytes + kPacketBytes - 1) / kPacketBytes);
     m_last_ready = std::max(m_last_ready, cycle_at(ready(offset, bytes)));
     OutPacket& out = m_out.emplace_back();
     out.request.dst = static_cast<NodeId>(header.dst_node);
-    out.request.data_flits = static_cast<int>(round_to_flits(bytes) / kFlitBytes);
+    out.request.data_flits = static_cast<int>(round_to_flits(bytes / packets) / kFlitBytes);
+    out.request.train = packets;
     out.request.created = m_last_ready;
-    std::memcpy(out.data.data(), data + offset, bytes);
+    if (!timing_only) std::memcpy(out.data.data(), data + offset, bytes);
     out.bytes = static_cast<std::uint32_t>(bytes);
     out.last = offset + bytes == header.bytes;
+    out.timing_only = timing_only;
     out.tree = header.tree;
     switch (header.kind) {
       case SendKind::Message:
         out.request.kind = PacketKind::Message;
-        out.seq = encode_tag({m_next_packet[header.dst_node]++,
+        out.seq = encode_tag({m_next_packet[header.dst_node],
                               static_cast<std::uint8_t>(header.dst_channel),
                               static_cast<std::uint8_t>(header.src_channel), header.bytes});
+        m_next_packet[header.dst_node] += packets;
         break;
       case SendKind::Broadcast:
         out.request.kind = PacketKind::Broadcast;
@@ -182,6 +197,7 @@ void PcieEndpoint::fill(Packet& packet, const PacketRequest& /*request*/) {
   packet.header.tree_id = out.tree;
   packet.header.reduce_id = out.reduce_id;
   packet.header.op = out.op;
+  packet.timing_only = out.timing_only;
   m_filled_bytes = out.bytes;
   m_filled_last = out.last;
   m_out.pop_front();
@@ -232,11 +248,13 @@ void PcieEndpoint::land_collective(const Packet& packet) {
              : kCollectiveArea + h.seq;
   const std::uint64_t bytes = h.data_flits * kFlitBytes;
   const std::uint64_t tail = packet.tail_at * m_clock.period().value();
-  const std::uint64_t length = serialization_ps(bytes + sizeof(std::uint64_t));
+  // A train lands as its packets would, one burst each.
+  const std::uint64_t length = packet.train * serialization_ps(bytes + sizeof(std::uint64_t));
   const std::uint64_t land =
       m_to_host.book(std::max(tail, now_ps()), length, now_ps()) + length + m_latency_ps;
-  dma_write(address, packet.data.data(), bytes, land);
-  const std::uint64_t count = ++(result ? m_results_landed : m_broadcasts_landed)[h.tree_id];
+  if (!packet.timing_only) dma_write(address, packet.data.data(), bytes, land);
+  const std::uint64_t count =
+      (result ? m_results_landed : m_broadcasts_landed)[h.tree_id] += packet.train;
   dma_write((result ? kResultCount : kBroadcastCount) + 8 * std::uint64_t{h.tree_id}, &count,
             sizeof count, land);
 }
@@ -273,20 +291,25 @@ void PcieEndpoint::accept(NodeId src, const Packet& packet) {
   const Packet* next = &packet;
   while (next != nullptr) {
     const MessageTag t = decode_tag(next->header.seq);
-    if (stream.message.empty()) stream.message_bytes = t.message_bytes;
-    const std::size_t bytes = std::min<std::size_t>(stream.message_bytes - stream.message.size(),
-                                                    next->header.data_flits * kFlitBytes);
-    const auto* first = reinterpret_cast<const std::byte*>(next->data.data());
-    stream.message.insert(stream.message.end(), first, first + bytes);
-    if (stream.message.size() == stream.message_bytes) {
+    if (stream.gathered == 0) stream.message_bytes = t.message_bytes;
+    const std::uint32_t bytes = std::min<std::uint32_t>(
+        stream.message_bytes - stream.gathered, next->train * next->header.data_flits * kFlitBytes);
+    if (!next->timing_only) {
+      const auto* first = reinterpret_cast<const std::byte*>(next->data.data());
+      stream.message.insert(stream.message.end(), first, first + bytes);
+    }
+    stream.gathered += bytes;
+    if (stream.gathered == stream.message_bytes) {
       Ring& ring = m_rings.at(t.dst_channel);
       ring.waiting.push_back({{src, t.src_channel, 0, 0, stream.message_bytes},
                               std::move(stream.message)});
       stream.message.clear();
+      stream.gathered = 0;
       deliver_waiting(t.dst_channel);
     }
+    const std::uint32_t train = next->train;
     if (next != &packet) stream.early.erase(stream.expected);
-    ++stream.expected;
+    stream.expected += train;
     auto it = stream.early.find(stream.expected);
     next = it == stream.early.end() ? nullptr : &it->second;
   }
@@ -299,7 +322,7 @@ void PcieEndpoint::deliver_waiting(int channel) {
   const auto ring_bytes = static_cast<std::uint64_t>(m_node.rx_ring_bytes);
   while (!ring.waiting.empty()) {
     Whole& whole = ring.waiting.front();
-    const std::uint64_t bytes = whole.bytes.size();
+    const std::uint64_t bytes = whole.record.bytes;
     const std::uint64_t size = round_to_flits(bytes);
     if (ring.written + size - ring.released > ring_bytes) return;
     const std::uint64_t offset = ring.written % ring_bytes;
@@ -308,8 +331,10 @@ void PcieEndpoint::deliver_waiting(int channel) {
     const std::uint64_t land = m_to_host.book(now_ps(), length, now_ps()) + length + m_latency_ps;
     const std::uint64_t base = kRing + static_cast<std::uint64_t>(channel) * ring_bytes;
     const std::uint64_t first = std::min(bytes, ring_bytes - offset);
-    dma_write(base + offset, whole.bytes.data(), first, land);
-    if (first < bytes) dma_write(base, whole.bytes.data() + first, bytes - first, land);
+    if (!whole.bytes.empty()) {
+      dma_write(base + offset, whole.bytes.data(), first, land);
+      if (first < bytes) dma_write(base, whole.bytes.data() + first, bytes - first, land);
+    }
     dma_write(kRecord + static_cast<std::uint64_t>(channel), &whole.record, sizeof whole.record,
               land);
     ring.written += size;

@@ -19,6 +19,9 @@
 // credit reports how many have completed (spec section 2, credit block). Received broadcast
 // packets and reduce results are written straight into host memory (one-sided), each followed
 // by its tree's count of landed broadcast packets or results.
+//
+// A timing-only send (host_protocol.h) is timed byte for byte, but no values are copied or
+// landed; in LT its whole packets go as trains of up to sim.train_packets (Packet::train).
 
 #include <tlm>
 
@@ -76,6 +79,7 @@ class PcieEndpoint : public sc_core::sc_module,
     std::uint8_t tree = 0, reduce_id = 0, op = 0;  // collective packets
     std::uint32_t bytes = 0;  // message bytes it carries
     bool last = false;        // of its message
+    bool timing_only = false;
   };
   struct Arrival {
     Cycle at;
@@ -87,12 +91,13 @@ class PcieEndpoint : public sc_core::sc_module,
   struct Stream {
     std::uint32_t expected = 0;
     std::map<std::uint32_t, Packet> early;
-    std::vector<std::byte> message;
+    std::vector<std::byte> message;  // its values (none for a timing-only message)
+    std::uint32_t gathered = 0;      // bytes of it so far
     std::uint32_t message_bytes = 0;
   };
   struct Whole {
     host_protocol::MessageRecord record;
-    std::vector<std::byte> bytes;
+    std::vector<std::byte> bytes;  // empty: a timing-only message
   };
   // A channel's receive ring as the adapter sees it.
   struct Ring {
@@ -138,6 +143,7 @@ class PcieEndpoint : public sc_core::sc_module,
   PcieTiming m_pcie;
   std::uint64_t m_latency_ps;
   const FabricClock& m_clock;
+  std::uint32_t m_train_packets;  // at most, per transaction of a timing-only send
   std::function<void()> m_wake_injection;
 
   LinkCalendar m_to_adapter, m_to_host;  // PCIe, each direction, in ps

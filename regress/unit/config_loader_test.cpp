@@ -88,6 +88,7 @@ measure_cycles = 500
 drain_cycles = 1000
 watchdog_cycles = 300
 quantum_cycles = 250
+train_packets = 8
 progress = false
 [pcie]
 lanes = 8
@@ -204,6 +205,7 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.sim.drain_cycles, 1000u);
   EXPECT_EQ(config.sim.watchdog_cycles, 300u);
   EXPECT_EQ(config.sim.quantum_cycles, 250u);
+  EXPECT_EQ(config.sim.train_packets, 8);
   EXPECT_FALSE(config.sim.progress);
 }
 
