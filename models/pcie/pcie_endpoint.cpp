@@ -220,7 +220,13 @@ void PcieEndpoint::sent(const Packet& packet) {
 void PcieEndpoint::receive(const Packet& packet) {
   switch (packet.header.kind) {
     case PacketKind::Message:
-      m_arrivals.push({packet.tail_at, m_arrival_order++, packet});
+      if (m_free_slots.empty()) {
+        m_free_slots.push_back(static_cast<std::uint32_t>(m_arrived.size()));
+        m_arrived.emplace_back();
+      }
+      m_arrived[m_free_slots.back()] = packet;
+      m_arrivals.push({packet.tail_at, m_arrival_order++, m_free_slots.back()});
+      m_free_slots.pop_back();
       schedule(packet.tail_at);
       return;
     case PacketKind::Credit:  // the router's report of completed reduces, per tree
@@ -272,9 +278,10 @@ void PcieEndpoint::process() {
     deliver_waiting(r.channel);
   }
   while (!m_arrivals.empty() && m_arrivals.top().at <= now) {
-    const Packet& packet = m_arrivals.top().packet;
-    accept(packet.header.src, packet);
+    const std::uint32_t slot = m_arrivals.top().slot;
     m_arrivals.pop();
+    accept(m_arrived[slot].header.src, m_arrived[slot]);
+    m_free_slots.push_back(slot);
   }
   if (!m_arrivals.empty()) schedule(m_arrivals.top().at);
   if (!m_releases.empty()) schedule(cycle_at(m_releases.front().at_ps));

@@ -81,10 +81,11 @@ class PcieEndpoint : public sc_core::sc_module,
     bool last = false;        // of its message
     bool timing_only = false;
   };
+  // A packet waiting for its tail to be in: the heap orders small keys, the packets stay put.
   struct Arrival {
     Cycle at;
     std::uint64_t order;  // arrival order among equal times: determinism
-    Packet packet;
+    std::uint32_t slot;   // in m_arrived
     bool operator>(const Arrival& o) const { return at != o.at ? at > o.at : order > o.order; }
   };
   // Packets from one sender: the next expected, those that came early, the message being built.
@@ -163,6 +164,8 @@ class PcieEndpoint : public sc_core::sc_module,
   std::array<std::uint64_t, kMaxTrees> m_broadcasts_landed{}, m_results_landed{};
 
   std::priority_queue<Arrival, std::vector<Arrival>, std::greater<>> m_arrivals;
+  std::vector<Packet> m_arrived;            // slots of the packets in m_arrivals
+  std::vector<std::uint32_t> m_free_slots;  // of m_arrived
   std::uint64_t m_arrival_order = 0;
   std::unordered_map<NodeId, Stream> m_streams;  // by sender
   std::vector<Ring> m_rings;                     // by channel
