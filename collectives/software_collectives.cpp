@@ -211,7 +211,9 @@ Task recursive_doubling_allgather(Mailbox& mailbox, int nodes, std::span<const s
   // Without values, every block is sent as a block of the right length: this rank's own.
   const bool values = mailbox.channel().payload() == Payload::Values;
   result.assign(values ? n * b : 0, std::byte{0});
-  if (values) std::copy(block.begin(), block.end(), result.begin() + static_cast<std::ptrdiff_t>(me * b));
+  if (values) {
+    std::copy(block.begin(), block.end(), result.begin() + static_cast<std::ptrdiff_t>(me * b));
+  }
   auto block_at = [&](NodeId r) -> std::span<const std::byte> {
     return values ? std::span(result).subspan(r * b, b) : block;
   };

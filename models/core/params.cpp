@@ -167,6 +167,17 @@ void CollectiveParams::validate(const TopologyParams& topology) const {
   }
 }
 
+namespace {
+
+// The value as the config file writes it, for error messages.
+const char* quoted(SoftwareAlgorithm algorithm) {
+  constexpr const char* kNames[] = {"\"tree\"", "\"binomial\"", "\"recursive_doubling\"",
+                                    "\"subnet\""};
+  return kNames[static_cast<int>(algorithm)];
+}
+
+}  // namespace
+
 void WorkloadParams::validate(const TopologyParams& topology,
                               const CollectiveParams& collective) const {
   if (kind == WorkloadKind::Synthetic) return;
@@ -191,7 +202,7 @@ void WorkloadParams::validate(const TopologyParams& topology,
     const auto message_algorithm =
         kind == WorkloadKind::Spmv ? SoftwareAlgorithm::RecursiveDoubling : SoftwareAlgorithm::Tree;
     if (algorithm != SoftwareAlgorithm::Subnet && algorithm != message_algorithm) {
-      throw ConfigError("workload.algorithm", fmt::format("{}", static_cast<int>(algorithm)),
+      throw ConfigError("workload.algorithm", quoted(algorithm),
                         kind == WorkloadKind::Spmv
                             ? "spmv allgathers by recursive_doubling or over the subnet"
                             : "heat allreduces along the tree or over the subnet");
@@ -223,9 +234,7 @@ void WorkloadParams::validate_algorithm() const {
                                (op == CollectiveOp::Broadcast &&
                                 algorithm == SoftwareAlgorithm::Binomial));
   if (!fits) {
-    constexpr const char* kNames[] = {"\"tree\"", "\"binomial\"", "\"recursive_doubling\"",
-                                      "\"subnet\""};
-    throw ConfigError("workload.algorithm", kNames[static_cast<int>(algorithm)],
+    throw ConfigError("workload.algorithm", quoted(algorithm),
                       "broadcast: tree or binomial; reduce and allreduce: tree; allgather: "
                       "recursive_doubling; any operation: subnet");
   }

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks a regenerated study (regress/paper/run): every figure and table is there and the
 results have the study's shape: the subnet beats software on every basic collective, by more on
-the largest machine than on the smallest, AT equals LT where both ran, and the applications
-never run slower over the subnet."""
+the largest machine than on the smallest, AT equals LT where both ran, the applications never
+run slower over the subnet in LT, and in AT deeper collective buffers never make SpMV slower."""
 
 import csv
 import json
@@ -13,7 +13,8 @@ out = sys.argv[1]
 failures = []
 for name in ("REPORT.md", "summary.json", "basic_time.png", "basic_time.svg", "basic_speedup.png",
              "basic_speedup.svg", "heat_performance.png", "heat_performance.svg",
-             "spmv_performance.png", "spmv_performance.svg"):
+             "spmv_performance.png", "spmv_performance.svg", "spmv_at_performance.png",
+             "spmv_at_performance.svg"):
     if not os.path.exists(os.path.join(out, name)):
         failures.append(f"{name} missing")
 summary = json.load(open(os.path.join(out, "summary.json")))
@@ -26,6 +27,16 @@ for series, by_nodes in summary["basic_speedup"].items():
 for kind in ("heat_gain", "spmv_gain"):
     if not summary[kind] or any(g < 1 for g in summary[kind].values()):
         failures.append(f"{kind}: missing or below 1: {summary[kind]}")
+at_gain = {}
+for series, gain in summary["spmv_at_gain"].items():
+    buffer_flits, nodes = map(int, series.split())
+    at_gain.setdefault(nodes, {})[buffer_flits] = gain
+for nodes, by_buffer in at_gain.items():
+    gains = [by_buffer[b] for b in sorted(by_buffer)]
+    if len(gains) < 2 or any(deeper < shallower for shallower, deeper in zip(gains, gains[1:])):
+        failures.append(f"SpMV AT at {nodes} nodes: gain by collective buffer {by_buffer}")
+if not at_gain:
+    failures.append("SpMV AT: no points")
 
 
 def times(name):

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tables, figures (PNG and SVG) and REPORT.md of the collective-subnet study from the CSVs that
-regress/paper/run collects (one per sweep: basic_3d, basic_4d, basic_at, heat, spmv)."""
+regress/paper/run collects (one per sweep: basic_3d, basic_4d, basic_at, heat, spmv, spmv_at)."""
 
 import argparse
 import csv
@@ -93,31 +93,40 @@ def basic(csv_dir, out):
     return table
 
 
-def app(csv_dir, out, name, key, software, unit, scale):
+def app(csv_dir, out, name, key, software, unit, scale, software_by_key=True, series="{}"):
+    """Per subnet point: performance, times and the gain over `software` at the same torus (and
+    the same `key` value if software_by_key; points without a software run get None)."""
     path = os.path.join(csv_dir, f"{name}.csv")
     if not os.path.exists(path):
         return []
     rows = read(path)
     perf = lambda r: float(r["gflops"]) / scale
+    sw_rows = {(dims(r), r.get(key, "") if software_by_key else ""): r
+               for r in rows if r["workload.algorithm"] == software}
     table = []
-    by = {}
-    for r in rows:
-        by.setdefault((dims(r), r.get(key, ""), r["workload.algorithm"]), r)
-    for (d, size), (hw, sw, n) in sorted(pairs(rows, key, "subnet", software, perf).items(),
-                                         key=lambda kv: (kv[0][1], kv[1][2])):
-        h, s = by[(d, size, "subnet")], by[(d, size, software)]
-        table.append(dict(dims=d, nodes=n, size=size, hw=hw, sw=sw, gain=hw / sw,
-                          compute_us=float(h["compute_us"]), hw_iter_us=float(h["iteration_us"]),
-                          sw_iter_us=float(s["iteration_us"]), hw_coll_us=float(h["collective_us"]),
-                          sw_coll_us=float(s["collective_us"])))
+    for h in rows:
+        if h["workload.algorithm"] != "subnet":
+            continue
+        s = sw_rows.get((dims(h), h.get(key, "") if software_by_key else ""))
+        hw, sw = perf(h), perf(s) if s else None
+        table.append(dict(dims=dims(h), nodes=int(h["nodes"]), size=h.get(key, ""), hw=hw, sw=sw,
+                          gain=hw / sw if s else None, compute_us=float(h["compute_us"]),
+                          hw_iter_us=float(h["iteration_us"]),
+                          sw_iter_us=float(s["iteration_us"]) if s else None,
+                          hw_coll_us=float(h["collective_us"]),
+                          sw_coll_us=float(s["collective_us"]) if s else None))
+    table.sort(key=lambda t: (t["size"], t["nodes"]))
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for size in sorted({t["size"] for t in table}):
-        pts = sorted((t["nodes"], t["hw"], t["sw"], t["gain"]) for t in table if t["size"] == size)
-        n = [p[0] for p in pts]
-        label = size if size else "N"
-        axes[0].plot(n, [p[1] for p in pts], "o-", label=f"subnet {label}")
-        axes[0].plot(n, [p[2] for p in pts], "s--", label=f"software {label}")
-        axes[1].plot(n, [p[3] for p in pts], "o-", label=label)
+        pts = [t for t in table if t["size"] == size]
+        label = series.format(size) if size else "N"
+        n = [t["nodes"] for t in pts]
+        axes[0].plot(n, [t["hw"] for t in pts], "o-", label=f"subnet {label}")
+        sw = [t for t in pts if t["sw"] is not None]
+        if sw and (software_by_key or size == table[0]["size"]):
+            axes[0].plot([t["nodes"] for t in sw], [t["sw"] for t in sw], "s--",
+                         label=f"software {label if software_by_key else ''}".strip())
+        axes[1].plot([t["nodes"] for t in sw], [t["gain"] for t in sw], "o-", label=label)
     for ax, ylabel in zip(axes, (f"performance, {unit}", "gain of the subnet over software")):
         ax.set_xscale("log", base=2)
         ax.set_xlabel("nodes")
@@ -126,6 +135,25 @@ def app(csv_dir, out, name, key, software, unit, scale):
         ax.legend()
     save(fig, out, f"{name}_performance")
     return table
+
+
+def num(value, digits):
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def spmv_rows(table, with_size=False):
+    return [((t["size"],) if with_size else ()) +
+            (t["dims"], t["nodes"], f"{t['compute_us']:.0f}", f"{t['hw_coll_us']:.0f}",
+             num(t["sw_coll_us"], 0), f"{t['hw_iter_us']:.0f}", num(t["sw_iter_us"], 0),
+             f"{t['hw']:.2f}", num(t["sw"], 2), num(t["gain"], 2)) for t in table]
+
+
+def best_gain(table):
+    gains = [t for t in table if t["gain"] is not None]
+    if not gains:
+        return "no point has both algorithms"
+    t = max(gains, key=lambda t: t["gain"])
+    return f"{t['gain']:.2f} at {t['nodes']} nodes ({t['dims']})"
 
 
 def fmt_table(header, rows):
@@ -145,6 +173,8 @@ def main():
     b = basic(a.csv, a.out)
     heat = app(a.csv, a.out, "heat", "app.grid", "tree", "TFlop/s", 1000.0)
     spmv = app(a.csv, a.out, "spmv", "", "recursive_doubling", "GFlop/s", 1.0)
+    spmv_at = app(a.csv, a.out, "spmv_at", "collective.buffer_flits", "recursive_doubling", "GFlop/s",
+                  1.0, software_by_key=False, series="buffer {} flits")
     for t in heat:
         t["size"] = "x".join(str(v) for v in json.loads(t["size"]))
 
@@ -153,9 +183,6 @@ def main():
     heat_rows = [(t["size"], t["dims"], t["nodes"], f"{t['compute_us']:.1f}", f"{t['hw_coll_us']:.2f}",
                   f"{t['sw_coll_us']:.2f}", f"{t['hw_iter_us']:.1f}", f"{t['sw_iter_us']:.1f}",
                   f"{t['hw']:.3f}", f"{t['sw']:.3f}", f"{t['gain']:.2f}") for t in heat]
-    spmv_rows = [(t["dims"], t["nodes"], f"{t['compute_us']:.0f}", f"{t['hw_coll_us']:.0f}",
-                  f"{t['sw_coll_us']:.0f}", f"{t['hw_iter_us']:.0f}", f"{t['sw_iter_us']:.0f}",
-                  f"{t['hw']:.2f}", f"{t['sw']:.2f}", f"{t['gain']:.2f}") for t in spmv]
     summary = {}
     for t in b:
         if t["mode"] == "LT":
@@ -163,8 +190,13 @@ def main():
     with open(os.path.join(a.out, "summary.json"), "w") as f:
         json.dump({"basic_speedup": {f"{k[0]} {k[1]}": v for k, v in summary.items()},
                    "heat_gain": {f"{t['size']} {t['nodes']}": t["gain"] for t in heat},
-                   "spmv_gain": {str(t["nodes"]): t["gain"] for t in spmv}}, f, indent=1)
+                   "spmv_gain": {str(t["nodes"]): t["gain"] for t in spmv if t["gain"] is not None},
+                   "spmv_at_gain": {f"{t['size']} {t['nodes']}": t["gain"] for t in spmv_at}},
+                  f, indent=1)
 
+    spmv_header = ["dims", "nodes", "compute, us", "allgather subnet, us", "allgather software, us",
+                   "iteration subnet, us", "iteration software, us", "subnet, GFlop/s",
+                   "software, GFlop/s", "gain"]
     template = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "REPORT.template.md")).read()
     text = template.format(
         variant="small variant (CI)" if a.small else "full study",
@@ -175,10 +207,10 @@ def main():
                               "allreduce software, us", "iteration subnet, us",
                               "iteration software, us", "subnet, TFlop/s", "software, TFlop/s",
                               "gain"], heat_rows),
-        spmv_table=fmt_table(["dims", "nodes", "compute, us", "allgather subnet, us",
-                              "allgather software, us", "iteration subnet, us",
-                              "iteration software, us", "subnet, GFlop/s", "software, GFlop/s",
-                              "gain"], spmv_rows))
+        spmv_table=fmt_table(spmv_header, spmv_rows(spmv)),
+        spmv_at_table=fmt_table(["collective buffer, flits"] + spmv_header, spmv_rows(spmv_at, True)),
+        spmv_best=best_gain(spmv),
+        spmv_at_best=best_gain([t for t in spmv_at if t["size"] == "34"]))
     with open(os.path.join(a.out, "REPORT.md"), "w") as f:
         f.write(text)
 
