@@ -14,6 +14,7 @@
 #include "platform/node_machine.h"
 #include "platform/software_experiment.h"
 #include "regress/support/isolated.h"
+#include "regress/support/software_config.h"
 
 namespace angara {
 namespace {
@@ -23,15 +24,7 @@ using test::run_isolated;
 
 Config software(std::vector<int> dims, SimMode mode, CollectiveOp op,
                 SoftwareAlgorithm algorithm = SoftwareAlgorithm::Tree) {
-  Config c;
-  c.topology.dims = std::move(dims);
-  c.sim.mode = mode;
-  c.sim.progress = false;
-  c.workload.kind = WorkloadKind::Software;
-  c.workload.op = op;
-  c.workload.algorithm = algorithm;
-  c.workload.repetitions = 2;
-  return c;
+  return test::software_config(std::move(dims), mode, op, algorithm, 2);
 }
 
 nlohmann::json summary(const std::vector<Cycle>& completion, std::uint64_t checked,

@@ -12,6 +12,7 @@
 #include "platform/node_machine.h"
 #include "platform/software_experiment.h"
 #include "regress/support/isolated.h"
+#include "regress/support/software_config.h"
 
 namespace angara {
 namespace {
@@ -20,14 +21,7 @@ using test::run_isolated;
 
 Config programs(std::vector<int> dims, SimMode mode, CollectiveOp op,
                 SoftwareAlgorithm algorithm = SoftwareAlgorithm::Subnet) {
-  Config c;
-  c.topology.dims = std::move(dims);
-  c.sim.mode = mode;
-  c.sim.progress = false;
-  c.workload.kind = WorkloadKind::Software;
-  c.workload.op = op;
-  c.workload.algorithm = algorithm;
-  c.workload.repetitions = 3;
+  Config c = test::software_config(std::move(dims), mode, op, algorithm, 3);
   c.workload.reduction = Reduction::Max;
   return c;
 }

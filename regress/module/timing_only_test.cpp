@@ -89,7 +89,7 @@ TEST(TimingOnly, AllgatherTakesExactlyAsLongAsWithValuesAndKeepsNone) {
 
 // Trains hold each link as long as their packets would, so the flits moved are the same; their
 // packets no longer interleave with others', so the end moves a little (measured here: +3.3% for
-// recursive doubling, +0.8% for the subnet; SpMV's allgather at 16 nodes: +2.5% and -6.9%).
+// recursive doubling, +0.8% for the subnet; SpMV's allgather at 16 nodes: +2.5% and -6.3%).
 TEST(Trains, MoveTheSameFlitsAndEndCloseToPacketByPacket) {
   constexpr std::size_t kBlock = 65536 + 100;
   for (bool subnet : {false, true}) {
