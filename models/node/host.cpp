@@ -99,10 +99,12 @@ Cycle Host::store(std::uint64_t address, const void* data, std::size_t bytes, Cy
 
 Cycle Host::send(const host_protocol::SendHeader& header,
                  std::span<const std::span<const std::byte>> iov, Cycle at) {
-  std::vector<std::byte> staged(sizeof header + header.bytes);
+  // A timing-only send writes its header alone: the endpoint times bytes it is not given.
+  const bool timing_only = (header.flags & host_protocol::kTimingOnly) != 0;
+  std::vector<std::byte> staged(sizeof header + (timing_only ? 0 : header.bytes));
   std::memcpy(staged.data(), &header, sizeof header);
   std::size_t filled = sizeof header;
-  for (const auto& piece : iov) {
+  for (const auto& piece : iov) {  // copies nothing when timing-only
     const std::size_t take = std::min(piece.size(), staged.size() - filled);
     std::memcpy(staged.data() + filled, piece.data(), take);
     filled += take;

@@ -10,9 +10,9 @@
 //   a node (spec section 2): a broadcast on tree `tree` whose bytes land at 16 * dst_node in
 //   every receiver's collective area; a reduce packet of `op` (ReduceOp encoding) on tree `tree`,
 //   its result to node dst_node (reduce) or to every member (allreduce).
-//   A send with kTimingOnly in its flags (messages and broadcasts) is timed like any other, but
-//   its bytes' values are not carried: nothing is written where they land except the message
-//   record or the count. Programs whose data's values do not matter (SpMV's y) send this way, so
+//   A send with kTimingOnly in its flags (messages and broadcasts) is the header alone: its
+//   header.bytes are timed like any other send's, but their values are not carried: nothing is
+//   written where they land except the message record or the count. Programs whose data's values do not matter (SpMV's y) send this way, so
 //   that a big machine does not hold every node's copy; in LT its packets go as trains
 //   (sim.train_packets, models/core/packet.h).
 //   endpoint -> host (DMA writes into host memory):

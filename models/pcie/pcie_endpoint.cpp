@@ -61,8 +61,9 @@ void PcieEndpoint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
     const bool fits = m_tx_accepted - m_tx_sent + header.bytes <=
                       static_cast<std::uint64_t>(m_node.tx_buffer_bytes);
     const bool to_node = header.kind != SendKind::Broadcast;
+    const bool timing_only = (header.flags & kTimingOnly) != 0;
     const bool flags_known = (header.flags & ~kTimingOnly) == 0 &&
-                             !(header.kind == SendKind::Reduce && (header.flags & kTimingOnly));
+                             !(header.kind == SendKind::Reduce && timing_only);
     const bool addressed = header.kind == SendKind::Message
                                ? header.dst_channel < m_rings.size()
                                : header.tree < kMaxTrees && header.kind <= SendKind::Reduce;
@@ -70,7 +71,7 @@ void PcieEndpoint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
         !flags_known ||
         (header.kind == SendKind::Reduce && header.bytes > kPacketBytes) || header.bytes == 0 ||
         header.bytes > static_cast<std::uint32_t>(m_node.max_message_bytes) ||
-        gp.get_data_length() != sizeof header + header.bytes || !fits) {
+        gp.get_data_length() != sizeof header + (timing_only ? 0 : header.bytes) || !fits) {
       gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return;
     }
