@@ -22,46 +22,86 @@ Task Mailbox::send(NodeId dst, std::vector<std::span<const std::byte>> pieces) {
   co_await send_all(m_channel, {dst, m_channel.address().channel}, std::move(pieces));
 }
 
-Task Mailbox::receive_from(NodeId src, std::size_t bytes, std::vector<std::byte>& out) {
-  const bool values = m_channel.payload() == Payload::Values;
+void Mailbox::start_receiving(std::size_t bytes, std::vector<std::byte>& out) const {
   out.clear();
-  if (values) out.reserve(bytes);
-  std::size_t got = 0;
-  for (;;) {
-    // What `src` sent is taken from its stream aside, which keeps its order.
-    if (auto it = m_aside.find(src); it != m_aside.end()) {
-      Aside& a = it->second;
-      const std::size_t take = std::min(bytes - got, a.size - a.taken);
-      if (values) {
-        const auto from = a.bytes.begin() + static_cast<std::ptrdiff_t>(a.taken);
-        out.insert(out.end(), from, from + static_cast<std::ptrdiff_t>(take));
-      }
-      got += take;
-      a.taken += take;
-      if (a.taken == a.size) m_aside.erase(it);
-    }
-    if (got == bytes) co_return;
-    // Every message goes aside first: one path for all senders, and its ring space is released
-    // at once, whoever it is from.
-    auto message = co_await m_channel.recv();
-    if (!message) {
-      co_await m_channel.readable();
-      continue;
-    }
-    Aside& a = m_aside[message->from.node];
-    if (a.taken > 0 && a.taken * 2 >= a.size) {  // drop the consumed front now and then
-      if (values) {
-        a.bytes.erase(a.bytes.begin(), a.bytes.begin() + static_cast<std::ptrdiff_t>(a.taken));
-      }
-      a.size -= a.taken;
-      a.taken = 0;
-    }
+  if (m_channel.payload() == Payload::Values) out.reserve(bytes);
+}
+
+std::size_t Mailbox::take_aside(NodeId src, std::size_t want, std::vector<std::byte>& out) {
+  // What `src` sent is taken from its stream aside, which keeps its order.
+  const auto it = m_aside.find(src);
+  if (it == m_aside.end()) return 0;
+  Aside& a = it->second;
+  const std::size_t take = std::min(want, a.size - a.taken);
+  if (m_channel.payload() == Payload::Values) {
+    const auto from = a.bytes.begin() + static_cast<std::ptrdiff_t>(a.taken);
+    out.insert(out.end(), from, from + static_cast<std::ptrdiff_t>(take));
+  }
+  a.taken += take;
+  if (a.taken == a.size) m_aside.erase(it);
+  return take;
+}
+
+// Every message goes aside first: one path for all senders, and its ring space is released at
+// once, whoever it is from.
+Task Mailbox::set_aside_next(bool& came) {
+  const bool values = m_channel.payload() == Payload::Values;
+  auto message = co_await m_channel.recv();
+  came = message.has_value();
+  if (!came) co_return;
+  Aside& a = m_aside[message->from.node];
+  if (a.taken > 0 && a.taken * 2 >= a.size) {  // drop the consumed front now and then
     if (values) {
-      a.bytes.resize(a.size + message->bytes);
-      message->copy_to(std::span(a.bytes).subspan(a.size));
+      a.bytes.erase(a.bytes.begin(), a.bytes.begin() + static_cast<std::ptrdiff_t>(a.taken));
     }
-    a.size += message->bytes;
-    co_await m_channel.recv_complete();
+    a.size -= a.taken;
+    a.taken = 0;
+  }
+  if (values) {
+    a.bytes.resize(a.size + message->bytes);
+    message->copy_to(std::span(a.bytes).subspan(a.size));
+  }
+  a.size += message->bytes;
+  co_await m_channel.recv_complete();
+}
+
+Task Mailbox::receive_from(NodeId src, std::size_t bytes, std::vector<std::byte>& out) {
+  start_receiving(bytes, out);
+  for (std::size_t got = 0;;) {
+    got += take_aside(src, bytes - got, out);
+    if (got == bytes) co_return;
+    bool came = false;
+    co_await set_aside_next(came);
+    if (!came) co_await m_channel.readable();
+  }
+}
+
+Task Mailbox::exchange(NodeId peer, std::vector<std::span<const std::byte>> pieces,
+                       std::size_t bytes, std::vector<std::byte>& out) {
+  start_receiving(bytes, out);
+  Unsent unsent(std::move(pieces));
+  const NetAddr to{peer, m_channel.address().channel};
+  std::size_t got = take_aside(peer, bytes, out);
+  while (!unsent.empty() || got < bytes) {
+    bool moved = false;
+    if (!unsent.empty() && m_channel.has_room(unsent.bytes())) {
+      unsent.drop(co_await m_channel.send(to, unsent.iov()));
+      moved = true;
+    }
+    if (got < bytes) {
+      bool came = false;
+      co_await set_aside_next(came);
+      if (came) got += take_aside(peer, bytes - got, out);
+      moved = moved || came;
+    }
+    if (moved) continue;
+    if (unsent.empty()) {
+      co_await m_channel.readable();
+    } else if (got == bytes) {
+      co_await m_channel.room_for(unsent.bytes());
+    } else {
+      co_await m_channel.readable_or_writable();
+    }
   }
 }
 
@@ -250,9 +290,8 @@ Task recursive_doubling_allgather(Mailbox& mailbox, int nodes, std::span<const s
     const NodeId partner = me ^ mask;
     std::vector<std::span<const std::byte>> mine;
     for (const NodeId r : blocks_of(me & ~(mask - 1), mask)) mine.push_back(block_at(r));
-    co_await mailbox.send(partner, std::move(mine));
     const std::vector<NodeId> theirs = blocks_of(partner & ~(mask - 1), mask);
-    co_await mailbox.receive_from(partner, theirs.size() * b, in);
+    co_await mailbox.exchange(partner, std::move(mine), theirs.size() * b, in);
     store(in, theirs);
   }
   if (me + p < n) {

@@ -43,6 +43,11 @@ class Mailbox {
   // The next exactly `bytes` bytes from node `src` into `out` (resized), gathered from as many
   // messages as they came in. On a timing-only channel, `out` is left empty.
   Task receive_from(NodeId src, std::size_t bytes, std::vector<std::byte>& out);
+  // Sends `pieces` to `peer` while receiving the next `bytes` bytes from it into `out`, a message
+  // of either whenever one can go or has come (MPI_Sendrecv): partners that exchange more than
+  // their buffers hold must not send everything before receiving.
+  Task exchange(NodeId peer, std::vector<std::span<const std::byte>> pieces, std::size_t bytes,
+                std::vector<std::byte>& out);
 
  private:
   // Bytes from one sender that arrived before anyone asked for them.
@@ -51,6 +56,12 @@ class Mailbox {
     std::size_t size = 0;
     std::size_t taken = 0;  // consumed from the front
   };
+
+  // Moves up to `want` bytes that `src` sent from its aside to `out`; returns how many.
+  std::size_t take_aside(NodeId src, std::size_t want, std::vector<std::byte>& out);
+  // Sets the next received message aside and releases its ring space; `came`: one had arrived.
+  Task set_aside_next(bool& came);
+  void start_receiving(std::size_t bytes, std::vector<std::byte>& out) const;
 
   MessageChannel& m_channel;
   std::map<NodeId, Aside> m_aside;

@@ -9,12 +9,15 @@
 
 namespace angara {
 
-// Ejected packets go to their node's PCIe endpoint.
+// Ejected packets go to their node's PCIe endpoint; their sender's hears of it (LT pacing).
 class NodeMachine::Deliveries : public TrafficObserver {
  public:
   std::vector<PcieEndpoint*> endpoints;
   void created(const PacketRequest&) override {}
-  void delivered(const Packet& packet, NodeId at) override { endpoints[at]->receive(packet); }
+  void delivered(const Packet& packet, NodeId at) override {
+    endpoints[at]->receive(packet);
+    if (packet.header.kind == PacketKind::Message) endpoints[packet.header.src]->reached(packet);
+  }
 };
 
 NodeMachine::NodeMachine(const Config& config)

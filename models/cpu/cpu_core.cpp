@@ -57,11 +57,16 @@ CpuCore::ComputeAwaiter CpuCore::compute_flops(double flops) {
 }
 
 bool CpuCore::SignalAwaiter::await_ready() noexcept {
-  if (!signal.pending()) {
+  CpuSignal* first = &signal;
+  if (other != nullptr && other->m_pending < signal.m_pending) first = other;
+  // One signal: a notification is taken even if ahead of local time (the program moves to it).
+  // Two: only one already due, as the other may come first; else the program waits for both.
+  const bool due = other == nullptr ? first->pending() : first->m_pending <= core.m_local;
+  if (!due) {
     waited = true;
     return false;
   }
-  return core.advance_to(std::exchange(signal.m_pending, kNever));
+  return core.advance_to(std::exchange(first->m_pending, kNever));
 }
 
 void CpuCore::SignalAwaiter::await_suspend(std::coroutine_handle<>) noexcept {
@@ -70,18 +75,26 @@ void CpuCore::SignalAwaiter::await_suspend(std::coroutine_handle<>) noexcept {
     return;
   }
   signal.m_waiter = &core;
-  core.m_wakeup = kNever;
+  core.m_wakeup = signal.m_pending;
+  if (other != nullptr) {
+    other->m_waiter = &core;
+    core.m_wakeup = std::min(core.m_wakeup, other->m_pending);
+  }
 }
 
 void CpuCore::SignalAwaiter::await_resume() noexcept {
   if (!waited) return;
-  // run() already moved local time to the kernel's, which is at or past the notification.
-  signal.m_waiter = nullptr;
-  signal.m_pending = kNever;
+  // run() already moved local time to the kernel's, which is at or past the notification that
+  // woke the program; a later one (the other signal's) stays for the next wait.
+  for (CpuSignal* s : {&signal, other}) {
+    if (s == nullptr) continue;
+    s->m_waiter = nullptr;
+    if (s->m_pending <= core.m_local) s->m_pending = kNever;
+  }
 }
 
 void CpuCore::signal_notified(Cycle at) {
-  m_wakeup = at;
+  m_wakeup = std::min(m_wakeup, at);  // waiting on two signals: the earlier
   if (m_wake) m_wake();
 }
 

@@ -71,7 +71,8 @@ class CpuCore {
   struct [[nodiscard]] SignalAwaiter {
     CpuCore& core;
     CpuSignal& signal;
-    bool waited = false;  // suspended before the notification came
+    CpuSignal* other = nullptr;  // wait_any: the second signal
+    bool waited = false;         // suspended before a notification came
     bool await_ready() noexcept;
     void await_suspend(std::coroutine_handle<>) noexcept;
     void await_resume() noexcept;
@@ -85,6 +86,9 @@ class CpuCore {
   WaitUntilAwaiter wait_until(Cycle at) { return {*this, at}; }
   // Continues once `signal` is notified, at no earlier local time than the notification.
   SignalAwaiter wait(CpuSignal& signal) { return {*this, signal}; }
+  // Continues once either signal's notification is due (not ahead of local time); the other
+  // keeps a later one for the next wait.
+  SignalAwaiter wait_any(CpuSignal& a, CpuSignal& b) { return {*this, a, &b}; }
 
  private:
   friend class CpuSignal;

@@ -61,9 +61,12 @@ std::size_t Host::send_size(std::size_t wanted, Cycle at) {
       {wanted, static_cast<std::uint64_t>(m_params.max_message_bytes), tx_free(at)});
 }
 
+bool Host::has_room(std::size_t bytes, Cycle at) {
+  return tx_free(at) >= std::min(bytes, static_cast<std::size_t>(m_params.max_message_bytes));
+}
+
 Task Host::room_for(std::size_t bytes) {
-  bytes = std::min(bytes, static_cast<std::size_t>(m_params.max_message_bytes));
-  while (tx_free(core().local_time()) < bytes) co_await core().wait(writable());
+  while (!has_room(bytes, core().local_time())) co_await core().wait(writable());
 }
 
 CpuSignal& Host::readable(int channel) {

@@ -55,6 +55,8 @@ class Host : public CpuModule, public HostLinkEnd {
   // Waits until the send buffer has room for `bytes` (at most node.max_message_bytes), reading
   // the endpoint's progress count in host memory (no call cost).
   Task room_for(std::size_t bytes);
+  // Whether the send buffer has that room at `at` (the same reading, without waiting).
+  bool has_room(std::size_t bytes, Cycle at);
   const std::byte* ring(int channel) const { return m_rings[channel].get(); }
   // The signals a program waits on for a message record / a send-progress count. A signal keeps
   // one notification, so before each wait it is notified again for what has landed but is not

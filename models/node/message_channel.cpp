@@ -95,23 +95,39 @@ CpuCore::SignalAwaiter MessageChannel::writable() { return m_host.core().wait(m_
 
 Task MessageChannel::room_for(std::size_t bytes) { return m_host.room_for(bytes); }
 
+bool MessageChannel::has_room(std::size_t bytes) const {
+  return m_host.has_room(bytes, m_host.core().local_time());
+}
+
+CpuCore::SignalAwaiter MessageChannel::readable_or_writable() {
+  return m_host.core().wait_any(m_host.readable(m_number), m_host.writable());
+}
+
 Task send_all(MessageChannel& channel, NetAddr dst, std::span<const std::byte> bytes) {
   co_await send_all(channel, dst, std::vector<std::span<const std::byte>>(1, bytes));
 }
 
+Unsent::Unsent(std::vector<std::span<const std::byte>> iov) : m_iov(std::move(iov)) {
+  std::erase_if(m_iov, [](const auto& piece) { return piece.empty(); });
+  for (const auto& piece : m_iov) m_bytes += piece.size();
+}
+
+void Unsent::drop(std::size_t sent) {
+  m_bytes -= sent;
+  while (sent > 0) {
+    auto& front = m_iov[m_front];
+    const std::size_t take = std::min(sent, front.size());
+    front = front.subspan(take);
+    sent -= take;
+    if (front.empty()) ++m_front;
+  }
+}
+
 Task send_all(MessageChannel& channel, NetAddr dst, std::vector<std::span<const std::byte>> iov) {
-  std::erase_if(iov, [](const auto& piece) { return piece.empty(); });
-  while (!iov.empty()) {
-    std::size_t remaining = 0;
-    for (const auto& piece : iov) remaining += piece.size();
-    co_await channel.room_for(remaining);
-    std::size_t sent = co_await channel.send(dst, iov);
-    while (sent > 0) {  // drop what was sent from the front of the iovec
-      const std::size_t take = std::min(sent, iov.front().size());
-      iov.front() = iov.front().subspan(take);
-      sent -= take;
-      if (iov.front().empty()) iov.erase(iov.begin());
-    }
+  Unsent unsent(std::move(iov));
+  while (!unsent.empty()) {
+    co_await channel.room_for(unsent.bytes());
+    unsent.drop(co_await channel.send(dst, unsent.iov()));
   }
 }
 

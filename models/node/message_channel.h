@@ -91,6 +91,10 @@ class MessageChannel {
   // the endpoint's progress count in host memory (no call cost), so that the next send takes a
   // whole message rather than the few bytes freed first.
   Task room_for(std::size_t bytes);
+  // Whether the send buffer has the room room_for() waits for (the same free reading).
+  bool has_room(std::size_t bytes) const;
+  // Waits for either (may wake early: check again).
+  CpuCore::SignalAwaiter readable_or_writable();
 
   std::size_t outstanding() const { return m_outstanding.size(); }
 
@@ -102,6 +106,23 @@ class MessageChannel {
   Payload m_payload = Payload::Values;
   std::deque<std::uint64_t> m_outstanding;  // ring bytes of received, unreleased messages
   std::uint64_t m_released = 0;
+};
+
+// What remains to send of an iovec, front first.
+class Unsent {
+ public:
+  explicit Unsent(std::vector<std::span<const std::byte>> iov);
+  bool empty() const { return m_bytes == 0; }
+  std::size_t bytes() const { return m_bytes; }
+  std::span<const std::span<const std::byte>> iov() const {
+    return std::span(m_iov).subspan(m_front);
+  }
+  void drop(std::size_t sent);  // the first `sent` bytes have gone
+
+ private:
+  std::vector<std::span<const std::byte>> m_iov;
+  std::size_t m_front = 0;
+  std::size_t m_bytes = 0;
 };
 
 // Sends all of `bytes` to `dst`: as several messages if longer than one send takes, each once

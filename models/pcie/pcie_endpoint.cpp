@@ -35,6 +35,10 @@ PcieEndpoint::PcieEndpoint(const sc_core::sc_module_name& name, NodeId id, int n
       m_train_packets(config.sim.mode == SimMode::Lt
                           ? static_cast<std::uint32_t>(config.sim.train_packets)
                           : 1),
+      m_paced(config.sim.mode == SimMode::Lt),
+      m_injection(config.endpoint, config.router.clock_mhz),
+      m_zero_load(config),
+      m_buffer_drain(m_zero_load.link().serialization(config.router.buffer_flits)),
       m_rings(static_cast<std::size_t>(config.node.channels)) {
   host.bind(*this);
   dma.bind(*this);
@@ -126,23 +130,38 @@ std::uint64_t PcieEndpoint::send(const host_protocol::SendHeader& header, const 
 }
 
 // Packets leave in send order, each once `ready(offset, bytes)` says its bytes are in the adapter.
-// A timing-only send's whole packets go as trains (the last, partly filled one alone).
+// A timing-only send's whole packets go as trains (a partly filled last one alone); a train starts
+// as early as its packets, back to back, would each find their bytes in (no store and forward).
 void PcieEndpoint::queue_packets(
     const host_protocol::SendHeader& header, const std::byte* data,
     const std::function<std::uint64_t(std::uint64_t, std::uint64_t)>& ready) {
   using host_protocol::SendKind;
   const bool timing_only = (header.flags & host_protocol::kTimingOnly) != 0;
-  const std::uint64_t most = kPacketBytes * (timing_only ? m_train_packets : 1);
+  const Cycle packet_time = m_injection.serialization(kHeaderFlits + kMaxDataFlits);
+  // A message's packets are numbered per destination node (message tags).
+  std::uint32_t* next_packet =
+      header.kind == SendKind::Message ? &m_next_packet[header.dst_node] : nullptr;
+  OutPacket* train = nullptr;  // the train being made up
   std::uint64_t bytes = 0;
   for (std::uint64_t offset = 0; offset < header.bytes; offset += bytes) {
-    bytes = std::min<std::uint64_t>(most, header.bytes - offset);
-    if (bytes > kPacketBytes) bytes -= bytes % kPacketBytes;
-    const auto packets = static_cast<std::uint32_t>((bytes + kPacketBytes - 1) / kPacketBytes);
-    m_last_ready = std::max(m_last_ready, cycle_at(ready(offset, bytes)));
+    bytes = std::min<std::uint64_t>(kPacketBytes, header.bytes - offset);
+    const Cycle at = cycle_at(ready(offset, bytes));
+    const bool whole = bytes == kPacketBytes;
+    if (train != nullptr && whole && train->request.train < m_train_packets) {
+      const Cycle ahead = train->request.train * packet_time;  // its packets before this one
+      train->request.created = std::max(train->request.created, at > ahead ? at - ahead : 0);
+      m_last_ready = train->request.created;
+      ++train->request.train;
+      train->bytes += static_cast<std::uint32_t>(bytes);
+      train->last = offset + bytes == header.bytes;
+      if (next_packet != nullptr) ++*next_packet;
+      continue;
+    }
+    m_last_ready = std::max(m_last_ready, at);
     OutPacket& out = m_out.emplace_back();
+    train = timing_only && whole ? &out : nullptr;
     out.request.dst = static_cast<NodeId>(header.dst_node);
-    out.request.data_flits = static_cast<int>(round_to_flits(bytes / packets) / kFlitBytes);
-    out.request.train = packets;
+    out.request.data_flits = static_cast<int>(round_to_flits(bytes) / kFlitBytes);
     out.request.created = m_last_ready;
     if (!timing_only) std::memcpy(out.data.data(), data + offset, bytes);
     out.bytes = static_cast<std::uint32_t>(bytes);
@@ -152,10 +171,9 @@ void PcieEndpoint::queue_packets(
     switch (header.kind) {
       case SendKind::Message:
         out.request.kind = PacketKind::Message;
-        out.seq = encode_tag({m_next_packet[header.dst_node],
+        out.seq = encode_tag({(*next_packet)++,
                               static_cast<std::uint8_t>(header.dst_channel),
                               static_cast<std::uint8_t>(header.src_channel), header.bytes});
-        m_next_packet[header.dst_node] += packets;
         break;
       case SendKind::Broadcast:
         out.request.kind = PacketKind::Broadcast;
@@ -208,9 +226,32 @@ void PcieEndpoint::fill(Packet& packet, const PacketRequest& /*request*/) {
 // The packet's bytes leave the send buffer; once a message's last packet has left, the host
 // learns it from a DMA write of the count (one per message, as a completion).
 void PcieEndpoint::sent(const Packet& packet) {
-  m_tx_sent += m_filled_bytes;
-  if (!m_filled_last) return;
-  const std::uint64_t tail = packet.tail_at * m_clock.period().value();
+  if (m_paced && packet.header.kind == PacketKind::Message) {
+    m_injected.push_back({m_filled_bytes, m_filled_last, packet.tail_at});
+    return;
+  }
+  count_sent(m_filled_bytes, m_filled_last, packet.tail_at);
+}
+
+// LT has no back-pressure: a packet leaves the injection channel however far ahead of it the
+// network is booked. Its bytes count as sent only once they could have left with back-pressure:
+// no earlier than the contention-free transit, plus the time to drain the input buffers on the
+// way, before its tail reached the destination. So a node sends no faster than its flows get
+// through, and the network holds no more than its buffers would.
+void PcieEndpoint::reached(const Packet& packet) {
+  if (!m_paced) return;
+  const Injected injected = m_injected.front();
+  m_injected.pop_front();
+  const Cycle ahead = m_zero_load.transit(packet.hops) + (packet.hops + 1) * m_buffer_drain;
+  const Cycle left = packet.tail_at > ahead ? packet.tail_at - ahead : 0;
+  m_last_counted = std::max({m_last_counted, injected.tail_at, left});
+  count_sent(injected.bytes, injected.last, m_last_counted);
+}
+
+void PcieEndpoint::count_sent(std::uint32_t bytes, bool last, Cycle at) {
+  m_tx_sent += bytes;
+  if (!last) return;
+  const std::uint64_t tail = at * m_clock.period().value();
   const std::uint64_t length = serialization_ps(sizeof m_tx_sent);
   const std::uint64_t start = m_to_host.book(std::max(tail, now_ps()), length, now_ps());
   dma_write(host_protocol::kTxSent, &m_tx_sent, sizeof m_tx_sent, start + length + m_latency_ps);

@@ -22,6 +22,8 @@
 //
 // A timing-only send (host_protocol.h) is timed byte for byte, but no values are copied or
 // landed; in LT its whole packets go as trains of up to sim.train_packets (Packet::train).
+// LT has no back-pressure, so there a message packet's bytes leave the send buffer only as its
+// arrival says they could have with it (reached()): a sender is paced by what gets through.
 
 #include <tlm>
 
@@ -42,6 +44,7 @@
 #include "models/pcie/pcie_timing.h"
 #include "models/router/fabric_protocol.h"
 #include "models/router/link_calendar.h"
+#include "models/router/zero_load.h"
 
 namespace angara {
 
@@ -60,6 +63,9 @@ class PcieEndpoint : public sc_core::sc_module,
   void on_new_work(std::function<void()> wake) { m_wake_injection = std::move(wake); }
   // A packet ejected to this node; its tail is in the adapter at packet.tail_at.
   void receive(const Packet& packet);
+  // LT: a message packet this endpoint sent has been ejected at its destination (the same call
+  // chain that injected it).
+  void reached(const Packet& packet);
 
   // --- TrafficSource (the router endpoint's injection side)
   std::optional<PacketRequest> next() override;
@@ -106,6 +112,12 @@ class PcieEndpoint : public sc_core::sc_module,
     std::uint64_t released = 0;  // bytes the host has released, as far as the adapter knows
     std::deque<Whole> waiting;   // whole messages that did not fit yet
   };
+  // LT: a message packet injected, its bytes not yet counted as sent (see reached()).
+  struct Injected {
+    std::uint32_t bytes;
+    bool last;
+    Cycle tail_at;  // in the first router
+  };
   struct Release {
     std::uint64_t at_ps;
     int channel;
@@ -126,6 +138,9 @@ class PcieEndpoint : public sc_core::sc_module,
   bool window_closed(const OutPacket& out) const;
   void deliver_waiting(int channel);
   void dma_write(std::uint64_t address, const void* data, std::size_t bytes, std::uint64_t at_ps);
+  // Counts `bytes` as sent; the host learns the count by a DMA write at `at` when `last` of its
+  // message.
+  void count_sent(std::uint32_t bytes, bool last, Cycle at);
   void schedule(Cycle at);
 
   std::uint64_t now_ps() const { return sc_core::sc_time_stamp().value(); }
@@ -145,6 +160,12 @@ class PcieEndpoint : public sc_core::sc_module,
   std::uint64_t m_latency_ps;
   const FabricClock& m_clock;
   std::uint32_t m_train_packets;  // at most, per transaction of a timing-only send
+  bool m_paced;                     // LT: message bytes count as sent as reached() says
+  ChannelTiming m_injection;  // the router endpoint's channel: trains' packets back to back
+  ZeroLoad m_zero_load;
+  Cycle m_buffer_drain;             // LT: a router input buffer's flits over a link
+  std::deque<Injected> m_injected;  // LT, in injection order
+  Cycle m_last_counted = 0;         // the send buffer empties in order
   std::function<void()> m_wake_injection;
 
   LinkCalendar m_to_adapter, m_to_host;  // PCIe, each direction, in ps

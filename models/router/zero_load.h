@@ -16,13 +16,33 @@
 
 namespace angara {
 
+// The same, its channel timings worked out once (for a model that asks per packet).
+class ZeroLoad {
+ public:
+  explicit ZeroLoad(const Config& config)
+      : m_link(config.link, config.router.clock_mhz),
+        m_local(config.endpoint, config.router.clock_mhz),
+        m_pipeline(static_cast<Cycle>(config.router.pipeline_cycles)) {}
+
+  Cycle latency(int hops, int flits) const {
+    return m_local.latency + transit(hops) + m_local.serialization(flits);
+  }
+  // From the tail wholly in the first router to the tail wholly in the destination endpoint
+  // (the same for any length: the tail follows the head).
+  Cycle transit(int hops) const {
+    const auto h = static_cast<Cycle>(hops);
+    return m_local.serialization(1) + (h + 1) * m_pipeline + h * (m_link.latency + m_link.serialization(1)) +
+           m_local.latency;
+  }
+  const ChannelTiming& link() const { return m_link; }
+
+ private:
+  ChannelTiming m_link, m_local;
+  Cycle m_pipeline;
+};
+
 inline Cycle zero_load_latency(const Config& config, int hops, int flits) {
-  const ChannelTiming link(config.link, config.router.clock_mhz);
-  const ChannelTiming local(config.endpoint, config.router.clock_mhz);
-  const Cycle pipeline = static_cast<Cycle>(config.router.pipeline_cycles);
-  const Cycle h = static_cast<Cycle>(hops);
-  return local.latency + local.serialization(1) + (h + 1) * pipeline +
-         h * (link.latency + link.serialization(1)) + local.latency + local.serialization(flits);
+  return ZeroLoad(config).latency(hops, flits);
 }
 
 }  // namespace angara

@@ -261,6 +261,37 @@ TEST(CpuSignal, NotifiedAfterTheWaitWakesTheCpuAtTheNotifiedCycle) {
   EXPECT_TRUE(cpu.finished());
 }
 
+Task either(CpuCore& cpu, CpuSignal& a, CpuSignal& b, Trace& trace) {
+  for (int i = 0; i < 3; ++i) {
+    co_await cpu.wait_any(a, b);
+    trace.emplace_back(cpu.now(), cpu.local_time());
+  }
+}
+
+TEST(CpuSignal, WaitAnyWakesAtTheEarlierAndKeepsTheLaterForTheNextWait) {
+  CpuCore cpu(100, 1.0);
+  CpuSignal a, b;
+  Trace trace;
+  b.notify(160);  // pending before the first wait, but ahead of local time: a may come first
+  cpu.load(either(cpu, a, b, trace));
+  cpu.run(0);
+  EXPECT_EQ(cpu.next_wakeup(), 160u);
+  a.notify(130);  // earlier than b's: the CPU wakes at it
+  EXPECT_EQ(cpu.next_wakeup(), 130u);
+  cpu.run(130);
+  EXPECT_EQ(trace, (Trace{{130, 130}}));
+  EXPECT_FALSE(a.pending());
+  EXPECT_TRUE(b.pending());  // not yet due: kept for the next wait
+  EXPECT_EQ(cpu.next_wakeup(), 160u);
+  cpu.run(160);
+  EXPECT_EQ(trace, (Trace{{130, 130}, {160, 160}}));
+  EXPECT_FALSE(b.pending());
+  a.notify(150);  // in the kernel's past: due at once
+  cpu.run(160);
+  EXPECT_EQ(trace, (Trace{{130, 130}, {160, 160}, {160, 160}}));
+  EXPECT_TRUE(cpu.finished());
+}
+
 // Two signals bounced between two cores, each reply sent `delay` after the message arrived.
 Task bouncer(CpuCore& cpu, CpuSignal& in, CpuSignal& out, bool serve, int rounds, Cycle delay) {
   for (int i = 0; i < rounds; ++i) {
