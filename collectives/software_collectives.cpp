@@ -88,11 +88,11 @@ Task Mailbox::exchange(NodeId peer, std::vector<std::span<const std::byte>> piec
       unsent.drop(co_await m_channel.send(to, unsent.iov()));
       moved = true;
     }
-    if (got < bytes) {
+    if (got < bytes && m_channel.arrived()) {  // no empty polls: each would cost a call
       bool came = false;
       co_await set_aside_next(came);
-      if (came) got += take_aside(peer, bytes - got, out);
-      moved = moved || came;
+      got += take_aside(peer, bytes - got, out);
+      moved = true;
     }
     if (moved) continue;
     if (unsent.empty()) {

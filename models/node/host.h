@@ -47,6 +47,10 @@ class Host : public CpuModule, public HostLinkEnd {
   };
   // The oldest message record of `channel` visible at `at`, taken off the queue; none if none.
   std::optional<host_protocol::MessageRecord> take_record(int channel, Cycle at);
+  // Whether a record of `channel` is visible at `at` (a reading of host memory: no call cost).
+  bool record_visible(int channel, Cycle at) const {
+    return !m_records[channel].empty() && m_records[channel].front().visible <= at;
+  }
   // Room in the endpoint's send buffer as known at `at`.
   std::uint64_t tx_free(Cycle at);
   // How much of `wanted` bytes one send at `at` takes: at most node.max_message_bytes and what

@@ -99,6 +99,10 @@ bool MessageChannel::has_room(std::size_t bytes) const {
   return m_host.has_room(bytes, m_host.core().local_time());
 }
 
+bool MessageChannel::arrived() const {
+  return m_host.record_visible(m_number, m_host.core().local_time());
+}
+
 CpuCore::SignalAwaiter MessageChannel::readable_or_writable() {
   return m_host.core().wait_any(m_host.readable(m_number), m_host.writable());
 }

@@ -91,8 +91,10 @@ class MessageChannel {
   // the endpoint's progress count in host memory (no call cost), so that the next send takes a
   // whole message rather than the few bytes freed first.
   Task room_for(std::size_t bytes);
-  // Whether the send buffer has the room room_for() waits for (the same free reading).
+  // Free readings of host memory, for a program that sends and receives at once: whether the
+  // send buffer has the room room_for() waits for; whether recv() would return a message.
   bool has_room(std::size_t bytes) const;
+  bool arrived() const;
   // Waits for either (may wake early: check again).
   CpuCore::SignalAwaiter readable_or_writable();
 

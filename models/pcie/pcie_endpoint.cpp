@@ -36,7 +36,8 @@ PcieEndpoint::PcieEndpoint(const sc_core::sc_module_name& name, NodeId id, int n
                           ? static_cast<std::uint32_t>(config.sim.train_packets)
                           : 1),
       m_paced(config.sim.mode == SimMode::Lt),
-      m_injection(config.endpoint, config.router.clock_mhz),
+      m_packet_time(ChannelTiming(config.endpoint, config.router.clock_mhz)
+                        .serialization(kHeaderFlits + kMaxDataFlits)),
       m_zero_load(config),
       m_buffer_drain(m_zero_load.link().serialization(config.router.buffer_flits)),
       m_rings(static_cast<std::size_t>(config.node.channels)) {
@@ -87,9 +88,10 @@ void PcieEndpoint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
     const std::uint64_t length = serialization_ps(sizeof released);
     const std::uint64_t start = m_to_adapter.book(at, length, now_ps());
     done = start + length;
-    m_releases.push_back(
-        {done + m_latency_ps, static_cast<int>((address - kRxReleased) / 8), released});
-    schedule(cycle_at(m_releases.back().at_ps));
+    const int channel = static_cast<int>((address - kRxReleased) / 8);
+    m_releases.push_back({done + m_latency_ps, channel, released});
+    // Taken when due by the next wake-up; one is needed only for a message waiting for room.
+    if (!m_rings[channel].waiting.empty()) wake_for_release();
   } else {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
@@ -137,7 +139,6 @@ void PcieEndpoint::queue_packets(
     const std::function<std::uint64_t(std::uint64_t, std::uint64_t)>& ready) {
   using host_protocol::SendKind;
   const bool timing_only = (header.flags & host_protocol::kTimingOnly) != 0;
-  const Cycle packet_time = m_injection.serialization(kHeaderFlits + kMaxDataFlits);
   // A message's packets are numbered per destination node (message tags).
   std::uint32_t* next_packet =
       header.kind == SendKind::Message ? &m_next_packet[header.dst_node] : nullptr;
@@ -148,7 +149,7 @@ void PcieEndpoint::queue_packets(
     const Cycle at = cycle_at(ready(offset, bytes));
     const bool whole = bytes == kPacketBytes;
     if (train != nullptr && whole && train->request.train < m_train_packets) {
-      const Cycle ahead = train->request.train * packet_time;  // its packets before this one
+      const Cycle ahead = train->request.train * m_packet_time;  // its packets before this one
       train->request.created = std::max(train->request.created, at > ahead ? at - ahead : 0);
       m_last_ready = train->request.created;
       ++train->request.train;
@@ -242,7 +243,10 @@ void PcieEndpoint::reached(const Packet& packet) {
   if (!m_paced) return;
   const Injected injected = m_injected.front();
   m_injected.pop_front();
-  const Cycle ahead = m_zero_load.transit(packet.hops) + (packet.hops + 1) * m_buffer_drain;
+  // A train waits for others' trains whole where its packets would have slipped in between:
+  // its tail may come as much later again without its sender being held.
+  const Cycle ahead = m_zero_load.transit(packet.hops) + (packet.hops + 1) * m_buffer_drain +
+                      (packet.train - 1) * m_packet_time;
   const Cycle left = packet.tail_at > ahead ? packet.tail_at - ahead : 0;
   m_last_counted = std::max({m_last_counted, injected.tail_at, left});
   count_sent(injected.bytes, injected.last, m_last_counted);
@@ -317,7 +321,7 @@ void PcieEndpoint::process() {
     const Release r = m_releases.front();
     m_releases.pop_front();
     m_rings[r.channel].released = r.released;
-    deliver_waiting(r.channel);
+    if (!m_rings[r.channel].waiting.empty()) deliver_waiting(r.channel);
   }
   while (!m_arrivals.empty() && m_arrivals.top().at <= now) {
     const std::uint32_t slot = m_arrivals.top().slot;
@@ -325,7 +329,14 @@ void PcieEndpoint::process() {
     accept(m_arrived[slot].header.src, m_arrived[slot]);
     m_free_slots.push_back(slot);
   }
+  // One pending notification at a time: every wake-up still needed is set again.
   if (!m_arrivals.empty()) schedule(m_arrivals.top().at);
+  if (std::any_of(m_rings.begin(), m_rings.end(), [](const Ring& r) { return !r.waiting.empty(); })) {
+    wake_for_release();
+  }
+}
+
+void PcieEndpoint::wake_for_release() {
   if (!m_releases.empty()) schedule(cycle_at(m_releases.front().at_ps));
 }
 

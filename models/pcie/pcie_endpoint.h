@@ -137,6 +137,7 @@ class PcieEndpoint : public sc_core::sc_module,
   void land_collective(const Packet& packet);
   bool window_closed(const OutPacket& out) const;
   void deliver_waiting(int channel);
+  void wake_for_release();  // when the next release is due (a message waits for ring space)
   void dma_write(std::uint64_t address, const void* data, std::size_t bytes, std::uint64_t at_ps);
   // Counts `bytes` as sent; the host learns the count by a DMA write at `at` when `last` of its
   // message.
@@ -161,7 +162,7 @@ class PcieEndpoint : public sc_core::sc_module,
   const FabricClock& m_clock;
   std::uint32_t m_train_packets;  // at most, per transaction of a timing-only send
   bool m_paced;                     // LT: message bytes count as sent as reached() says
-  ChannelTiming m_injection;  // the router endpoint's channel: trains' packets back to back
+  Cycle m_packet_time;        // of a whole packet on the injection channel (trains)
   ZeroLoad m_zero_load;
   Cycle m_buffer_drain;             // LT: a router input buffer's flits over a link
   std::deque<Injected> m_injected;  // LT, in injection order
