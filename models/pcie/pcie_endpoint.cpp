@@ -31,6 +31,7 @@ PcieEndpoint::PcieEndpoint(const sc_core::sc_module_name& name, NodeId id, int n
       m_node(config.node),
       m_pcie(config.pcie),
       m_latency_ps(ps(config.pcie.latency_ns)),
+      m_packet_ps(serialization_ps(kPacketBytes)),
       m_clock(clock),
       m_train_packets(config.sim.mode == SimMode::Lt
                           ? static_cast<std::uint32_t>(config.sim.train_packets)
@@ -118,10 +119,13 @@ std::uint64_t PcieEndpoint::send(const host_protocol::SendHeader& header, const 
   } else {
     const std::uint64_t doorbell = cpu_done + m_latency_ps;
     const std::uint64_t request = m_to_host.book(doorbell, serialization_ps(0), now_ps());
-    std::uint64_t fetched = request + serialization_ps(0) + m_latency_ps;  // at the host
+    // The packets' bursts come down back to back: booked at once, each ends where the sum says.
+    const std::uint64_t whole = header.bytes / kPacketBytes, rest = header.bytes % kPacketBytes;
+    const std::uint64_t rest_ps = rest == 0 ? 0 : serialization_ps(rest);
+    std::uint64_t fetched = m_fetches.book(request + serialization_ps(0) + m_latency_ps,
+                                           whole * m_packet_ps + rest_ps, now_ps());
     queue_packets(header, data, [&](std::uint64_t /*offset*/, std::uint64_t bytes) {
-      const std::uint64_t length = serialization_ps(bytes);
-      fetched = m_fetches.book(fetched, length, now_ps()) + length;
+      fetched += bytes == kPacketBytes ? m_packet_ps : rest_ps;
       return fetched + m_latency_ps;
     });
   }

@@ -147,7 +147,8 @@ class PcieEndpoint : public sc_core::sc_module,
   std::uint64_t now_ps() const { return sc_core::sc_time_stamp().value(); }
   // The first cycle at or after `at_ps` (not in the past).
   Cycle cycle_at(std::uint64_t at_ps) const {
-    return m_clock.at_or_after(sc_core::sc_time::from_value(at_ps - now_ps()));
+    const std::uint64_t period = m_clock.period().value();
+    return (at_ps + period - 1) / period;
   }
   std::uint64_t ps(double ns) const { return static_cast<std::uint64_t>(ns * 1000.0 + 0.5); }
   std::uint64_t serialization_ps(std::uint64_t bytes) const {
@@ -159,6 +160,7 @@ class PcieEndpoint : public sc_core::sc_module,
   NodeParams m_node;
   PcieTiming m_pcie;
   std::uint64_t m_latency_ps;
+  std::uint64_t m_packet_ps;  // a whole packet's PCIe transfer
   const FabricClock& m_clock;
   std::uint32_t m_train_packets;  // at most, per transaction of a timing-only send
   bool m_paced;                     // LT: message bytes count as sent as reached() says
