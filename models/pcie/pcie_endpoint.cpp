@@ -307,7 +307,7 @@ void PcieEndpoint::land_collective(const Packet& packet) {
   // A train lands as its packets would, one burst each.
   const std::uint64_t length = packet.train * serialization_ps(bytes + sizeof(std::uint64_t));
   const std::uint64_t land =
-      m_to_host.book(std::max(tail, now_ps()), length, now_ps()) + length + m_latency_ps;
+      m_to_host.book_spread(std::max(tail, now_ps()), length, now_ps()) + m_latency_ps;
   if (!packet.timing_only) dma_write(address, packet.data.data(), bytes, land);
   const std::uint64_t count =
       (result ? m_results_landed : m_broadcasts_landed)[h.tree_id] += packet.train;
@@ -392,7 +392,7 @@ void PcieEndpoint::deliver_waiting(int channel) {
     const std::uint64_t offset = ring.written % ring_bytes;
     whole.record.offset = static_cast<std::uint32_t>(offset);
     const std::uint64_t length = serialization_ps(bytes + sizeof(MessageRecord));
-    const std::uint64_t land = m_to_host.book(now_ps(), length, now_ps()) + length + m_latency_ps;
+    const std::uint64_t land = m_to_host.book_spread(now_ps(), length, now_ps()) + m_latency_ps;
     const std::uint64_t base = kRing + static_cast<std::uint64_t>(channel) * ring_bytes;
     const std::uint64_t first = std::min(bytes, ring_bytes - offset);
     if (!whole.bytes.empty()) {

@@ -34,4 +34,20 @@ Cycle LinkCalendar::book(Cycle ready, Cycle length, Cycle floor) {
   return start;
 }
 
+Cycle LinkCalendar::book_spread(Cycle ready, Cycle length, Cycle floor) {
+  Cycle at = ready;
+  while (length > 0) {
+    // The gap at or after `at`: from the end of the booking covering `at` (if any) to the start
+    // of the next one.
+    auto next = std::lower_bound(m_booked.begin(), m_booked.end(), at,
+                                 [](const auto& b, Cycle t) { return b.second <= t; });
+    if (next != m_booked.end() && next->first <= at) at = (next++)->second;
+    const Cycle piece = next == m_booked.end() ? length : std::min(length, next->first - at);
+    book(at, piece, floor);
+    at += piece;
+    length -= piece;
+  }
+  return at;
+}
+
 }  // namespace angara

@@ -17,6 +17,11 @@ class LinkCalendar {
   // that start. Bookings that end at or before `floor` are forgotten first: no packet can be
   // ready before `floor` (the current SystemC cycle) any more.
   Cycle book(Cycle ready, Cycle length, Cycle floor);
+  // Books `length` cycles in pieces: the free gaps from `ready` on, in order, until they add up
+  // to it; returns when the last piece ends. For a transfer whose parts may interleave with
+  // others' (a PCIe burst is a train of TLPs), so that short bookings made ahead of time do not
+  // push it behind them whole.
+  Cycle book_spread(Cycle ready, Cycle length, Cycle floor);
 
   std::size_t bookings() const { return m_booked.size(); }
 

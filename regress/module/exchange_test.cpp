@@ -75,11 +75,11 @@ TEST(Exchange, BothWaysTakeLittleLongerThanOneWayWhereSendingFirstTakesFarLonger
     const auto sequential = run_pair(mode, Pattern::SendThenReceive, kBytes);
     EXPECT_TRUE(exchange["intact"]);
     EXPECT_TRUE(sequential["intact"]);
-    // Measured: AT 1.00 and 1.58 times one way; LT 1.33 (the CPU, making both calls, is the
-    // limit there: LT streams faster, with no credit loop) and 1.88.
+    // Measured: AT 1.00 and 1.58 times one way, LT 1.01 and 1.81 (the adapter takes in the
+    // partner's messages while the program sends, but lands them only as the ring has room).
     const double t1 = one_way["end"].get<double>();
     EXPECT_GE(exchange["end"].get<double>(), t1);
-    EXPECT_LT(exchange["end"].get<double>(), 1.4 * t1) << one_way << exchange;
+    EXPECT_LT(exchange["end"].get<double>(), 1.15 * t1) << one_way << exchange;
     EXPECT_GT(sequential["end"].get<double>(), 1.5 * t1) << one_way << sequential;
   }
 }

@@ -101,15 +101,17 @@ def app(csv_dir, out, name, key, software, unit, scale, software_by_key=True, se
         return []
     rows = read(path)
     perf = lambda r: float(r["gflops"]) / scale
-    sw_rows = {(dims(r), r.get(key, "") if software_by_key else ""): r
+    # `key`: a column, or several whose values are shown joined by "/"
+    value = lambda r: "/".join(r.get(k, "") for k in ((key,) if isinstance(key, str) else key))
+    sw_rows = {(dims(r), value(r) if software_by_key else ""): r
                for r in rows if r["workload.algorithm"] == software}
     table = []
     for h in rows:
         if h["workload.algorithm"] != "subnet":
             continue
-        s = sw_rows.get((dims(h), h.get(key, "") if software_by_key else ""))
+        s = sw_rows.get((dims(h), value(h) if software_by_key else ""))
         hw, sw = perf(h), perf(s) if s else None
-        table.append(dict(dims=dims(h), nodes=int(h["nodes"]), size=h.get(key, ""), hw=hw, sw=sw,
+        table.append(dict(dims=dims(h), nodes=int(h["nodes"]), size=value(h), hw=hw, sw=sw,
                           gain=hw / sw if s else None, compute_us=float(h["compute_us"]),
                           hw_iter_us=float(h["iteration_us"]),
                           sw_iter_us=float(s["iteration_us"]) if s else None,
@@ -173,8 +175,8 @@ def main():
     b = basic(a.csv, a.out)
     heat = app(a.csv, a.out, "heat", "app.grid", "tree", "TFlop/s", 1000.0)
     spmv = app(a.csv, a.out, "spmv", "", "recursive_doubling", "GFlop/s", 1.0)
-    spmv_at = app(a.csv, a.out, "spmv_at", "collective.buffer_flits", "recursive_doubling", "GFlop/s",
-                  1.0, software_by_key=False, series="buffer {} flits")
+    spmv_at = app(a.csv, a.out, "spmv_at", ("collective.buffer_flits", "router.buffer_flits"),
+                  "recursive_doubling", "GFlop/s", 1.0, series="buffers {} flits")
     for t in heat:
         t["size"] = "x".join(str(v) for v in json.loads(t["size"]))
 
@@ -191,7 +193,9 @@ def main():
         json.dump({"basic_speedup": {f"{k[0]} {k[1]}": v for k, v in summary.items()},
                    "heat_gain": {f"{t['size']} {t['nodes']}": t["gain"] for t in heat},
                    "spmv_gain": {str(t["nodes"]): t["gain"] for t in spmv if t["gain"] is not None},
-                   "spmv_at_gain": {f"{t['size']} {t['nodes']}": t["gain"] for t in spmv_at}},
+                   "spmv_at_gain": {f"{t['size']} {t['nodes']}": t["gain"] for t in spmv_at},
+                   "spmv_at_perf": {f"{alg} {t['size']} {t['nodes']}": t[side] for t in spmv_at
+                                    for alg, side in (("subnet", "hw"), ("software", "sw"))}},
                   f, indent=1)
 
     spmv_header = ["dims", "nodes", "compute, us", "allgather subnet, us", "allgather software, us",
@@ -208,9 +212,10 @@ def main():
                               "iteration software, us", "subnet, TFlop/s", "software, TFlop/s",
                               "gain"], heat_rows),
         spmv_table=fmt_table(spmv_header, spmv_rows(spmv)),
-        spmv_at_table=fmt_table(["collective buffer, flits"] + spmv_header, spmv_rows(spmv_at, True)),
+        spmv_at_table=fmt_table(["buffers (collective/router), flits"] + spmv_header,
+                                spmv_rows(spmv_at, True)),
         spmv_best=best_gain(spmv),
-        spmv_at_best=best_gain([t for t in spmv_at if t["size"] == "34"]))
+        spmv_at_best=best_gain([t for t in spmv_at if t["size"] == "34/64"]))
     with open(os.path.join(a.out, "REPORT.md"), "w") as f:
         f.write(text)
 
