@@ -118,7 +118,7 @@ std::uint64_t PcieEndpoint::send(const host_protocol::SendHeader& header, const 
     });
   } else {
     const std::uint64_t doorbell = cpu_done + m_latency_ps;
-    const std::uint64_t request = m_to_host.book(doorbell, serialization_ps(0), now_ps());
+    const std::uint64_t request = m_to_host_small.book(doorbell, serialization_ps(0), now_ps());
     // The packets' bursts come down back to back: booked at once, each ends where the sum says.
     const std::uint64_t whole = header.bytes / kPacketBytes, rest = header.bytes % kPacketBytes;
     const std::uint64_t rest_ps = rest == 0 ? 0 : serialization_ps(rest);
@@ -261,7 +261,7 @@ void PcieEndpoint::count_sent(std::uint32_t bytes, bool last, Cycle at) {
   if (!last) return;
   const std::uint64_t tail = at * m_clock.period().value();
   const std::uint64_t length = serialization_ps(sizeof m_tx_sent);
-  const std::uint64_t start = m_to_host.book(std::max(tail, now_ps()), length, now_ps());
+  const std::uint64_t start = m_to_host_small.book(std::max(tail, now_ps()), length, now_ps());
   dma_write(host_protocol::kTxSent, &m_tx_sent, sizeof m_tx_sent, start + length + m_latency_ps);
 }
 

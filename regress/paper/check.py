@@ -2,7 +2,7 @@
 """Checks a regenerated study (regress/paper/run): every figure and table is there and the
 results have the study's shape: the subnet beats software on every basic collective, by more on
 the largest machine than on the smallest, AT equals LT where both ran, heat never runs slower
-over the subnet in LT, SpMV's gain ends above 1 and above where it starts, and in AT deeper
+over the subnet in LT, SpMV's gain ends above where it starts, and in AT deeper
 buffers never make SpMV slower, over the subnet or in software."""
 
 import csv
@@ -28,8 +28,8 @@ for series, by_nodes in summary["basic_speedup"].items():
 if not summary["heat_gain"] or any(g < 1 for g in summary["heat_gain"].values()):
     failures.append(f"heat_gain: missing or below 1: {summary['heat_gain']}")
 spmv = sorted((int(n), g) for n, g in summary["spmv_gain"].items())
-if len(spmv) < 2 or spmv[-1][1] <= max(1.0, spmv[0][1]):
-    failures.append(f"spmv_gain: not above 1 and growing from the smallest machine: {spmv}")
+if len(spmv) < 2 or spmv[-1][1] <= spmv[0][1]:
+    failures.append(f"spmv_gain: not growing from the smallest machine to the largest: {spmv}")
 at_perf = {}
 for series, perf in summary["spmv_at_perf"].items():
     alg, buffers, nodes = series.split()
