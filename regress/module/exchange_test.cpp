@@ -75,7 +75,7 @@ TEST(Exchange, BothWaysTakeLittleLongerThanOneWayWhereSendingFirstTakesFarLonger
     const auto sequential = run_pair(mode, Pattern::SendThenReceive, kBytes);
     EXPECT_TRUE(exchange["intact"]);
     EXPECT_TRUE(sequential["intact"]);
-    // Measured: AT 1.00 and 1.58 times one way, LT 1.01 and 1.81 (the adapter takes in the
+    // Measured: AT 1.00 and 1.58 times one way, LT 1.00 and 1.81 (the adapter takes in the
     // partner's messages while the program sends, but lands them only as the ring has room).
     const double t1 = one_way["end"].get<double>();
     EXPECT_GE(exchange["end"].get<double>(), t1);
