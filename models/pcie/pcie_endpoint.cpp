@@ -37,9 +37,8 @@ PcieEndpoint::PcieEndpoint(const sc_core::sc_module_name& name, NodeId id, int n
                           ? static_cast<std::uint32_t>(config.sim.train_packets)
                           : 1),
       m_paced(config.sim.mode == SimMode::Lt),
-      m_packet_time(ChannelTiming(config.endpoint, config.router.clock_mhz)
-                        .serialization(kHeaderFlits + kMaxDataFlits)),
       m_zero_load(config),
+      m_packet_time(m_zero_load.local().serialization(kMaxPacketFlits)),
       m_buffer_drain(m_zero_load.link().serialization(config.router.buffer_flits)),
       m_rings(static_cast<std::size_t>(config.node.channels)) {
   host.bind(*this);

@@ -164,9 +164,9 @@ class PcieEndpoint : public sc_core::sc_module,
   const FabricClock& m_clock;
   std::uint32_t m_train_packets;  // at most, per transaction of a timing-only send
   bool m_paced;                     // LT: message bytes count as sent as reached() says
-  Cycle m_packet_time;        // of a whole packet on the injection channel (trains)
   ZeroLoad m_zero_load;
-  Cycle m_buffer_drain;             // LT: a router input buffer's flits over a link
+  Cycle m_packet_time;   // of a whole packet on the injection channel (trains)
+  Cycle m_buffer_drain;  // LT: a router input buffer's flits over a link
   std::deque<Injected> m_injected;  // LT, in injection order
   Cycle m_last_counted = 0;         // the send buffer empties in order
   std::function<void()> m_wake_injection;

@@ -31,10 +31,11 @@ class ZeroLoad {
   // (the same for any length: the tail follows the head).
   Cycle transit(int hops) const {
     const auto h = static_cast<Cycle>(hops);
-    return m_local.serialization(1) + (h + 1) * m_pipeline + h * (m_link.latency + m_link.serialization(1)) +
-           m_local.latency;
+    return m_local.serialization(1) + (h + 1) * m_pipeline +
+           h * (m_link.latency + m_link.serialization(1)) + m_local.latency;
   }
   const ChannelTiming& link() const { return m_link; }
+  const ChannelTiming& local() const { return m_local; }  // the endpoints' channels
 
  private:
   ChannelTiming m_link, m_local;
