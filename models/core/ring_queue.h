@@ -23,6 +23,11 @@ class RingQueue {
     m_items[(m_head + m_size) % m_items.size()] = std::move(item);
     ++m_size;
   }
+  // Appends a value-initialised element and returns it.
+  T& emplace_back() {
+    push_back(T{});
+    return m_items[(m_head + m_size - 1) % m_items.size()];
+  }
   void pop_front() {
     m_head = (m_head + 1) % m_items.size();
     --m_size;

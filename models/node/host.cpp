@@ -104,7 +104,9 @@ Cycle Host::send(const host_protocol::SendHeader& header,
                  std::span<const std::span<const std::byte>> iov, Cycle at) {
   // A timing-only send writes its header alone: the endpoint times bytes it is not given.
   const bool timing_only = (header.flags & host_protocol::kTimingOnly) != 0;
-  std::vector<std::byte> staged(sizeof header + (timing_only ? 0 : header.bytes));
+  // One buffer for every host (no allocation per send; a store never leads to another send).
+  static std::vector<std::byte> staged;
+  staged.resize(sizeof header + (timing_only ? 0 : header.bytes));
   std::memcpy(staged.data(), &header, sizeof header);
   std::size_t filled = sizeof header;
   for (const auto& piece : iov) {  // copies nothing when timing-only

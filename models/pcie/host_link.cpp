@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <deque>
+
 #include "models/core/packet_ledger.h"
 
 namespace angara {
@@ -21,7 +23,15 @@ tlm::tlm_sync_enum HostLinkEnd::nb_transport_bw(tlm::tlm_generic_payload&, tlm::
 void post_write(tlm::tlm_initiator_socket<>& socket, const char* what, unsigned node,
                 std::uint64_t address, const void* data, std::size_t bytes,
                 sc_core::sc_time& delay) {
-  tlm::tlm_generic_payload gp;
+  // Payloads are reused (constructing one allocates), one per nesting depth: the target of a
+  // write may write in turn (a send stored into the endpoint lands a count in host memory).
+  static std::deque<tlm::tlm_generic_payload> payloads;
+  static std::size_t depth = 0;
+  if (depth == payloads.size()) payloads.emplace_back();
+  tlm::tlm_generic_payload& gp = payloads[depth++];
+  struct Leave {
+    ~Leave() { --depth; }
+  } leave;
   gp.set_command(tlm::TLM_WRITE_COMMAND);
   gp.set_address(address);
   gp.set_data_ptr(reinterpret_cast<unsigned char*>(const_cast<void*>(data)));

@@ -137,9 +137,9 @@ std::uint64_t PcieEndpoint::send(const host_protocol::SendHeader& header, const 
 // Packets leave in send order, each once `ready(offset, bytes)` says its bytes are in the adapter.
 // A timing-only send's whole packets go as trains (a partly filled last one alone); a train starts
 // as early as its packets, back to back, would each find their bytes in (no store and forward).
-void PcieEndpoint::queue_packets(
-    const host_protocol::SendHeader& header, const std::byte* data,
-    const std::function<std::uint64_t(std::uint64_t, std::uint64_t)>& ready) {
+template <typename Ready>
+void PcieEndpoint::queue_packets(const host_protocol::SendHeader& header, const std::byte* data,
+                                 Ready ready) {
   using host_protocol::SendKind;
   const bool timing_only = (header.flags & host_protocol::kTimingOnly) != 0;
   // A message's packets are numbered per destination node (message tags).

@@ -37,6 +37,7 @@
 
 #include "collectives/credit_block.h"
 #include "models/core/params.h"
+#include "models/core/ring_queue.h"
 #include "models/endpoint/traffic_source.h"
 #include "models/pcie/host_link.h"
 #include "models/pcie/host_protocol.h"
@@ -130,8 +131,9 @@ class PcieEndpoint : public sc_core::sc_module,
   // A send from the host at `at_ps`; returns when the CPU is done storing, ps.
   std::uint64_t send(const host_protocol::SendHeader& header, const std::byte* data, bool by_dma,
                      std::uint64_t at_ps);
-  void queue_packets(const host_protocol::SendHeader& header, const std::byte* data,
-                     const std::function<std::uint64_t(std::uint64_t, std::uint64_t)>& ready);
+  // `ready(offset, bytes)`: when those bytes of the message are in the adapter, ps.
+  template <typename Ready>
+  void queue_packets(const host_protocol::SendHeader& header, const std::byte* data, Ready ready);
   void process();  // SC_METHOD: arrivals and releases due now
   void accept(NodeId src, const Packet& packet);
   void land_collective(const Packet& packet);
@@ -177,7 +179,7 @@ class PcieEndpoint : public sc_core::sc_module,
   // share of the link (under 2% of a stream of 4 KiB messages) is left out of the landings'.
   LinkCalendar m_to_host_small;
   LinkCalendar m_fetches;                // DMA reads' completions toward the adapter
-  std::deque<OutPacket> m_out;           // ready or not, in send order
+  RingQueue<OutPacket> m_out;            // ready or not, in send order
   std::size_t m_handed = 0;              // of m_out, handed out by next() but not yet filled
   Cycle m_last_ready = 0;                // packets leave in send order
   std::unordered_map<NodeId, std::uint32_t> m_next_packet;  // by destination
