@@ -109,9 +109,10 @@ Cycle Host::send(const host_protocol::SendHeader& header,
   staged.resize(sizeof header + (timing_only ? 0 : header.bytes));
   std::memcpy(staged.data(), &header, sizeof header);
   std::size_t filled = sizeof header;
-  for (const auto& piece : iov) {  // copies nothing when timing-only
-    const std::size_t take = std::min(piece.size(), staged.size() - filled);
-    std::memcpy(staged.data() + filled, piece.data(), take);
+  // Only as far as the message goes (the iovec may hold much more); nothing when timing-only.
+  for (auto piece = iov.begin(); piece != iov.end() && filled < staged.size(); ++piece) {
+    const std::size_t take = std::min(piece->size(), staged.size() - filled);
+    std::memcpy(staged.data() + filled, piece->data(), take);
     filled += take;
   }
   const bool by_dma = header.bytes > static_cast<std::uint32_t>(m_params.pio_max_bytes);
