@@ -182,7 +182,25 @@ class PcieEndpoint : public sc_core::sc_module,
   RingQueue<OutPacket> m_out;            // ready or not, in send order
   std::size_t m_handed = 0;              // of m_out, handed out by next() but not yet filled
   Cycle m_last_ready = 0;                // packets leave in send order
-  std::unordered_map<NodeId, std::uint32_t> m_next_packet;  // by destination
+  // A map by node with its last entry at hand: traffic comes in long runs to one destination or
+  // from one sender (unordered_map entries never move).
+  template <typename V>
+  class ByNode {
+   public:
+    V& operator[](NodeId node) {
+      if (m_last == nullptr || node != m_last_node) {
+        m_last = &m_map[node];
+        m_last_node = node;
+      }
+      return *m_last;
+    }
+
+   private:
+    std::unordered_map<NodeId, V> m_map;
+    NodeId m_last_node = 0;
+    V* m_last = nullptr;
+  };
+  ByNode<std::uint32_t> m_next_packet;  // by destination
   std::uint32_t m_filled_bytes = 0;  // of the packet fill() took last, for sent()
   bool m_filled_last = false;
   std::uint64_t m_tx_accepted = 0;  // bytes the host has sent so far
@@ -197,7 +215,7 @@ class PcieEndpoint : public sc_core::sc_module,
   std::vector<Packet> m_arrived;            // slots of the packets in m_arrivals
   std::vector<std::uint32_t> m_free_slots;  // of m_arrived
   std::uint64_t m_arrival_order = 0;
-  std::unordered_map<NodeId, Stream> m_streams;  // by sender
+  ByNode<Stream> m_streams;                      // by sender
   std::vector<Ring> m_rings;                     // by channel
   std::deque<Release> m_releases;                // in the order the host wrote them
   sc_core::sc_event m_wake;

@@ -4,8 +4,9 @@
 // order; a packet therefore takes the earliest free gap after its ready cycle that fits it,
 // rather than queueing behind the last booking (plain busy-until).
 
+#include <boost/container/small_vector.hpp>
+
 #include <utility>
-#include <vector>
 
 #include "models/core/ids.h"
 
@@ -26,7 +27,9 @@ class LinkCalendar {
   std::size_t bookings() const { return m_booked.size(); }
 
  private:
-  std::vector<std::pair<Cycle, Cycle>> m_booked;  // disjoint [start, end), in start order
+  // Disjoint [start, end), in start order. A link holds a few at a time (touching ones merge);
+  // kept inline, a booking touches no memory beyond the calendar's own.
+  boost::container::small_vector<std::pair<Cycle, Cycle>, 4> m_booked;
 };
 
 }  // namespace angara
