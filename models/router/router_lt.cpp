@@ -23,7 +23,8 @@ void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& /*delay*/
   const auto in_port = static_cast<PortId>(port);
   const RouterCore::Route route = m_core.route(in_port, packet);
   pass(in_port, packet, route, m_core.ready_at(in_port, packet, route));
-  arm_timer();
+  // Only the PEGroup taking a packet moves the collective's timer (point-to-point packets do not).
+  if ((route.outs >> m_core.pegroup_port()) & 1u) arm_timer();
 }
 
 void RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready) {

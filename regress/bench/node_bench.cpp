@@ -1,10 +1,15 @@
 // Node benchmark: 32768 CPUs (16x16x16x8 torus, LT) through one software allreduce of 16 flits
 // along the hardware's tree, every hop a message through PCIe; prints the wall time to build and
 // run it, peak memory and the simulated completion time. Also a 512-node ping-pong and msgrate
-// pair for the cost of a message in AT.
+// pair for the cost of a message in AT, and SpMV's allgather by recursive doubling (4 KB messages,
+// LT) at 256 and 1024 nodes: wall time per message and how it grows with the machine.
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <vector>
+
+#include "platform/app_experiment.h"
 #include "platform/node_experiment.h"
 #include "platform/software_experiment.h"
 #include "regress/support/bench_clock.h"
@@ -18,12 +23,18 @@ using test::run_isolated;
 using test::seconds_since;
 using test::WallClock;
 
+// An LT machine of `dims`, without progress lines.
+Config lt_machine(std::vector<int> dims) {
+  Config c;
+  c.topology.dims = std::move(dims);
+  c.sim.mode = SimMode::Lt;
+  c.sim.progress = false;
+  return c;
+}
+
 void software_allreduce_32768() {
   const auto r = run_isolated([] {
-    Config c;
-    c.topology.dims = {16, 16, 16, 8};
-    c.sim.mode = SimMode::Lt;
-    c.sim.progress = false;
+    Config c = lt_machine({16, 16, 16, 8});
     c.workload.kind = WorkloadKind::Software;
     c.workload.op = CollectiveOp::Allreduce;
     c.workload.repetitions = 1;
@@ -58,11 +69,41 @@ void msgrate_at() {
              r["wall_s"].get<double>(), 40000 / r["wall_s"].get<double>());
 }
 
+// One SpMV iteration by recursive doubling (regress/paper/spmv.toml's settings); returns the wall
+// time per message delivered, in microseconds.
+double spmv_recursive_doubling(std::vector<int> dims) {
+  const auto r = run_isolated([dims] {
+    Config c = lt_machine(dims);
+    c.sim.train_packets = 16;
+    c.collective.trees = 16;
+    c.workload.kind = WorkloadKind::Spmv;
+    c.workload.algorithm = SoftwareAlgorithm::RecursiveDoubling;
+    c.workload.repetitions = 1;
+    const auto start = WallClock::now();
+    const AppResult result = run_app_experiment(c);
+    return nlohmann::json{{"wall_s", seconds_since(start)},
+                          {"messages", result.messages},
+                          {"rss_mb", peak_rss_mb()}};
+  });
+  const double per_message_us =
+      r["wall_s"].get<double>() * 1e6 / static_cast<double>(r["messages"].get<std::uint64_t>());
+  fmt::print("SpMV recursive doubling, {} nodes (LT, one iteration): {:.1f} s, {} messages, "
+             "{:.2f} us per message, peak RSS {:.0f} MB\n",
+             fmt::join(dims, "x"), r["wall_s"].get<double>(), r["messages"].get<std::uint64_t>(),
+             per_message_us, r["rss_mb"].get<double>());
+  return per_message_us;
+}
+
 }  // namespace
 }  // namespace angara
 
 int main() {
   angara::software_allreduce_32768();
   angara::msgrate_at();
+  const double small = angara::spmv_recursive_doubling({4, 4, 4, 4});
+  const double large = angara::spmv_recursive_doubling({8, 8, 4, 4});
+  fmt::print("SpMV recursive doubling: a message costs {:.2f}x as much wall time at 1024 nodes as "
+             "at 256\n",
+             large / small);
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <utility>
 
 namespace angara {
 namespace {
@@ -33,6 +34,19 @@ TEST(RingQueue, BehavesLikeADequeAcrossWrapAndGrowth) {
     reference.pop_front();
   }
   EXPECT_TRUE(q.empty());
+}
+
+// emplace_back appends a value-initialised element in place, also when the buffer grows.
+TEST(RingQueue, EmplaceBackReturnsTheNewLastElement) {
+  RingQueue<std::pair<int, int>> q;
+  for (int i = 0; i < 10; ++i) {
+    auto& added = q.emplace_back();
+    EXPECT_EQ(added, std::make_pair(0, 0));
+    added.first = i;
+    if (i % 3 == 0) q.pop_front();
+  }
+  ASSERT_EQ(q.size(), 6u);
+  for (std::size_t i = 0; i < q.size(); ++i) EXPECT_EQ(q[i].first, static_cast<int>(i) + 4);
 }
 
 }  // namespace
