@@ -138,16 +138,21 @@ bool SweepDir::done(const std::string& name) const {
   return fs::exists(point(name) / "results.json");
 }
 
-RunReport run_points(const SweepDir& dir, const std::vector<std::string>& names, int jobs,
-                     const fs::path& sim) {
+std::vector<PointDir> sweep_points(const SweepDir& dir) {
+  std::vector<PointDir> points;
+  for (auto& name : dir.point_names()) points.push_back({&dir, std::move(name)});
+  return points;
+}
+
+RunReport run_points(const std::vector<PointDir>& points, int jobs, const fs::path& sim) {
   RunReport report;
-  report.total = static_cast<int>(names.size());
-  std::deque<std::string> todo;
-  for (const auto& name : names) {
-    if (dir.done(name)) {
+  report.total = static_cast<int>(points.size());
+  std::deque<PointDir> todo;
+  for (const auto& point : points) {
+    if (point.dir->done(point.name)) {
       ++report.skipped;
     } else {
-      todo.push_back(name);
+      todo.push_back(point);
     }
   }
   if (report.skipped > 0) {
@@ -155,11 +160,11 @@ RunReport run_points(const SweepDir& dir, const std::vector<std::string>& names,
                todo.size());
   }
   Progress progress(static_cast<int>(todo.size()));
-  std::map<pid_t, std::string> running;
+  std::map<pid_t, PointDir> running;
   while (!todo.empty() || !running.empty()) {
     while (!todo.empty() && static_cast<int>(running.size()) < std::max(jobs, 1)) {
-      fs::remove(dir.point(todo.front()) / "failed");
-      running[start_point(sim, dir.point(todo.front()))] = todo.front();
+      fs::remove(todo.front().path() / "failed");
+      running.emplace(start_point(sim, todo.front().path()), todo.front());
       todo.pop_front();
     }
     int status = 0;
@@ -167,19 +172,19 @@ RunReport run_points(const SweepDir& dir, const std::vector<std::string>& names,
     if (pid < 0) throw std::runtime_error("waitpid failed");
     const auto it = running.find(pid);
     if (it == running.end()) continue;
-    const std::string name = it->second;
+    const PointDir point = it->second;
     running.erase(it);
-    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && dir.done(name);
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && point.dir->done(point.name);
     ++report.ran;
     if (!ok) {
-      report.failed.push_back(name);
+      report.failed.push_back(point);
       const std::string why = WIFEXITED(status)
                                   ? fmt::format("exit status {}", WEXITSTATUS(status))
                                   : fmt::format("killed by signal {}", WTERMSIG(status));
-      write_text(dir.point(name) / "failed",
-                 why + "\n" + tail(read_text(dir.point(name) / "run.log"), 10));
+      write_text(point.path() / "failed", why + "\n" + tail(read_text(point.path() / "run.log"), 10));
     }
-    progress.finished(name, ok, static_cast<int>(running.size()));
+    progress.finished(point.dir->root().filename().string() + "/" + point.name, ok,
+                      static_cast<int>(running.size()));
   }
   return report;
 }

@@ -37,17 +37,28 @@ class SweepDir {
   std::filesystem::path m_root;
 };
 
+// A point of a sweep directory (the directory outlives it).
+struct PointDir {
+  const SweepDir* dir;
+  std::string name;
+  std::filesystem::path path() const { return dir->point(name); }
+};
+
+// The points of `dir` in plan order.
+std::vector<PointDir> sweep_points(const SweepDir& dir);
+
 struct RunReport {
   int total = 0;
   int skipped = 0;  // already done
   int ran = 0;
-  std::vector<std::string> failed;
+  std::vector<PointDir> failed;
 };
 
-// Runs the points among `names` that are not done, at most `jobs` at a time, with `sim` (the
-// angara-sim executable). Progress goes to stderr: a bar with an ETA on a terminal, a line per
-// point otherwise. A failing point is recorded and the others go on.
-RunReport run_points(const SweepDir& dir, const std::vector<std::string>& names, int jobs,
+// Runs the points that are not done, in the order given (of one sweep or several: one pool, so
+// that no core idles while another sweep's long point runs), at most `jobs` at a time, with `sim`
+// (the angara-sim executable). Progress goes to stderr: a bar with an ETA on a terminal, a line
+// per point otherwise. A failing point is recorded and the others go on.
+RunReport run_points(const std::vector<PointDir>& points, int jobs,
                      const std::filesystem::path& sim);
 
 // The angara-sim next to the running executable.

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 #include <boost/program_options.hpp>
+#include <deque>
 #include <fstream>
 #include <iostream>
 
@@ -23,7 +24,7 @@ enum ExitCode { kOk = 0, kUsageError = 1, kBadInput = 2, kPointsFailed = 3 };
 
 constexpr const char* kUsage =
     "usage: angara-sweep plan SWEEP.toml\n"
-    "       angara-sweep run SWEEP.toml --out DIR [-j N]\n"
+    "       angara-sweep run SWEEP.toml... --out DIR [-j N]\n"
     "       angara-sweep slurm SWEEP.toml --out DIR [--partition P] [--time T] [--chunk K]\n"
     "                          [--dry-run] [--wait]\n"
     "       angara-sweep collect DIR\n"
@@ -32,7 +33,8 @@ constexpr const char* kUsage =
     "\n"
     "A sweep file is a base config plus axes of config keys (see docs/SWEEPS.md); every point\n"
     "runs as its own angara-sim. run fills the local cores and resumes: points whose results\n"
-    "exist for the same config are skipped. slurm writes DIR/sweep.sbatch, a job array with K\n"
+    "exist for the same config are skipped; several sweeps share one pool of cores, each in\n"
+    "DIR/NAME (NAME: its file's name without .toml). slurm writes DIR/sweep.sbatch, a job array with K\n"
     "points per task, and submits it; resubmitting runs only what is missing. collect writes\n"
     "DIR/results.csv; plot draws it with gnuplot.\n";
 
@@ -43,11 +45,12 @@ struct Command {
 };
 
 // Parses argv for one command; returns false (after printing help) when --help was asked.
-bool parse(Command& c, int argc, char** argv, const char* name) {
+// `inputs`: how many SWEEP.toml or DIR arguments it takes at most (-1: any number).
+bool parse(Command& c, int argc, char** argv, const char* name, int inputs = 1) {
   c.options.add_options()("help,h", "show this help");
   po::options_description all;
-  all.add(c.options).add_options()("input", po::value<std::string>());
-  c.positional.add("input", 1);
+  all.add(c.options).add_options()("input", po::value<std::vector<std::string>>());
+  c.positional.add("input", inputs);
   po::store(po::command_line_parser(argc, argv).options(all).positional(c.positional).run(), c.vm);
   po::notify(c.vm);
   if (c.vm.count("help")) {
@@ -59,7 +62,7 @@ bool parse(Command& c, int argc, char** argv, const char* name) {
 }
 
 std::string input(const Command& c) {
-  return c.vm["input"].as<std::string>();
+  return c.vm["input"].as<std::vector<std::string>>().front();
 }
 
 int plan_command(int argc, char** argv) {
@@ -78,8 +81,8 @@ int plan_command(int argc, char** argv) {
 int report(const angara::RunReport& r, const fs::path& dir) {
   fmt::print("{} points: {} already done, {} run, {} failed -> {}\n", r.total, r.skipped, r.ran,
              r.failed.size(), dir.string());
-  for (const auto& name : r.failed) {
-    fmt::print(stderr, "failed: {} (see {})\n", name, (dir / "points" / name / "failed").string());
+  for (const auto& point : r.failed) {
+    fmt::print(stderr, "failed: {} (see {})\n", point.name, (point.path() / "failed").string());
   }
   return r.failed.empty() ? kOk : kPointsFailed;
 }
@@ -87,17 +90,27 @@ int report(const angara::RunReport& r, const fs::path& dir) {
 int run_command(int argc, char** argv) {
   Command c{po::options_description("run options"), {}, {}};
   c.options.add_options()("out,o", po::value<std::string>()->required(),
-                          "the sweep directory (created; an existing one is resumed)")(
+                          "the sweep directory (created; an existing one is resumed); with "
+                          "several sweeps, the directory of their directories")(
       "jobs,j", po::value<int>()->default_value(static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN))),
       "points run at once (default: all cores)");
-  if (!parse(c, argc, argv, "run")) return kOk;
-  const auto plan = angara::load_sweep(input(c));
-  const angara::SweepDir dir(c.vm["out"].as<std::string>());
-  fs::create_directories(dir.root());
-  dir.prepare(plan);
-  const auto r = angara::run_points(dir, dir.point_names(), c.vm["jobs"].as<int>(),
+  if (!parse(c, argc, argv, "run", -1)) return kOk;
+  const auto files = c.vm["input"].as<std::vector<std::string>>();
+  const fs::path out = c.vm["out"].as<std::string>();
+  // Every sweep file is read before any point directory is made: bad input changes nothing.
+  std::vector<angara::SweepPlan> plans;
+  for (const auto& file : files) plans.push_back(angara::load_sweep(file));
+  std::deque<angara::SweepDir> dirs;  // the points refer to them
+  std::vector<angara::PointDir> points;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const auto& dir = dirs.emplace_back(files.size() == 1 ? out : out / fs::path(files[i]).stem());
+    fs::create_directories(dir.root());
+    dir.prepare(plans[i]);
+    for (auto& point : angara::sweep_points(dir)) points.push_back(std::move(point));
+  }
+  const auto r = angara::run_points(points, c.vm["jobs"].as<int>(),
                                     angara::sibling_executable("angara-sim"));
-  return report(r, dir.root());
+  return report(r, out);
 }
 
 int slurm_command(int argc, char** argv) {
@@ -137,13 +150,12 @@ int task_command(int argc, char** argv) {
       "chunk", po::value<int>()->required(), "points per task");
   if (!parse(c, argc, argv, "task")) return kOk;
   const angara::SweepDir dir(input(c));
-  const auto names = dir.point_names();
+  const auto points = angara::sweep_points(dir);
   const int chunk = c.vm["chunk"].as<int>(), first = c.vm["index"].as<int>() * chunk;
-  std::vector<std::string> mine;
-  for (int i = first; i < std::min<int>(first + chunk, static_cast<int>(names.size())); ++i) {
-    mine.push_back(names[i]);
-  }
-  return report(angara::run_points(dir, mine, 1, angara::sibling_executable("angara-sim")),
+  const int last = std::min<int>(first + chunk, static_cast<int>(points.size()));
+  const std::vector<angara::PointDir> mine(points.begin() + std::min(first, last),
+                                            points.begin() + last);
+  return report(angara::run_points(mine, 1, angara::sibling_executable("angara-sim")),
                 dir.root());
 }
 

@@ -205,8 +205,23 @@ check "collected deadlock column: $(csv_cell "$dead/results.csv" router.deadlock
 check "collected buffer column: $(csv_cell "$dead/results.csv" router.buffer_flits 2)" \
   [ "$(csv_cell "$dead/results.csv" router.buffer_flits 2)" = 17 ]
 
-# A bad sweep file is bad input, named, before any point directory exists.
+# Several sweeps in one pool: each into DIR/NAME; a bad one among them stops all before any runs.
+sed 's/range = \[0.05, 0.40, 0.05\]/values = [0.1, 0.2]/' "$work/quick.toml" > "$work/pair.toml"
+"$sweep" run "$work/quick.toml" "$work/pair.toml" --out "$work/pool" -j 2 > "$work/pool.txt" 2> /dev/null
+check "a run of two sweeps exited $?" [ $? -eq 0 ]
+grep -q "^10 points: 0 already done, 10 run, 0 failed" "$work/pool.txt" && ok ||
+  fail "two sweeps' summary: $(cat "$work/pool.txt")"
+check "two sweeps left $(results "$work/pool/quick") and $(results "$work/pool/pair") results, not 8 and 2" \
+  [ "$(results "$work/pool/quick")" -eq 8 -a "$(results "$work/pool/pair")" -eq 2 ]
+"$sweep" collect "$work/pool/pair" > /dev/null
+check "the second sweep's rates: $(csv_cell "$work/pool/pair/results.csv" traffic.rate 2)" \
+  [ "$(csv_cell "$work/pool/pair/results.csv" traffic.rate 2)" = 0.2 ]
 sed 's/key = "traffic.rate"/key = "router.bufer_flits"/' "$work/quick.toml" > "$work/bad.toml"
+"$sweep" run "$work/quick.toml" "$work/bad.toml" --out "$work/badpool" > /dev/null 2> "$work/badpool.err"
+check "two sweeps, one bad, exited $?, expected 2" [ $? -eq 2 ]
+check "two sweeps, one bad, made point directories" [ ! -e "$work/badpool" ]
+
+# A bad sweep file is bad input, named, before any point directory exists.
 "$sweep" run "$work/bad.toml" --out "$work/bad" > /dev/null 2> "$work/bad.err"
 check "a bad sweep file exited $?, expected 2" [ $? -eq 2 ]
 check "the bad key is not named: $(cat "$work/bad.err")" grep -q router.bufer_flits "$work/bad.err"
