@@ -149,7 +149,7 @@ RunReport run_points(const std::vector<PointDir>& points, int jobs, const fs::pa
   report.total = static_cast<int>(points.size());
   std::deque<PointDir> todo;
   for (const auto& point : points) {
-    if (point.dir->done(point.name)) {
+    if (point.done()) {
       ++report.skipped;
     } else {
       todo.push_back(point);
@@ -174,7 +174,7 @@ RunReport run_points(const std::vector<PointDir>& points, int jobs, const fs::pa
     if (it == running.end()) continue;
     const PointDir point = it->second;
     running.erase(it);
-    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && point.dir->done(point.name);
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && point.done();
     ++report.ran;
     if (!ok) {
       report.failed.push_back(point);

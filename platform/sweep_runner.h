@@ -42,6 +42,7 @@ struct PointDir {
   const SweepDir* dir;
   std::string name;
   std::filesystem::path path() const { return dir->point(name); }
+  bool done() const { return dir->done(name); }
 };
 
 // The points of `dir` in plan order.

@@ -34,9 +34,9 @@ constexpr const char* kUsage =
     "A sweep file is a base config plus axes of config keys (see docs/SWEEPS.md); every point\n"
     "runs as its own angara-sim. run fills the local cores and resumes: points whose results\n"
     "exist for the same config are skipped; several sweeps share one pool of cores, each in\n"
-    "DIR/NAME (NAME: its file's name without .toml). slurm writes DIR/sweep.sbatch, a job array with K\n"
-    "points per task, and submits it; resubmitting runs only what is missing. collect writes\n"
-    "DIR/results.csv; plot draws it with gnuplot.\n";
+    "DIR/NAME (NAME: its file's name without .toml). slurm writes DIR/sweep.sbatch, a job\n"
+    "array with K points per task, and submits it; resubmitting runs only what is missing.\n"
+    "collect writes DIR/results.csv; plot draws it with gnuplot.\n";
 
 struct Command {
   po::options_description options;
