@@ -26,10 +26,11 @@ NodeMachine::NodeMachine(const Config& config)
       m_deliveries(std::make_unique<Deliveries>()) {
   m_config.validate();
   const int nodes = Torus(m_config.topology.dims).node_count();
+  m_pcie_shared = std::make_unique<PcieShared>(nodes, m_config);
   std::vector<std::unique_ptr<TrafficSource>> sources;
   for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
-    auto endpoint = std::make_unique<PcieEndpoint>(fmt::format("pcie_{}", n).c_str(), n, nodes,
-                                                   m_config, m_clock);
+    auto endpoint = std::make_unique<PcieEndpoint>(fmt::format("pcie_{}", n).c_str(), n,
+                                                   *m_pcie_shared, m_clock);
     m_endpoints.push_back(endpoint.get());
     sources.push_back(std::move(endpoint));
   }

@@ -47,6 +47,7 @@ class NodeMachine {
   Config m_config;
   FabricClock m_clock;
   std::unique_ptr<Deliveries> m_deliveries;
+  std::unique_ptr<PcieShared> m_pcie_shared;
   std::vector<PcieEndpoint*> m_endpoints;  // owned by the system, as its traffic sources
   std::unique_ptr<System> m_system;
   std::vector<std::unique_ptr<Host>> m_hosts;

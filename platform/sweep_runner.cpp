@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <deque>
 #include <fstream>
@@ -58,6 +59,10 @@ pid_t start_point(const fs::path& sim, const fs::path& dir) {
     dup2(log, STDERR_FILENO);
     close(log);
   }
+  // A large machine's state is spread over gigabytes touched at random: on 2 MB pages the
+  // processor's page walks stop missing the cache (docs/PERFORMANCE.md). A setting of the
+  // caller's own is kept.
+  setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 0);
   const std::string config = (dir / "config.toml").string(), out = (dir / "results.json").string();
   execl(sim.c_str(), sim.c_str(), "run", config.c_str(), "--out", out.c_str(), "--quiet",
         static_cast<char*>(nullptr));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <type_traits>
 
 #include "collectives/collective_node.h"
 #include "models/endpoint/endpoint_at.h"
@@ -16,7 +17,7 @@ namespace angara {
 System::System(const Config& config, std::vector<std::unique_ptr<TrafficSource>> sources,
                TrafficObserver& observer)
     : m_torus(config.topology.dims),
-      m_routing(m_torus, config.router),
+      m_router_shared(m_torus, config),
       m_clock(config.router.clock_mhz),
       m_sources(std::move(sources)) {
   if (config.trace.on()) {
@@ -44,7 +45,7 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
   std::vector<RouterShell*> routers;
   std::vector<EndpointShell*> endpoints;
   for (NodeId n = 0; n < nodes; ++n) {
-    RouterCore core(n, m_torus, m_routing, config, collective_unit(n, config), m_pool);
+    RouterCore core(n, m_router_shared, config, collective_unit(n, config), m_pool);
     if (traced(n)) core.set_trace(router_trace(n, config));
     auto router = std::make_unique<RouterShell>(fmt::format("router_{}", n).c_str(),
                                                 std::move(core), m_clock);
@@ -70,6 +71,10 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
   for (NodeId n = 0; n < nodes; ++n) {
     endpoints[n]->inject.bind(routers[n]->in);
     routers[n]->out.bind(endpoints[n]->eject);
+  }
+  if constexpr (std::is_same_v<RouterShell, RouterLt>) {
+    m_lt_routers = std::move(routers);
+    for (RouterLt* router : m_lt_routers) router->set_fabric(m_lt_routers);
   }
 }
 

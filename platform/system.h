@@ -25,6 +25,8 @@
 
 namespace angara {
 
+class RouterLt;
+
 class System {
  public:
   // `sources[n]` feeds node n; the observer hears every created and delivered packet.
@@ -68,7 +70,7 @@ class System {
   bool traced(NodeId node) const;
 
   Torus m_torus;
-  DirectionOrderRouting m_routing;
+  RouterShared m_router_shared;
   FabricClock m_clock;
   PacketLedger m_ledger;
   PacketPool m_pool;
@@ -77,6 +79,7 @@ class System {
   std::vector<std::unique_ptr<TrafficSource>> m_sources;
   std::vector<std::unique_ptr<sc_core::sc_module>> m_modules;
   std::vector<const RouterCore*> m_routers;
+  std::vector<RouterLt*> m_lt_routers;  // LT: the fabric the routers call along directly
   std::vector<EndpointCore*> m_endpoints;
   std::vector<std::function<void()>> m_endpoint_wakers;
   std::unique_ptr<Tracer> m_tracer;  // null: tracing off

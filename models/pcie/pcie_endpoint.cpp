@@ -21,26 +21,29 @@ std::uint64_t round_to_flits(std::uint64_t bytes) {
 
 }  // namespace
 
-PcieEndpoint::PcieEndpoint(const sc_core::sc_module_name& name, NodeId id, int nodes,
-                           const Config& config, const FabricClock& clock)
+PcieShared::PcieShared(int node_count, const Config& config)
+    : nodes(node_count),
+      node(config.node),
+      pcie(config.pcie),
+      latency_ps(PcieTiming::ps(config.pcie.latency_ns)),
+      packet_ps(pcie.serialization_ps(kPacketBytes)),
+      train_packets(config.sim.mode == SimMode::Lt
+                        ? static_cast<std::uint32_t>(config.sim.train_packets)
+                        : 1),
+      paced(config.sim.mode == SimMode::Lt),
+      zero_load(config),
+      packet_time(zero_load.local().serialization(kMaxPacketFlits)),
+      buffer_drain(zero_load.link().serialization(config.router.buffer_flits)) {}
+
+PcieEndpoint::PcieEndpoint(const sc_core::sc_module_name& name, NodeId id,
+                           const PcieShared& shared, const FabricClock& clock)
     : sc_core::sc_module(name),
       host("host"),
       dma("dma"),
       m_id(id),
-      m_nodes(nodes),
-      m_node(config.node),
-      m_pcie(config.pcie),
-      m_latency_ps(ps(config.pcie.latency_ns)),
-      m_packet_ps(serialization_ps(kPacketBytes)),
+      m_shared(shared),
       m_clock(clock),
-      m_train_packets(config.sim.mode == SimMode::Lt
-                          ? static_cast<std::uint32_t>(config.sim.train_packets)
-                          : 1),
-      m_paced(config.sim.mode == SimMode::Lt),
-      m_zero_load(config),
-      m_packet_time(m_zero_load.local().serialization(kMaxPacketFlits)),
-      m_buffer_drain(m_zero_load.link().serialization(config.router.buffer_flits)),
-      m_rings(static_cast<std::size_t>(config.node.channels)) {
+      m_rings(static_cast<std::size_t>(shared.node.channels)) {
   host.bind(*this);
   dma.bind(*this);
   SC_HAS_PROCESS(PcieEndpoint);
@@ -64,7 +67,7 @@ void PcieEndpoint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
     SendHeader header;
     std::memcpy(&header, gp.get_data_ptr(), sizeof header);
     const bool fits = m_tx_accepted - m_tx_sent + header.bytes <=
-                      static_cast<std::uint64_t>(m_node.tx_buffer_bytes);
+                      static_cast<std::uint64_t>(m_shared.node.tx_buffer_bytes);
     const bool to_node = header.kind != SendKind::Broadcast;
     const bool timing_only = (header.flags & kTimingOnly) != 0;
     const bool flags_known = (header.flags & ~kTimingOnly) == 0 &&
@@ -72,10 +75,10 @@ void PcieEndpoint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
     const bool addressed = header.kind == SendKind::Message
                                ? header.dst_channel < m_rings.size()
                                : header.tree < kMaxTrees && header.kind <= SendKind::Reduce;
-    if ((to_node && header.dst_node >= static_cast<std::uint32_t>(m_nodes)) || !addressed ||
+    if ((to_node && header.dst_node >= static_cast<std::uint32_t>(m_shared.nodes)) || !addressed ||
         !flags_known ||
         (header.kind == SendKind::Reduce && header.bytes > kPacketBytes) || header.bytes == 0 ||
-        header.bytes > static_cast<std::uint32_t>(m_node.max_message_bytes) ||
+        header.bytes > static_cast<std::uint32_t>(m_shared.node.max_message_bytes) ||
         gp.get_data_length() != sizeof header + (timing_only ? 0 : header.bytes) || !fits) {
       gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return;
@@ -89,7 +92,7 @@ void PcieEndpoint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
     const std::uint64_t start = m_to_adapter.book(at, length, now_ps());
     done = start + length;
     const int channel = static_cast<int>((address - kRxReleased) / 8);
-    m_releases.push_back({done + m_latency_ps, channel, released});
+    m_releases.push_back({done + m_shared.latency_ps, channel, released});
     // Taken when due by the next wake-up; one is needed only for a message waiting for room.
     if (!m_rings[channel].waiting.empty()) wake_for_release();
   } else {
@@ -113,19 +116,19 @@ std::uint64_t PcieEndpoint::send(const host_protocol::SendHeader& header, const 
   const std::uint64_t cpu_done = store_start + serialization_ps(stored);
   if (!by_dma) {
     queue_packets(header, data, [&](std::uint64_t offset, std::uint64_t bytes) {
-      return store_start + serialization_ps(header_bytes + offset + bytes) + m_latency_ps;
+      return store_start + serialization_ps(header_bytes + offset + bytes) + m_shared.latency_ps;
     });
   } else {
-    const std::uint64_t doorbell = cpu_done + m_latency_ps;
+    const std::uint64_t doorbell = cpu_done + m_shared.latency_ps;
     const std::uint64_t request = m_to_host_small.book(doorbell, serialization_ps(0), now_ps());
     // The packets' bursts come down back to back: booked at once, each ends where the sum says.
     const std::uint64_t whole = header.bytes / kPacketBytes, rest = header.bytes % kPacketBytes;
     const std::uint64_t rest_ps = rest == 0 ? 0 : serialization_ps(rest);
-    std::uint64_t fetched = m_fetches.book(request + serialization_ps(0) + m_latency_ps,
-                                           whole * m_packet_ps + rest_ps, now_ps());
+    std::uint64_t fetched = m_fetches.book(request + serialization_ps(0) + m_shared.latency_ps,
+                                           whole * m_shared.packet_ps + rest_ps, now_ps());
     queue_packets(header, data, [&](std::uint64_t /*offset*/, std::uint64_t bytes) {
-      fetched += bytes == kPacketBytes ? m_packet_ps : rest_ps;
-      return fetched + m_latency_ps;
+      fetched += bytes == kPacketBytes ? m_shared.packet_ps : rest_ps;
+      return fetched + m_shared.latency_ps;
     });
   }
   m_tx_accepted += header.bytes;
@@ -151,8 +154,8 @@ void PcieEndpoint::queue_packets(const host_protocol::SendHeader& header, const 
     bytes = std::min<std::uint64_t>(kPacketBytes, header.bytes - offset);
     const Cycle at = cycle_at(ready(offset, bytes));
     const bool whole = bytes == kPacketBytes;
-    if (train != nullptr && whole && train->request.train < m_train_packets) {
-      const Cycle ahead = train->request.train * m_packet_time;  // its packets before this one
+    if (train != nullptr && whole && train->request.train < m_shared.train_packets) {
+      const Cycle ahead = train->request.train * m_shared.packet_time;  // its packets before this one
       train->request.created = std::max(train->request.created, at > ahead ? at - ahead : 0);
       m_last_ready = train->request.created;
       ++train->request.train;
@@ -230,7 +233,7 @@ void PcieEndpoint::fill(Packet& packet, const PacketRequest& /*request*/) {
 // The packet's bytes leave the send buffer; once a message's last packet has left, the host
 // learns it from a DMA write of the count (one per message, as a completion).
 void PcieEndpoint::sent(const Packet& packet) {
-  if (m_paced && packet.header.kind == PacketKind::Message) {
+  if (m_shared.paced && packet.header.kind == PacketKind::Message) {
     m_injected.push_back({m_filled_bytes, m_filled_last, packet.tail_at});
     return;
   }
@@ -243,13 +246,13 @@ void PcieEndpoint::sent(const Packet& packet) {
 // way, before its tail reached the destination. So a node sends no faster than its flows get
 // through, and the network holds no more than its buffers would.
 void PcieEndpoint::reached(const Packet& packet) {
-  if (!m_paced) return;
+  if (!m_shared.paced) return;
   const Injected injected = m_injected.front();
   m_injected.pop_front();
   // A train waits for others' trains whole where its packets would have slipped in between:
   // its tail may come as much later again without its sender being held.
-  const Cycle ahead = m_zero_load.transit(packet.hops) + (packet.hops + 1) * m_buffer_drain +
-                      (packet.train - 1) * m_packet_time;
+  const Cycle ahead = m_shared.zero_load.transit(packet.hops) + (packet.hops + 1) * m_shared.buffer_drain +
+                      (packet.train - 1) * m_shared.packet_time;
   const Cycle left = packet.tail_at > ahead ? packet.tail_at - ahead : 0;
   m_last_counted = std::max({m_last_counted, injected.tail_at, left});
   count_sent(injected.bytes, injected.last, m_last_counted);
@@ -261,7 +264,7 @@ void PcieEndpoint::count_sent(std::uint32_t bytes, bool last, Cycle at) {
   const std::uint64_t tail = at * m_clock.period().value();
   const std::uint64_t length = serialization_ps(sizeof m_tx_sent);
   const std::uint64_t start = m_to_host_small.book(std::max(tail, now_ps()), length, now_ps());
-  dma_write(host_protocol::kTxSent, &m_tx_sent, sizeof m_tx_sent, start + length + m_latency_ps);
+  dma_write(host_protocol::kTxSent, &m_tx_sent, sizeof m_tx_sent, start + length + m_shared.latency_ps);
 }
 
 // --- network side: ejection
@@ -306,7 +309,7 @@ void PcieEndpoint::land_collective(const Packet& packet) {
   // A train lands as its packets would, one burst each.
   const std::uint64_t length = packet.train * serialization_ps(bytes + sizeof(std::uint64_t));
   const std::uint64_t land =
-      m_to_host.book_spread(std::max(tail, now_ps()), length, now_ps()) + m_latency_ps;
+      m_to_host.book_spread(std::max(tail, now_ps()), length, now_ps()) + m_shared.latency_ps;
   if (!packet.timing_only) dma_write(address, packet.data.data(), bytes, land);
   const std::uint64_t count =
       (result ? m_results_landed : m_broadcasts_landed)[h.tree_id] += packet.train;
@@ -382,7 +385,7 @@ void PcieEndpoint::accept(NodeId src, const Packet& packet) {
 void PcieEndpoint::deliver_waiting(int channel) {
   using namespace host_protocol;
   Ring& ring = m_rings[channel];
-  const auto ring_bytes = static_cast<std::uint64_t>(m_node.rx_ring_bytes);
+  const auto ring_bytes = static_cast<std::uint64_t>(m_shared.node.rx_ring_bytes);
   while (!ring.waiting.empty()) {
     Whole& whole = ring.waiting.front();
     const std::uint64_t bytes = whole.record.bytes;
@@ -391,7 +394,7 @@ void PcieEndpoint::deliver_waiting(int channel) {
     const std::uint64_t offset = ring.written % ring_bytes;
     whole.record.offset = static_cast<std::uint32_t>(offset);
     const std::uint64_t length = serialization_ps(bytes + sizeof(MessageRecord));
-    const std::uint64_t land = m_to_host.book_spread(now_ps(), length, now_ps()) + m_latency_ps;
+    const std::uint64_t land = m_to_host.book_spread(now_ps(), length, now_ps()) + m_shared.latency_ps;
     const std::uint64_t base = kRing + static_cast<std::uint64_t>(channel) * ring_bytes;
     const std::uint64_t first = std::min(bytes, ring_bytes - offset);
     if (!whole.bytes.empty()) {

@@ -49,6 +49,23 @@
 
 namespace angara {
 
+// What every adapter of one machine reads and none changes: one copy, hot in cache for all of
+// them (a copy per adapter would be cache misses per message on a large machine).
+struct PcieShared {
+  PcieShared(int nodes, const Config& config);
+
+  int nodes;  // how many nodes the machine has (a send to another is refused)
+  NodeParams node;
+  PcieTiming pcie;
+  std::uint64_t latency_ps;
+  std::uint64_t packet_ps;      // a whole packet's PCIe transfer
+  std::uint32_t train_packets;  // at most, per transaction of a timing-only send
+  bool paced;                   // LT: message bytes count as sent as reached() says
+  ZeroLoad zero_load;
+  Cycle packet_time;   // of a whole packet on the injection channel (trains)
+  Cycle buffer_drain;  // LT: a router input buffer's flits over a link
+};
+
 class PcieEndpoint : public sc_core::sc_module,
                      public TrafficSource,
                      public HostLinkEnd {
@@ -56,8 +73,7 @@ class PcieEndpoint : public sc_core::sc_module,
   tlm::tlm_target_socket<> host;    // the window the host stores into
   tlm::tlm_initiator_socket<> dma;  // writes into host memory
 
-  // `nodes`: how many nodes the machine has (a send to another is refused).
-  PcieEndpoint(const sc_core::sc_module_name& name, NodeId id, int nodes, const Config& config,
+  PcieEndpoint(const sc_core::sc_module_name& name, NodeId id, const PcieShared& shared,
                const FabricClock& clock);
 
   // Called when new packets are ready to send (the router endpoint asks next() again).
@@ -76,7 +92,7 @@ class PcieEndpoint : public sc_core::sc_module,
 
   std::uint64_t messages_sent() const { return m_messages_sent; }
   std::uint64_t messages_received() const { return m_messages_received; }
-  const PcieTiming& pcie() const { return m_pcie; }
+  const PcieTiming& pcie() const { return m_shared.pcie; }
 
  private:
   struct OutPacket {
@@ -152,23 +168,13 @@ class PcieEndpoint : public sc_core::sc_module,
     const std::uint64_t period = m_clock.period().value();
     return (at_ps + period - 1) / period;
   }
-  std::uint64_t ps(double ns) const { return static_cast<std::uint64_t>(ns * 1000.0 + 0.5); }
   std::uint64_t serialization_ps(std::uint64_t bytes) const {
-    return ps(m_pcie.serialization_ns(bytes));
+    return m_shared.pcie.serialization_ps(bytes);
   }
 
   NodeId m_id;
-  int m_nodes;
-  NodeParams m_node;
-  PcieTiming m_pcie;
-  std::uint64_t m_latency_ps;
-  std::uint64_t m_packet_ps;  // a whole packet's PCIe transfer
+  const PcieShared& m_shared;
   const FabricClock& m_clock;
-  std::uint32_t m_train_packets;  // at most, per transaction of a timing-only send
-  bool m_paced;                     // LT: message bytes count as sent as reached() says
-  ZeroLoad m_zero_load;
-  Cycle m_packet_time;   // of a whole packet on the injection channel (trains)
-  Cycle m_buffer_drain;  // LT: a router input buffer's flits over a link
   std::deque<Injected> m_injected;  // LT, in injection order
   Cycle m_last_counted = 0;         // the send buffer empties in order
   std::function<void()> m_wake_injection;

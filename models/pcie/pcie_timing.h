@@ -23,6 +23,8 @@ class PcieTiming {
   std::uint64_t wire_bytes(std::uint64_t bytes) const;
   // Time the transfer occupies the link (no latency), ns.
   double serialization_ns(std::uint64_t bytes) const;
+  std::uint64_t serialization_ps(std::uint64_t bytes) const { return ps(serialization_ns(bytes)); }
+  static std::uint64_t ps(double ns) { return static_cast<std::uint64_t>(ns * 1000.0 + 0.5); }
   // One way, latency included: the first byte leaves the host at 0, the last arrives then, ns.
   double transfer_ns(std::uint64_t bytes) const {
     return m_params.latency_ns + serialization_ns(bytes);

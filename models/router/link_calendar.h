@@ -4,15 +4,17 @@
 // order; a packet therefore takes the earliest free gap after its ready cycle that fits it,
 // rather than queueing behind the last booking (plain busy-until).
 
-#include <boost/container/small_vector.hpp>
-
+#include <array>
+#include <cstdint>
+#include <span>
 #include <utility>
+#include <vector>
 
 #include "models/core/ids.h"
 
 namespace angara {
 
-class LinkCalendar {
+class alignas(64) LinkCalendar {
  public:
   // Books `length` cycles at the earliest start >= `ready` that overlaps no booking and returns
   // that start. Bookings that end at or before `floor` are forgotten first: no packet can be
@@ -24,12 +26,24 @@ class LinkCalendar {
   // push it behind them whole.
   Cycle book_spread(Cycle ready, Cycle length, Cycle floor);
 
-  std::size_t bookings() const { return m_booked.size(); }
+  std::size_t bookings() const { return m_size; }
 
  private:
-  // Disjoint [start, end), in start order. A link holds a few at a time (touching ones merge);
-  // kept inline, a booking touches no memory beyond the calendar's own.
-  boost::container::small_vector<std::pair<Cycle, Cycle>, 4> m_booked;
+  using Booking = std::pair<Cycle, Cycle>;  // [start, end)
+
+  // Disjoint bookings in start order. A link holds a few at a time (touching ones merge), kept
+  // inside the calendar: a booking then reads one or two cache lines, where a heap buffer would
+  // be one more miss per hop on a large machine. More spill to the heap, and come back.
+  std::span<Booking> booked() {
+    return {m_spill.empty() ? m_inline.data() : m_spill.data(), m_size};
+  }
+  void erase(std::size_t first, std::size_t last);
+  void insert(std::size_t at, Booking b);
+
+  static constexpr std::size_t kInline = 6;  // two cache lines in all
+  std::vector<Booking> m_spill;               // all bookings while more than kInline are held
+  std::uint32_t m_size = 0;
+  std::array<Booking, kInline> m_inline{};
 };
 
 }  // namespace angara

@@ -21,21 +21,23 @@ bool goes_up(PacketKind kind) {
 
 }  // namespace
 
-RouterCore::RouterCore(NodeId id, const Torus& torus, const DirectionOrderRouting& routing,
-                       const Config& config, std::unique_ptr<CollectiveUnit> collective,
-                       PacketPool& pool)
-    : m_id(id),
-      m_torus(torus),
-      m_routing(routing),
-      m_vcs(config.router.vcs),
-      m_vc_count(config.router.vcs + 2),
-      m_pipeline(config.router.pipeline_cycles),
-      m_coll(config.collective),
-      m_local(static_cast<PortId>(torus.direction_count())),
-      m_link_t(config.link, config.router.clock_mhz),
-      m_local_t(config.endpoint, config.router.clock_mhz),
+RouterShared::RouterShared(const Torus& t, const Config& config)
+    : torus(t),
+      routing(t, config.router),
+      vcs(config.router.vcs),
+      pipeline(config.router.pipeline_cycles),
+      coll(config.collective),
+      link(config.link, config.router.clock_mhz),
+      local(config.endpoint, config.router.clock_mhz),
       // The crossbar to and from the PEGroup moves one flit per cycle, with no wire.
-      m_internal_t({kFlitBits * config.router.clock_mhz / 1000.0, 0.0}, config.router.clock_mhz),
+      internal({kFlitBits * config.router.clock_mhz / 1000.0, 0.0}, config.router.clock_mhz) {}
+
+RouterCore::RouterCore(NodeId id, const RouterShared& shared, const Config& config,
+                       std::unique_ptr<CollectiveUnit> collective, PacketPool& pool)
+    : m_id(id),
+      m_local(static_cast<PortId>(shared.torus.direction_count())),
+      m_vc_count(shared.vcs + 2),
+      m_shared(shared),
       m_collective(std::move(collective)),
       m_pool(&pool) {
   const auto ports = static_cast<std::size_t>(port_count());
@@ -53,15 +55,15 @@ RouterCore::RouterCore(NodeId id, const Torus& torus, const DirectionOrderRoutin
 }
 
 const ChannelTiming& RouterCore::timing(PortId port) const {
-  if (port == m_local) return m_local_t;
-  return port == pegroup_port() ? m_internal_t : m_link_t;
+  if (port == m_local) return m_shared.local;
+  return port == pegroup_port() ? m_shared.internal : m_shared.link;
 }
 
 RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
   if (is_collective(packet.header.kind)) {
     if (!m_collective) {
       throw std::logic_error(fmt::format("router {}: collective packet but no collective subnet",
-                                         m_torus.format(m_id)));
+                                         m_shared.torus.format(m_id)));
     }
     const CollectiveRoute c = m_collective->arrival(packet, port == m_local);
     return {static_cast<std::uint16_t>(c.dirs | (c.pe ? bit(m_local) : 0) |
@@ -69,22 +71,22 @@ RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
             0, packet.wire_flits()};
   }
   // VC = set * classes + class, with 1 or 2 classes: mask and shift, no division per hop.
-  const int class_bits = m_routing.vc_classes() - 1;
+  const int class_bits = m_shared.routing.vc_classes() - 1;
   std::optional<Direction> arrived_by;
   if (port < m_local) arrived_by = Direction::from_index(port);
   const RouteStep step =
-      m_routing.route(m_id, packet.header.dst, arrived_by, packet.header.vc & class_bits);
+      m_shared.routing.route(m_id, packet.header.dst, arrived_by, packet.header.vc & class_bits);
   const int set_base = packet.header.vc & ~class_bits;
   return {bit(step.eject ? m_local : step.dir.index()), static_cast<VcId>(set_base + step.vc_class),
-          m_routing.required_credits(step, packet.wire_flits())};
+          m_shared.routing.required_credits(step, packet.wire_flits())};
 }
 
 Cycle RouterCore::ready_at(PortId port, const Packet& p, const Route& r) const {
   if (is_collective(p.header.kind) && port != pegroup_port()) {
     // VCUp/VCDown store the whole packet, then read the table and analyse the head; from the
     // processor a packet goes into the PEGroup FIFO as soon as it is wholly in.
-    const Cycle routing = port == m_local ? 0 : m_coll.table_cycles + m_coll.analysis_cycles;
-    const Cycle perturbed = p.header.vc == vc_up() ? m_coll.test_extra_vcup_cycles : 0;
+    const Cycle routing = port == m_local ? 0 : m_shared.coll.table_cycles + m_shared.coll.analysis_cycles;
+    const Cycle perturbed = p.header.vc == vc_up() ? m_shared.coll.test_extra_vcup_cycles : 0;
     return p.tail_at + routing + (port == m_local ? 0 : perturbed);
   }
   if (port == pegroup_port()) return p.head_at;  // a PEGroup send: ready when the PEGroup says
@@ -92,7 +94,7 @@ Cycle RouterCore::ready_at(PortId port, const Packet& p, const Route& r) const {
   const auto out = static_cast<PortId>(std::countr_zero(r.outs));
   const Cycle out_ser = timing(out).serialization(p.wire_flits());
   const Cycle tail_bound = p.tail_at > out_ser ? p.tail_at - out_ser : 0;
-  return std::max(p.head_at + m_pipeline, tail_bound);
+  return std::max(p.head_at + m_shared.pipeline, tail_bound);
 }
 
 VcId RouterCore::out_vc(PortId out, const Packet& p, const Route& r) const {
@@ -287,7 +289,7 @@ void RouterCore::trace_arrival(PortId port, const Packet& p, Cycle ready) {
   stage(VcStage::Storing, p.head_at);
   if (port != m_local) {
     stage(VcStage::Table, p.tail_at);
-    stage(VcStage::Analysis, p.tail_at + m_coll.table_cycles);
+    stage(VcStage::Analysis, p.tail_at + m_shared.coll.table_cycles);
   }
   stage(VcStage::Issuing, ready);
 }
@@ -335,8 +337,8 @@ std::optional<RouterCore::Blocked> RouterCore::oldest_blocked(Cycle now) const {
         q.ready,
         fmt::format("router {} input port {} VC {}: packet #{} ({} -> {}, {} flits) waits since "
                     "cycle {} for output {} VC {}, which has {} free flits of the {} it needs",
-                    m_torus.format(m_id), port_name(port), i % m_vc_count, p.header.seq,
-                    m_torus.format(p.header.src), m_torus.format(p.header.dst), p.wire_flits(),
+                    m_shared.torus.format(m_id), port_name(port), i % m_vc_count, p.header.seq,
+                    m_shared.torus.format(p.header.src), m_shared.torus.format(p.header.dst), p.wire_flits(),
                     q.ready, port_name(out), vc, m_credits[input_index(out, vc)].available(),
                     need(port, out, *q.packet, q.route))};
   }

@@ -49,21 +49,35 @@ struct Grant {
   Cycle tail_out = 0;  // cycle the tail has left this router
 };
 
+// What every router of one machine reads and none changes. A hop reads it, so one copy stays in
+// cache for all routers; a copy per router would be another cache miss per hop on a large torus.
+struct RouterShared {
+  RouterShared(const Torus& torus, const Config& config);
+
+  const Torus& torus;
+  DirectionOrderRouting routing;
+  int vcs;  // point-to-point VCs per port
+  int pipeline;
+  CollectiveParams coll;
+  ChannelTiming link, local, internal;
+};
+
 class RouterCore {
  public:
   // Port numbering: directions 0 .. 2*dims-1 (Direction::index()), then the local port
   // (injection in, ejection out), then the internal PEGroup port. Input port d holds packets
   // travelling in direction d. VCs per port: router.vcs point-to-point VCs, then VCUp, VCDown.
   // `collective` may be null (no trees); `pool` makes the copies of multi-destination packets.
-  RouterCore(NodeId id, const Torus& torus, const DirectionOrderRouting& routing,
-             const Config& config, std::unique_ptr<CollectiveUnit> collective, PacketPool& pool);
+  RouterCore(NodeId id, const RouterShared& shared, const Config& config,
+             std::unique_ptr<CollectiveUnit> collective, PacketPool& pool);
 
   NodeId id() const { return m_id; }
+  const RouterShared& shared() const { return m_shared; }
   PortId local_port() const { return m_local; }
   PortId pegroup_port() const { return static_cast<PortId>(m_local + 1); }
   int port_count() const { return m_local + 2; }
-  VcId vc_up() const { return static_cast<VcId>(m_vcs); }
-  VcId vc_down() const { return static_cast<VcId>(m_vcs + 1); }
+  VcId vc_up() const { return static_cast<VcId>(m_shared.vcs); }
+  VcId vc_down() const { return static_cast<VcId>(m_shared.vcs + 1); }
   const ChannelTiming& timing(PortId port) const;
 
   // Where a packet that arrived on input `port` goes: the output ports still to serve, its VC
@@ -144,17 +158,14 @@ class RouterCore {
   void trace_credits(PortId port, VcId vc, std::int64_t flits, Cycle at);
   void enqueue_send(const CollectiveSend& send);
 
+  // What a loosely-timed hop touches comes first, within one cache line.
   NodeId m_id;
-  const Torus& m_torus;
-  const DirectionOrderRouting& m_routing;
-  int m_vcs;       // point-to-point VCs per port
-  int m_vc_count;  // all VCs per port: m_vcs + VCUp + VCDown
-  int m_pipeline;
-  CollectiveParams m_coll;
   PortId m_local;
-  ChannelTiming m_link_t, m_local_t, m_internal_t;
+  int m_vc_count;  // all VCs per port: point-to-point + VCUp + VCDown
+  const RouterShared& m_shared;
   std::unique_ptr<CollectiveUnit> m_collective;
   PacketPool* m_pool;
+  std::uint64_t m_flit_hops = 0;
 
   // Input VCs holding packets, so that allocation visits only those (a router has up to 100).
   class InputSet {
@@ -183,7 +194,6 @@ class RouterCore {
   std::vector<int> m_requests;           // scratch: input VCs that may start this cycle
   std::vector<ToPeGroup> m_to_pegroup;   // granted to the PEGroup, not yet handed over
   std::vector<CollectiveSend> m_sends;   // scratch: what the PEGroup sends
-  std::uint64_t m_flit_hops = 0;
   std::unique_ptr<RouterTrace> m_trace;  // null: tracing off
 };
 

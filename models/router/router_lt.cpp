@@ -1,6 +1,8 @@
 #include "models/router/router_lt.h"
 
 #include <bit>
+#include <optional>
+#include <stdexcept>
 
 namespace angara {
 
@@ -8,9 +10,11 @@ RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const F
     : sc_core::sc_module(name),
       out("out"),
       in("in"),
-      m_core(std::move(core)),
       m_clock(clock),
-      m_outputs(static_cast<std::size_t>(m_core.port_count())) {
+      m_core(std::move(core)) {
+  if (m_core.port_count() > static_cast<int>(m_outputs.size())) {
+    throw std::logic_error("RouterLt: more ports than a 4D torus router has");
+  }
   in.register_b_transport(this, &RouterLt::b_transport);
   SC_HAS_PROCESS(RouterLt);
   SC_METHOD(timer);
@@ -21,6 +25,10 @@ RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const F
 // `packet.head_at`/`tail_at` say when it is in this router (the annotated delay, in cycles).
 void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& /*delay*/) {
   const auto in_port = static_cast<PortId>(port);
+  if (in_port == m_core.local_port() && !m_fabric.empty() &&
+      !is_collective(packet.header.kind)) {
+    prefetch_path(packet.header.dst);
+  }
   const RouterCore::Route route = m_core.route(in_port, packet);
   pass(in_port, packet, route, m_core.ready_at(in_port, packet, route));
   // Only the PEGroup taking a packet moves the collective's timer (point-to-point packets do not).
@@ -52,7 +60,12 @@ void RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle 
     if (pegroup) m_pegroup_input_free = input_free;
     m_core.forward(*p, g);
     sc_core::sc_time delay = m_clock.until(p->head_at);
-    out[out_port]->b_transport(*p, delay);  // the packet may be recycled after this call
+    // The packet may be recycled after this call.
+    if (out_port < m_core.local_port() && m_next[out_port] != nullptr) {
+      m_next[out_port]->b_transport(out_port, *p, delay);
+    } else {
+      out[out_port]->b_transport(*p, delay);
+    }
   }
 }
 
@@ -74,6 +87,34 @@ void RouterLt::arm_timer() {
   if (!m_core.collective()) return;
   const Cycle due = m_core.collective()->next_timer();
   if (due != kNever) m_timer.notify(m_clock.until(std::max(due, m_clock.now())));
+}
+
+void RouterLt::set_fabric(std::span<RouterLt* const> routers) {
+  m_fabric = routers;
+  const Torus& torus = m_core.shared().torus;
+  for (int d = 0; d < torus.direction_count(); ++d) {
+    m_next[d] = routers[torus.neighbor(m_core.id(), Direction::from_index(d))];
+  }
+}
+
+void RouterLt::prefetch_path(NodeId dst) const {
+  const RouterShared& shared = m_core.shared();
+  NodeId here = m_core.id();
+  std::optional<Direction> arrived_by;
+  for (;;) {
+    const RouteStep step = shared.routing.route(here, dst, arrived_by, 0);
+    const RouterLt* router = m_fabric[here];
+    const PortId port = step.eject ? m_core.local_port() : static_cast<PortId>(step.dir.index());
+    const auto* calendar = reinterpret_cast<const char*>(&router->m_outputs[port]);
+    __builtin_prefetch(calendar);
+    __builtin_prefetch(calendar + sizeof(LinkCalendar) - 1);
+    if (step.eject) return;
+    here = shared.torus.neighbor(here, step.dir);
+    arrived_by = step.dir;
+    const RouterLt* next = m_fabric[here];
+    __builtin_prefetch(next->m_next.data());
+    __builtin_prefetch(&next->m_core);
+  }
 }
 
 }  // namespace angara

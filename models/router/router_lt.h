@@ -10,7 +10,8 @@
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
-#include <vector>
+#include <array>
+#include <span>
 
 #include "models/router/fabric_protocol.h"
 #include "models/router/link_calendar.h"
@@ -28,6 +29,12 @@ class RouterLt : public sc_core::sc_module {
 
   const RouterCore& core() const { return m_core; }
 
+  // The machine's routers, by node, once bound (out[d] of each to in[d] of its neighbour in
+  // direction d): a hop then calls the next router's b_transport itself, the call the socket
+  // would make, and a packet entering the network has its path's router state fetched from
+  // memory all at once instead of one cache miss after another (docs/PERFORMANCE.md).
+  void set_fabric(std::span<RouterLt* const> routers);
+
  private:
   void b_transport(int port, Packet& packet, sc_core::sc_time& delay);
   // Sends `packet` from input `port` to every output of `route`, from cycle `ready` on.
@@ -35,12 +42,18 @@ class RouterLt : public sc_core::sc_module {
   void send(const CollectiveSend& send);
   void timer();
   void arm_timer();
+  // Asks the cache for what the hops of a packet from here to `dst` will read.
+  void prefetch_path(NodeId dst) const;
 
-  RouterCore m_core;
+  // What a hop touches: a line of these, a line of these and the head of m_core, and one
+  // output's calendar (prefetch_path() asks for exactly those).
+  alignas(64) std::array<RouterLt*, 2 * kMaxDims> m_next{};  // [direction]
   const FabricClock& m_clock;
-  std::vector<LinkCalendar> m_outputs;  // [port]
-  sc_core::sc_event m_timer;
   Cycle m_pegroup_input_free = 0;  // the crossbar input from the PEGroup
+  RouterCore m_core;
+  std::array<LinkCalendar, 2 * kMaxDims + 2> m_outputs;  // [port]
+  std::span<RouterLt* const> m_fabric;
+  sc_core::sc_event m_timer;
 };
 
 }  // namespace angara

@@ -37,6 +37,25 @@ TEST(LinkCalendar, ForgetsBookingsThatEndedBeforeTheFloor) {
   EXPECT_EQ(c.bookings(), 2u);  // 980..995 still ends after the floor, plus the new one
 }
 
+// A calendar holds a few bookings inside itself and more on the heap; it finds the same gaps
+// either way, and across the change in both directions.
+TEST(LinkCalendar, GapsAreFoundWhetherHeldInsideOrSpilled) {
+  LinkCalendar c;
+  for (Cycle t = 0; t < 200; t += 20) c.book(t, 10, 0);  // 0..10, 20..30, ..., 180..190
+  EXPECT_EQ(c.bookings(), 10u);
+  EXPECT_EQ(c.book(5, 10, 0), 10u);  // exactly 10..20: joins 0..10 and 20..30
+  EXPECT_EQ(c.bookings(), 9u);
+  EXPECT_EQ(c.book(150, 5, 150), 150u);  // all but 160..170 and 180..190 forgotten
+  EXPECT_EQ(c.bookings(), 3u);
+  EXPECT_EQ(c.book(150, 10, 150), 170u);  // the gap 170..180: joins both sides
+  EXPECT_EQ(c.bookings(), 2u);            // 150..155 and 160..190
+  for (Cycle t = 200; t < 400; t += 20) c.book(t, 10, 150);
+  EXPECT_EQ(c.bookings(), 12u);
+  EXPECT_EQ(c.book(150, 15, 150), 390u);  // every gap is 10 wide until the last booking ends
+  EXPECT_EQ(c.book(150, 10, 150), 190u);  // 190..200 fits: joins 160..190 and 200..210
+  EXPECT_EQ(c.bookings(), 11u);
+}
+
 // Back-to-back bookings are held as one interval (a saturated link stays cheap to search), and a
 // booking that fills a gap exactly joins its neighbours; the free gaps are unchanged.
 TEST(LinkCalendar, TouchingBookingsJoin) {
