@@ -158,6 +158,17 @@ def best_gain(table):
     return f"{t['gain']:.2f} at {t['nodes']} nodes ({t['dims']})"
 
 
+def slowest_point(csv_dir):
+    """What the study's longest point cost: the one SpMV point that bounds the run's wall time."""
+    r = max(read(os.path.join(csv_dir, "spmv.csv")), key=lambda r: float(r["wall_seconds"]))
+    wall, messages = float(r["wall_seconds"]), int(r["messages_delivered"])
+    took = f"{wall / 60:.0f} minutes" if wall >= 120 else f"{wall:.1f} s"
+    per_message = f", {wall * 1e6 / messages:.1f} us of wall time per message" if messages else ""
+    return (f"{r['workload.algorithm'].replace('_', ' ')} at {r['nodes']} nodes ({dims(r)}, "
+            f"{messages / 1e6:.1f} million messages) took {took} of this run, beside the other "
+            f"points{per_message}")
+
+
 def fmt_table(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
@@ -215,6 +226,7 @@ def main():
         spmv_at_table=fmt_table(["buffers (collective/router), flits"] + spmv_header,
                                 spmv_rows(spmv_at, True)),
         spmv_best=best_gain(spmv),
+        slowest=slowest_point(a.csv),
         spmv_at_best=best_gain([t for t in spmv_at if t["size"] == "34/64"]))
     with open(os.path.join(a.out, "REPORT.md"), "w") as f:
         f.write(text)
