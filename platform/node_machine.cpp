@@ -18,6 +18,7 @@ class NodeMachine::Deliveries : public TrafficObserver {
     endpoints[at]->receive(packet);
     if (packet.header.kind == PacketKind::Message) endpoints[packet.header.src]->reached(packet);
   }
+  void on_the_way(NodeId to) override { endpoints[to]->prefetch_receive(); }
 };
 
 NodeMachine::NodeMachine(const Config& config)

@@ -74,7 +74,8 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
   }
   if constexpr (std::is_same_v<RouterShell, RouterLt>) {
     m_lt_routers = std::move(routers);
-    for (RouterLt* router : m_lt_routers) router->set_fabric(m_lt_routers);
+    m_lt_endpoints = std::move(endpoints);
+    for (RouterLt* router : m_lt_routers) router->set_fabric(m_lt_routers, m_lt_endpoints);
   }
 }
 

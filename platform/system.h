@@ -25,6 +25,7 @@
 
 namespace angara {
 
+class EndpointLt;
 class RouterLt;
 
 class System {
@@ -79,7 +80,9 @@ class System {
   std::vector<std::unique_ptr<TrafficSource>> m_sources;
   std::vector<std::unique_ptr<sc_core::sc_module>> m_modules;
   std::vector<const RouterCore*> m_routers;
-  std::vector<RouterLt*> m_lt_routers;  // LT: the fabric the routers call along directly
+  // LT: the fabric the routers call along directly.
+  std::vector<RouterLt*> m_lt_routers;
+  std::vector<EndpointLt*> m_lt_endpoints;
   std::vector<EndpointCore*> m_endpoints;
   std::vector<std::function<void()>> m_endpoint_wakers;
   std::unique_ptr<Tracer> m_tracer;  // null: tracing off

@@ -38,6 +38,13 @@ class EndpointCore {
   bool return_credits(VcId vc, int flits, Cycle at);
   // Takes a delivered packet: checks it, reports it and recycles it.
   void deliver(Packet* packet);
+  // Asks the cache for what deliver() reads here (the members up to m_pool).
+  void prefetch() const {
+    __builtin_prefetch(this);
+    __builtin_prefetch(&m_pool);
+  }
+  // Tells the observer that `packet`, just started, is on its way (TrafficObserver::on_the_way).
+  void announce(const Packet& packet) const { m_observer.on_the_way(packet.header.dst); }
   // Asks the source again for its next packet (it was given more work since it said none).
   void refresh();
   // Stop creating packets from cycle `at` on (packets already created are still sent).

@@ -16,7 +16,6 @@ EndpointLt::EndpointLt(const sc_core::sc_module_name& name, const EndpointCore& 
   sensitive << m_wake;
 }
 
-// The sink takes the packet; its tail_at says when it arrived.
 void EndpointLt::b_transport(int /*port*/, Packet& packet, sc_core::sc_time& /*delay*/) {
   m_core.deliver(&packet);
 }
@@ -25,6 +24,7 @@ void EndpointLt::evaluate() {
   const Cycle now = m_clock.now();
   const Cycle horizon = (now / m_quantum + 1) * m_quantum;  // end of this quantum
   while (Packet* packet = m_core.inject_unchecked(horizon)) {
+    m_core.announce(*packet);
     sc_core::sc_time delay = m_clock.until(packet->head_at);
     inject[0]->b_transport(*packet, delay);
   }

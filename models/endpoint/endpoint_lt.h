@@ -29,8 +29,13 @@ class EndpointLt : public sc_core::sc_module {
   }
   const EndpointCore& core() const { return m_core; }
 
- private:
+  // The sink: takes the packet; its tail_at says when it arrived. Bound to `eject`, and called
+  // by the LT router of this node directly (RouterLt::set_fabric).
   void b_transport(int port, Packet& packet, sc_core::sc_time& delay);
+  // Asks the cache for what taking a packet reads (a packet is on its way here).
+  void prefetch() const { m_core.prefetch(); }
+
+ private:
   void evaluate();
 
   EndpointCore m_core;

@@ -51,6 +51,9 @@ class TrafficObserver {
   virtual void created(const PacketRequest& request) = 0;
   // Called once the packet's tail is in the endpoint of node `at` (packet.tail_at).
   virtual void delivered(const Packet& packet, NodeId at) = 0;
+  // A packet for node `to` is entering the network (LT: it is delivered within the same call):
+  // a chance to have what delivered() will read fetched from memory meanwhile.
+  virtual void on_the_way(NodeId /*to*/) {}
 };
 
 }  // namespace angara

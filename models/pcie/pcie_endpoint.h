@@ -80,6 +80,12 @@ class PcieEndpoint : public sc_core::sc_module,
   void on_new_work(std::function<void()> wake) { m_wake_injection = std::move(wake); }
   // A packet ejected to this node; its tail is in the adapter at packet.tail_at.
   void receive(const Packet& packet);
+  // Asks the cache for what receive() reads (a packet is on its way here).
+  void prefetch_receive() const {
+    __builtin_prefetch(&m_arrivals);
+    __builtin_prefetch(&m_arrival_order);
+    __builtin_prefetch(&m_wake);
+  }
   // LT: a message packet this endpoint sent has been ejected at its destination (the same call
   // chain that injected it).
   void reached(const Packet& packet);

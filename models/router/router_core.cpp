@@ -36,10 +36,10 @@ RouterCore::RouterCore(NodeId id, const RouterShared& shared, const Config& conf
                        std::unique_ptr<CollectiveUnit> collective, PacketPool& pool)
     : m_id(id),
       m_local(static_cast<PortId>(shared.torus.direction_count())),
-      m_vc_count(shared.vcs + 2),
       m_shared(shared),
       m_collective(std::move(collective)),
-      m_pool(&pool) {
+      m_pool(&pool),
+      m_vc_count(shared.vcs + 2) {
   const auto ports = static_cast<std::size_t>(port_count());
   m_inputs.resize(ports * m_vc_count);
   m_input_busy.assign(ports, 0);

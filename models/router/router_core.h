@@ -158,14 +158,14 @@ class RouterCore {
   void trace_credits(PortId port, VcId vc, std::int64_t flits, Cycle at);
   void enqueue_send(const CollectiveSend& send);
 
-  // What a loosely-timed hop touches comes first, within one cache line.
+  // What a loosely-timed hop touches comes first: 40 bytes, which RouterLt keeps in one line.
   NodeId m_id;
   PortId m_local;
-  int m_vc_count;  // all VCs per port: point-to-point + VCUp + VCDown
   const RouterShared& m_shared;
   std::unique_ptr<CollectiveUnit> m_collective;
   PacketPool* m_pool;
   std::uint64_t m_flit_hops = 0;
+  int m_vc_count;  // all VCs per port: point-to-point + VCUp + VCDown
 
   // Input VCs holding packets, so that allocation visits only those (a router has up to 100).
   class InputSet {

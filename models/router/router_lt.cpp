@@ -25,7 +25,7 @@ RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const F
 // `packet.head_at`/`tail_at` say when it is in this router (the annotated delay, in cycles).
 void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& /*delay*/) {
   const auto in_port = static_cast<PortId>(port);
-  if (in_port == m_core.local_port() && !m_fabric.empty() &&
+  if (in_port == m_core.local_port() && !m_routers.empty() &&
       !is_collective(packet.header.kind)) {
     prefetch_path(packet.header.dst);
   }
@@ -59,13 +59,18 @@ void RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle 
     }
     if (pegroup) m_pegroup_input_free = input_free;
     m_core.forward(*p, g);
-    sc_core::sc_time delay = m_clock.until(p->head_at);
-    // The packet may be recycled after this call.
-    if (out_port < m_core.local_port() && m_next[out_port] != nullptr) {
-      m_next[out_port]->b_transport(out_port, *p, delay);
-    } else {
-      out[out_port]->b_transport(*p, delay);
-    }
+    hand_on(out_port, *p);
+  }
+}
+
+void RouterLt::hand_on(PortId port, Packet& packet) {
+  sc_core::sc_time delay = m_clock.until(packet.head_at);
+  if (port < m_core.local_port() && m_next[port] != nullptr) {
+    m_next[port]->b_transport(port, packet, delay);
+  } else if (port == m_core.local_port() && m_endpoint != nullptr) {
+    m_endpoint->b_transport(0, packet, delay);
+  } else {
+    out[port]->b_transport(packet, delay);
   }
 }
 
@@ -89,8 +94,11 @@ void RouterLt::arm_timer() {
   if (due != kNever) m_timer.notify(m_clock.until(std::max(due, m_clock.now())));
 }
 
-void RouterLt::set_fabric(std::span<RouterLt* const> routers) {
-  m_fabric = routers;
+void RouterLt::set_fabric(std::span<RouterLt* const> routers,
+                          std::span<EndpointLt* const> endpoints) {
+  m_routers = routers;
+  m_endpoints = endpoints;
+  m_endpoint = endpoints[m_core.id()];
   const Torus& torus = m_core.shared().torus;
   for (int d = 0; d < torus.direction_count(); ++d) {
     m_next[d] = routers[torus.neighbor(m_core.id(), Direction::from_index(d))];
@@ -103,15 +111,18 @@ void RouterLt::prefetch_path(NodeId dst) const {
   std::optional<Direction> arrived_by;
   for (;;) {
     const RouteStep step = shared.routing.route(here, dst, arrived_by, 0);
-    const RouterLt* router = m_fabric[here];
+    const RouterLt* router = m_routers[here];
     const PortId port = step.eject ? m_core.local_port() : static_cast<PortId>(step.dir.index());
     const auto* calendar = reinterpret_cast<const char*>(&router->m_outputs[port]);
     __builtin_prefetch(calendar);
     __builtin_prefetch(calendar + sizeof(LinkCalendar) - 1);
-    if (step.eject) return;
+    if (step.eject) {
+      m_endpoints[here]->prefetch();
+      return;
+    }
     here = shared.torus.neighbor(here, step.dir);
     arrived_by = step.dir;
-    const RouterLt* next = m_fabric[here];
+    const RouterLt* next = m_routers[here];
     __builtin_prefetch(next->m_next.data());
     __builtin_prefetch(&next->m_core);
   }

@@ -13,6 +13,7 @@
 #include <array>
 #include <span>
 
+#include "models/endpoint/endpoint_lt.h"
 #include "models/router/fabric_protocol.h"
 #include "models/router/link_calendar.h"
 #include "models/router/router_core.h"
@@ -29,11 +30,11 @@ class RouterLt : public sc_core::sc_module {
 
   const RouterCore& core() const { return m_core; }
 
-  // The machine's routers, by node, once bound (out[d] of each to in[d] of its neighbour in
-  // direction d): a hop then calls the next router's b_transport itself, the call the socket
-  // would make, and a packet entering the network has its path's router state fetched from
-  // memory all at once instead of one cache miss after another (docs/PERFORMANCE.md).
-  void set_fabric(std::span<RouterLt* const> routers);
+  // The machine's routers and endpoints, by node, once bound (out[d] of each router to in[d] of
+  // its neighbour in direction d, the local port to its endpoint): a hop then makes the call the
+  // socket would make itself, and a packet entering the network has its path's state fetched
+  // from memory all at once instead of one cache miss after another (docs/PERFORMANCE.md).
+  void set_fabric(std::span<RouterLt* const> routers, std::span<EndpointLt* const> endpoints);
 
  private:
   void b_transport(int port, Packet& packet, sc_core::sc_time& delay);
@@ -45,14 +46,19 @@ class RouterLt : public sc_core::sc_module {
   // Asks the cache for what the hops of a packet from here to `dst` will read.
   void prefetch_path(NodeId dst) const;
 
+  // Hands the packet on through output `port` (it may be recycled after this call).
+  void hand_on(PortId port, Packet& packet);
+
   // What a hop touches: a line of these, a line of these and the head of m_core, and one
   // output's calendar (prefetch_path() asks for exactly those).
   alignas(64) std::array<RouterLt*, 2 * kMaxDims> m_next{};  // [direction]
   const FabricClock& m_clock;
   Cycle m_pegroup_input_free = 0;  // the crossbar input from the PEGroup
+  EndpointLt* m_endpoint = nullptr;  // on the local port
   RouterCore m_core;
   std::array<LinkCalendar, 2 * kMaxDims + 2> m_outputs;  // [port]
-  std::span<RouterLt* const> m_fabric;
+  std::span<RouterLt* const> m_routers;
+  std::span<EndpointLt* const> m_endpoints;
   sc_core::sc_event m_timer;
 };
 
