@@ -35,8 +35,8 @@ PcieShared::PcieShared(int node_count, const Config& config)
       packet_time(zero_load.local().serialization(kMaxPacketFlits)),
       buffer_drain(zero_load.link().serialization(config.router.buffer_flits)) {}
 
-PcieEndpoint::PcieEndpoint(const sc_core::sc_module_name& name, NodeId id,
-                           const PcieShared& shared, const FabricClock& clock)
+PcieEndpoint::PcieEndpoint(const sc_core::sc_module_name& name, NodeId id, const PcieShared& shared,
+                           const FabricClock& clock)
     : sc_core::sc_module(name),
       host("host"),
       dma("dma"),
@@ -76,8 +76,8 @@ void PcieEndpoint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
                                ? header.dst_channel < m_rings.size()
                                : header.tree < kMaxTrees && header.kind <= SendKind::Reduce;
     if ((to_node && header.dst_node >= static_cast<std::uint32_t>(m_shared.nodes)) || !addressed ||
-        !flags_known ||
-        (header.kind == SendKind::Reduce && header.bytes > kPacketBytes) || header.bytes == 0 ||
+        !flags_known || (header.kind == SendKind::Reduce && header.bytes > kPacketBytes) ||
+        header.bytes == 0 ||
         header.bytes > static_cast<std::uint32_t>(m_shared.node.max_message_bytes) ||
         gp.get_data_length() != sizeof header + (timing_only ? 0 : header.bytes) || !fits) {
       gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
@@ -155,7 +155,8 @@ void PcieEndpoint::queue_packets(const host_protocol::SendHeader& header, const 
     const Cycle at = cycle_at(ready(offset, bytes));
     const bool whole = bytes == kPacketBytes;
     if (train != nullptr && whole && train->request.train < m_shared.train_packets) {
-      const Cycle ahead = train->request.train * m_shared.packet_time;  // its packets before this one
+      // Its packets before this one.
+      const Cycle ahead = train->request.train * m_shared.packet_time;
       train->request.created = std::max(train->request.created, at > ahead ? at - ahead : 0);
       m_last_ready = train->request.created;
       ++train->request.train;
@@ -251,7 +252,8 @@ void PcieEndpoint::reached(const Packet& packet) {
   m_injected.pop_front();
   // A train waits for others' trains whole where its packets would have slipped in between:
   // its tail may come as much later again without its sender being held.
-  const Cycle ahead = m_shared.zero_load.transit(packet.hops) + (packet.hops + 1) * m_shared.buffer_drain +
+  const Cycle ahead = m_shared.zero_load.transit(packet.hops) +
+                      (packet.hops + 1) * m_shared.buffer_drain +
                       (packet.train - 1) * m_shared.packet_time;
   const Cycle left = packet.tail_at > ahead ? packet.tail_at - ahead : 0;
   m_last_counted = std::max({m_last_counted, injected.tail_at, left});
@@ -264,7 +266,8 @@ void PcieEndpoint::count_sent(std::uint32_t bytes, bool last, Cycle at) {
   const std::uint64_t tail = at * m_clock.period().value();
   const std::uint64_t length = serialization_ps(sizeof m_tx_sent);
   const std::uint64_t start = m_to_host_small.book(std::max(tail, now_ps()), length, now_ps());
-  dma_write(host_protocol::kTxSent, &m_tx_sent, sizeof m_tx_sent, start + length + m_shared.latency_ps);
+  dma_write(host_protocol::kTxSent, &m_tx_sent, sizeof m_tx_sent,
+            start + length + m_shared.latency_ps);
 }
 
 // --- network side: ejection
@@ -394,7 +397,8 @@ void PcieEndpoint::deliver_waiting(int channel) {
     const std::uint64_t offset = ring.written % ring_bytes;
     whole.record.offset = static_cast<std::uint32_t>(offset);
     const std::uint64_t length = serialization_ps(bytes + sizeof(MessageRecord));
-    const std::uint64_t land = m_to_host.book_spread(now_ps(), length, now_ps()) + m_shared.latency_ps;
+    const std::uint64_t land =
+        m_to_host.book_spread(now_ps(), length, now_ps()) + m_shared.latency_ps;
     const std::uint64_t base = kRing + static_cast<std::uint64_t>(channel) * ring_bytes;
     const std::uint64_t first = std::min(bytes, ring_bytes - offset);
     if (!whole.bytes.empty()) {
