@@ -4,6 +4,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "models/endpoint/endpoint_lt.h"
+
 namespace angara {
 
 RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const FabricClock& clock)

@@ -13,12 +13,13 @@
 #include <array>
 #include <span>
 
-#include "models/endpoint/endpoint_lt.h"
 #include "models/router/fabric_protocol.h"
 #include "models/router/link_calendar.h"
 #include "models/router/router_core.h"
 
 namespace angara {
+
+class EndpointLt;
 
 class RouterLt : public sc_core::sc_module {
  public:
