@@ -45,6 +45,10 @@ NodeMachine::NodeMachine(const Config& config)
                                              m_config, m_clock, quantum));
     m_hosts.back()->pcie.bind(m_endpoints[n]->host);
     m_endpoints[n]->dma.bind(m_hosts.back()->memory);
+    if (WakeCalendar* calendar = m_system->wake_calendar()) {
+      m_hosts.back()->wake_on(*calendar);
+      m_endpoints[n]->wake_on(*calendar);
+    }
   }
   m_running.assign(static_cast<std::size_t>(nodes), false);
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 #include <type_traits>
 
@@ -31,7 +32,9 @@ System::System(const Config& config, std::vector<std::unique_ptr<TrafficSource>>
     // The global quantum is set here, once, from the config (never by a module).
     tlm::tlm_global_quantum::instance().set(m_clock.period() *
                                             static_cast<double>(config.sim.quantum_cycles));
-    build<RouterLt, EndpointLt>(config, observer, config.sim.quantum_cycles);
+    m_wake_calendar = std::make_unique<WakeCalendar>("wake_calendar", m_clock);
+    build<RouterLt, EndpointLt>(config, observer, config.sim.quantum_cycles,
+                                std::ref(*m_wake_calendar));
   } else {
     build<RouterAt, EndpointAt>(config, observer);
   }
@@ -75,7 +78,9 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
   if constexpr (std::is_same_v<RouterShell, RouterLt>) {
     m_lt_routers = std::move(routers);
     m_lt_endpoints = std::move(endpoints);
-    for (RouterLt* router : m_lt_routers) router->set_fabric(m_lt_routers, m_lt_endpoints);
+    for (RouterLt* router : m_lt_routers) {
+      router->set_fabric(m_lt_routers, m_lt_endpoints, *m_wake_calendar);
+    }
   }
 }
 

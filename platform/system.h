@@ -27,6 +27,7 @@ namespace angara {
 
 class EndpointLt;
 class RouterLt;
+class WakeCalendar;
 
 class System {
  public:
@@ -38,6 +39,8 @@ class System {
   const Torus& torus() const { return m_torus; }
   const FabricClock& clock() const { return m_clock; }
   const PacketLedger& ledger() const { return m_ledger; }
+  // LT: what wakes the machine's modules (the node's CPUs and adapters too); null in AT.
+  WakeCalendar* wake_calendar() { return m_wake_calendar.get(); }
 
   // The collective subnet's trees of `config` (collective.trees dimension-order trees, rooted
   // where collective.roots says or spread evenly, transit nodes excluded), each validated.
@@ -80,6 +83,7 @@ class System {
   std::vector<std::unique_ptr<TrafficSource>> m_sources;
   std::vector<std::unique_ptr<sc_core::sc_module>> m_modules;
   std::vector<const RouterCore*> m_routers;
+  std::unique_ptr<WakeCalendar> m_wake_calendar;  // LT
   // LT: the fabric the routers call along directly.
   std::vector<RouterLt*> m_lt_routers;
   std::vector<EndpointLt*> m_lt_endpoints;

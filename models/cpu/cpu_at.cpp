@@ -6,11 +6,14 @@ namespace angara {
 
 CpuModule::CpuModule(const sc_core::sc_module_name& name, Cycle quantum_cycles,
                      double flops_per_cycle, const FabricClock& clock)
-    : sc_core::sc_module(name), m_core(quantum_cycles, flops_per_cycle), m_clock(clock) {
+    : sc_core::sc_module(name),
+      m_core(quantum_cycles, flops_per_cycle),
+      m_clock(clock),
+      m_alarm(*this, clock) {
   m_core.on_wake([this] { schedule(); });
   SC_HAS_PROCESS(CpuModule);
   SC_METHOD(evaluate);
-  sensitive << m_wake;
+  sensitive << m_alarm.event();
 }
 
 void CpuModule::load(Task program) {
@@ -23,12 +26,11 @@ void CpuModule::evaluate() {
   schedule();
 }
 
-// A signal notified in the kernel's past wakes the CPU now. The one event keeps its earliest
-// notification; a run before next_wakeup() does nothing, so an early wake-up is harmless.
+// A signal notified in the kernel's past wakes the CPU now. The alarm keeps its earliest
+// wake-up; a run before next_wakeup() does nothing, so an early wake-up is harmless.
 void CpuModule::schedule() {
   const Cycle next = m_core.next_wakeup();
-  if (next == kNever) return;
-  m_wake.notify(m_clock.until(std::max(next, m_clock.now())));
+  if (next != kNever) m_alarm.at(next);
 }
 
 }  // namespace angara

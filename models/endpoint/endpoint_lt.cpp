@@ -3,24 +3,23 @@
 namespace angara {
 
 EndpointLt::EndpointLt(const sc_core::sc_module_name& name, const EndpointCore& core,
-                       const FabricClock& clock, Cycle quantum)
+                       const FabricClock& clock, Cycle quantum, WakeCalendar& calendar)
     : sc_core::sc_module(name),
       inject("inject"),
       eject("eject"),
       m_core(core),
       m_clock(clock),
-      m_quantum(quantum) {
+      m_quantum(quantum),
+      m_calendar(calendar) {
   eject.register_b_transport(this, &EndpointLt::b_transport);
-  SC_HAS_PROCESS(EndpointLt);
-  SC_METHOD(evaluate);
-  sensitive << m_wake;
+  m_calendar.wake_at(*this, 0);
 }
 
 void EndpointLt::b_transport(int /*port*/, Packet& packet, sc_core::sc_time& /*delay*/) {
   m_core.deliver(&packet);
 }
 
-void EndpointLt::evaluate() {
+void EndpointLt::woken() {
   const Cycle now = m_clock.now();
   const Cycle horizon = (now / m_quantum + 1) * m_quantum;  // end of this quantum
   while (Packet* packet = m_core.inject_unchecked(horizon)) {
@@ -29,7 +28,7 @@ void EndpointLt::evaluate() {
     inject[0]->b_transport(*packet, delay);
   }
   const Cycle next = m_core.next_start();
-  if (next != kNever) m_wake.notify(m_clock.until(next));
+  if (next != kNever) m_calendar.wake_at(*this, next);
 }
 
 }  // namespace angara

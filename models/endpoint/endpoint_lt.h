@@ -9,23 +9,25 @@
 
 #include "models/endpoint/endpoint_core.h"
 #include "models/router/fabric_protocol.h"
+#include "models/router/wake_calendar.h"
 
 namespace angara {
 
-class EndpointLt : public sc_core::sc_module {
+class EndpointLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
  public:
   tlm_utils::multi_passthrough_initiator_socket<EndpointLt, 0, FabricProtocol> inject;
   tlm_utils::multi_passthrough_target_socket<EndpointLt, 0, FabricProtocol> eject;
 
-  // `quantum`: the global quantum in cycles (tlm_global_quantum, set once by the platform).
+  // `quantum`: the global quantum in cycles (tlm_global_quantum, set once by the platform);
+  // `calendar` wakes it (first at cycle 0).
   EndpointLt(const sc_core::sc_module_name& name, const EndpointCore& core,
-             const FabricClock& clock, Cycle quantum);
+             const FabricClock& clock, Cycle quantum, WakeCalendar& calendar);
 
   EndpointCore& core() { return m_core; }
   // Looks at the source again now (it was given more work).
   void wake() {
     m_core.refresh();
-    m_wake.notify(sc_core::SC_ZERO_TIME);
+    m_calendar.wake_now(*this);
   }
   const EndpointCore& core() const { return m_core; }
 
@@ -36,12 +38,12 @@ class EndpointLt : public sc_core::sc_module {
   void prefetch() const { m_core.prefetch(); }
 
  private:
-  void evaluate();
+  void woken() override;
 
   EndpointCore m_core;
   const FabricClock& m_clock;
   Cycle m_quantum;
-  sc_core::sc_event m_wake;
+  WakeCalendar& m_calendar;
 };
 
 }  // namespace angara

@@ -43,12 +43,13 @@ PcieEndpoint::PcieEndpoint(const sc_core::sc_module_name& name, NodeId id, const
       m_id(id),
       m_shared(shared),
       m_clock(clock),
-      m_rings(static_cast<std::size_t>(shared.node.channels)) {
+      m_rings(static_cast<std::size_t>(shared.node.channels)),
+      m_alarm(*this, clock) {
   host.bind(*this);
   dma.bind(*this);
   SC_HAS_PROCESS(PcieEndpoint);
   SC_METHOD(process);
-  sensitive << m_wake;
+  sensitive << m_alarm.event();
   dont_initialize();
 }
 
@@ -282,7 +283,7 @@ void PcieEndpoint::receive(const Packet& packet) {
       m_arrived[m_free_slots.back()] = packet;
       m_arrivals.push({packet.tail_at, m_arrival_order++, m_free_slots.back()});
       m_free_slots.pop_back();
-      schedule(packet.tail_at);
+      m_alarm.at(packet.tail_at);
       return;
     case PacketKind::Credit:  // the router's report of completed reduces, per tree
       m_reduces_done = unpack_report(packet);
@@ -320,10 +321,6 @@ void PcieEndpoint::land_collective(const Packet& packet) {
             sizeof count, land);
 }
 
-void PcieEndpoint::schedule(Cycle at) {
-  m_wake.notify(m_clock.until(std::max(at, m_clock.now())));
-}
-
 void PcieEndpoint::process() {
   const Cycle now = m_clock.now();
   while (!m_releases.empty() && m_releases.front().at_ps <= now_ps()) {
@@ -339,14 +336,14 @@ void PcieEndpoint::process() {
     m_free_slots.push_back(slot);
   }
   // One pending notification at a time: every wake-up still needed is set again.
-  if (!m_arrivals.empty()) schedule(m_arrivals.top().at);
+  if (!m_arrivals.empty()) m_alarm.at(m_arrivals.top().at);
   if (std::any_of(m_rings.begin(), m_rings.end(), [](const Ring& r) { return !r.waiting.empty(); })) {
     wake_for_release();
   }
 }
 
 void PcieEndpoint::wake_for_release() {
-  if (!m_releases.empty()) schedule(cycle_at(m_releases.front().at_ps));
+  if (!m_releases.empty()) m_alarm.at(cycle_at(m_releases.front().at_ps));
 }
 
 // Takes the sender's packets in the order they were sent and gathers each message.

@@ -45,6 +45,7 @@
 #include "models/pcie/pcie_timing.h"
 #include "models/router/fabric_protocol.h"
 #include "models/router/link_calendar.h"
+#include "models/router/wake_calendar.h"
 #include "models/router/zero_load.h"
 
 namespace angara {
@@ -68,7 +69,8 @@ struct PcieShared {
 
 class PcieEndpoint : public sc_core::sc_module,
                      public TrafficSource,
-                     public HostLinkEnd {
+                     public HostLinkEnd,
+                     private WakeCalendar::Sleeper {
  public:
   tlm::tlm_target_socket<> host;    // the window the host stores into
   tlm::tlm_initiator_socket<> dma;  // writes into host memory
@@ -78,13 +80,16 @@ class PcieEndpoint : public sc_core::sc_module,
 
   // Called when new packets are ready to send (the router endpoint asks next() again).
   void on_new_work(std::function<void()> wake) { m_wake_injection = std::move(wake); }
+  // From now on woken by `calendar` (LT) instead of its own event.
+  void wake_on(WakeCalendar& calendar) { m_alarm.use(calendar); }
   // A packet ejected to this node; its tail is in the adapter at packet.tail_at.
   void receive(const Packet& packet);
   // Asks the cache for what receive() reads (a packet is on its way here).
   void prefetch_receive() const {
     __builtin_prefetch(&m_arrivals);
     __builtin_prefetch(&m_arrival_order);
-    __builtin_prefetch(&m_wake);
+    __builtin_prefetch(static_cast<const WakeCalendar::Sleeper*>(this));
+    __builtin_prefetch(&m_alarm);
   }
   // LT: a message packet this endpoint sent has been ejected at its destination (the same call
   // chain that injected it).
@@ -156,7 +161,8 @@ class PcieEndpoint : public sc_core::sc_module,
   // `ready(offset, bytes)`: when those bytes of the message are in the adapter, ps.
   template <typename Ready>
   void queue_packets(const host_protocol::SendHeader& header, const std::byte* data, Ready ready);
-  void process();  // SC_METHOD: arrivals and releases due now
+  void process();  // arrivals and releases due now
+  void woken() override { process(); }
   void accept(NodeId src, const Packet& packet);
   void land_collective(const Packet& packet);
   bool window_closed(const OutPacket& out) const;
@@ -166,7 +172,6 @@ class PcieEndpoint : public sc_core::sc_module,
   // Counts `bytes` as sent; the host learns the count by a DMA write at `at` when `last` of its
   // message.
   void count_sent(std::uint32_t bytes, bool last, Cycle at);
-  void schedule(Cycle at);
 
   std::uint64_t now_ps() const { return sc_core::sc_time_stamp().value(); }
   // The first cycle at or after `at_ps` (not in the past).
@@ -230,7 +235,7 @@ class PcieEndpoint : public sc_core::sc_module,
   ByNode<Stream> m_streams;                      // by sender
   std::vector<Ring> m_rings;                     // by channel
   std::deque<Release> m_releases;                // in the order the host wrote them
-  sc_core::sc_event m_wake;
+  Alarm m_alarm;
 
   std::uint64_t m_messages_sent = 0, m_messages_received = 0;
 };

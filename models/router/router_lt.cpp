@@ -18,10 +18,6 @@ RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const F
     throw std::logic_error("RouterLt: more ports than a 4D torus router has");
   }
   in.register_b_transport(this, &RouterLt::b_transport);
-  SC_HAS_PROCESS(RouterLt);
-  SC_METHOD(timer);
-  sensitive << m_timer;
-  dont_initialize();
 }
 
 // `packet.head_at`/`tail_at` say when it is in this router (the annotated delay, in cycles).
@@ -83,7 +79,7 @@ void RouterLt::send(const CollectiveSend& s) {
   pass(m_core.pegroup_port(), *s.packet, route, s.ready);
 }
 
-void RouterLt::timer() {
+void RouterLt::woken() {
   std::vector<CollectiveSend> sends;
   m_core.collective()->on_timer(m_clock.now(), sends);
   for (const CollectiveSend& s : sends) send(s);
@@ -93,11 +89,12 @@ void RouterLt::timer() {
 void RouterLt::arm_timer() {
   if (!m_core.collective()) return;
   const Cycle due = m_core.collective()->next_timer();
-  if (due != kNever) m_timer.notify(m_clock.until(std::max(due, m_clock.now())));
+  if (due != kNever) m_calendar->wake_at(*this, due);
 }
 
 void RouterLt::set_fabric(std::span<RouterLt* const> routers,
-                          std::span<EndpointLt* const> endpoints) {
+                          std::span<EndpointLt* const> endpoints, WakeCalendar& calendar) {
+  m_calendar = &calendar;
   m_routers = routers;
   m_endpoints = endpoints;
   m_endpoint = endpoints[m_core.id()];

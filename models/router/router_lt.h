@@ -4,8 +4,8 @@
 // (contention without back-pressure) and the packet goes on to the next module in the same call
 // chain. A packet with several destinations issues its copies one after another through its
 // crossbar input, as in AT; copies for the PEGroup are handed over at once and what the PEGroup
-// sends goes on in the same call. One method serves the PEGroup's timer only, and only when one
-// is set. See docs/ARCHITECTURE.md for where this departs from AT.
+// sends goes on in the same call. The machine's WakeCalendar wakes the PEGroup's timer, only
+// when one is set. See docs/ARCHITECTURE.md for where this departs from AT.
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -16,12 +16,13 @@
 #include "models/router/fabric_protocol.h"
 #include "models/router/link_calendar.h"
 #include "models/router/router_core.h"
+#include "models/router/wake_calendar.h"
 
 namespace angara {
 
 class EndpointLt;
 
-class RouterLt : public sc_core::sc_module {
+class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
  public:
   // Bound like RouterAt: out[d]/in[d] for direction d, then the local port.
   tlm_utils::multi_passthrough_initiator_socket<RouterLt, 0, FabricProtocol> out;
@@ -35,14 +36,16 @@ class RouterLt : public sc_core::sc_module {
   // its neighbour in direction d, the local port to its endpoint): a hop then makes the call the
   // socket would make itself, and a packet entering the network has its path's state fetched
   // from memory all at once instead of one cache miss after another (docs/PERFORMANCE.md).
-  void set_fabric(std::span<RouterLt* const> routers, std::span<EndpointLt* const> endpoints);
+  // `calendar` wakes the PEGroup's timer.
+  void set_fabric(std::span<RouterLt* const> routers, std::span<EndpointLt* const> endpoints,
+                  WakeCalendar& calendar);
 
  private:
   void b_transport(int port, Packet& packet, sc_core::sc_time& delay);
   // Sends `packet` from input `port` to every output of `route`, from cycle `ready` on.
   void pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready);
   void send(const CollectiveSend& send);
-  void timer();
+  void woken() override;  // the PEGroup's timer
   void arm_timer();
   // Asks the cache for what the hops of a packet from here to `dst` will read.
   void prefetch_path(NodeId dst) const;
@@ -60,7 +63,7 @@ class RouterLt : public sc_core::sc_module {
   std::array<LinkCalendar, 2 * kMaxDims + 2> m_outputs;  // [port]
   std::span<RouterLt* const> m_routers;
   std::span<EndpointLt* const> m_endpoints;
-  sc_core::sc_event m_timer;
+  WakeCalendar* m_calendar = nullptr;
 };
 
 }  // namespace angara

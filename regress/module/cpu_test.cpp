@@ -49,15 +49,18 @@ Finish expected_finish(int index) {
   return {now, local};
 }
 
-TEST(CpuModule, ThousandCpusFinishAtTheExpectedLocalTimes) {
+// With `on_calendar`, the CPUs are woken by a WakeCalendar (as in LT) instead of their events.
+void expect_thousand_cpus_finish_at_the_expected_local_times(bool on_calendar) {
   constexpr int kCpus = 1024;
-  const auto reply = run_isolated([] {
+  const auto reply = run_isolated([on_calendar] {
     FabricClock clock(kClockMhz);
+    WakeCalendar calendar("calendar", clock);
     std::vector<std::unique_ptr<CpuModule>> cpus;
     std::vector<Finish> finish(kCpus);
     for (int i = 0; i < kCpus; ++i) {
       cpus.push_back(
           std::make_unique<CpuModule>(("cpu_" + std::to_string(i)).c_str(), kQuantum, 1.0, clock));
+      if (on_calendar) cpus.back()->wake_on(calendar);
       cpus.back()->load(compute_steps(cpus.back()->core(), i, finish[i]));
     }
     sc_core::sc_start();
@@ -77,6 +80,14 @@ TEST(CpuModule, ThousandCpusFinishAtTheExpectedLocalTimes) {
     last = std::max(last, expected.now);
   }
   EXPECT_EQ(reply["end"].get<Cycle>(), last);  // no event after the last program ends
+}
+
+TEST(CpuModule, ThousandCpusFinishAtTheExpectedLocalTimes) {
+  expect_thousand_cpus_finish_at_the_expected_local_times(false);
+}
+
+TEST(CpuModule, ThousandCpusOnAWakeCalendarFinishAtTheExpectedLocalTimes) {
+  expect_thousand_cpus_finish_at_the_expected_local_times(true);
 }
 
 constexpr int kRounds = 50;
