@@ -49,14 +49,21 @@ void WakeCalendar::dispatch() {
   }
   m_dispatching = true;
   std::vector<Entry>& due = bucket(m_now);
-  for (std::size_t i = 0; i < due.size(); ++i) {  // it grows as sleepers ask for this cycle
-    // A later sleeper's state is read soon: its cache miss overlaps this wake-up.
-    if (i + 2 < due.size()) __builtin_prefetch(due[i + 2].sleeper);
-    const Entry entry = due[i];
-    Sleeper& sleeper = *entry.sleeper;
-    if (sleeper.m_ticket != entry.ticket) continue;  // replaced by an earlier one, or woken
-    sleeper.m_due = kNever;
-    sleeper.woken();
+  // In rounds, as SystemC's delta cycles: those due as the cycle starts, then those that asked for
+  // it meanwhile. The bucket grows as they ask, so entries are copied out before each call.
+  for (std::size_t begin = 0; begin < due.size();) {
+    const std::size_t end = due.size();
+    shuffle(due, begin, end);
+    for (std::size_t i = begin; i < end; ++i) {
+      // A later sleeper's state is read soon: its cache miss overlaps this wake-up.
+      if (i + 2 < end) __builtin_prefetch(due[i + 2].sleeper);
+      const Entry entry = due[i];
+      Sleeper& sleeper = *entry.sleeper;
+      if (sleeper.m_ticket != entry.ticket) continue;  // replaced by an earlier one, or woken
+      sleeper.m_due = kNever;
+      sleeper.woken();
+    }
+    begin = end;
   }
   m_dispatching = false;
   if (due.capacity() > kKeptEntries) {
@@ -68,6 +75,12 @@ void WakeCalendar::dispatch() {
   m_occupied[bit / 64] &= ~(std::uint64_t{1} << (bit % 64));
   m_armed = kNever;
   if (const Cycle next = next_due(); next != kNever) arm(next);
+}
+
+void WakeCalendar::shuffle(std::vector<Entry>& entries, std::size_t begin, std::size_t end) {
+  for (std::size_t n = end - begin; n > 1; --n) {
+    std::swap(entries[begin + n - 1], entries[begin + m_order.uniform(n)]);
+  }
 }
 
 Cycle WakeCalendar::next_due() const {

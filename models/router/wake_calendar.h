@@ -2,10 +2,16 @@
 // WakeCalendar: the wake-ups of a loosely-timed machine's modules (CPUs, PCIe adapters, LT
 // endpoints, the PEGroup timers) in one SystemC method. A module asks to be woken at a cycle; the
 // calendar keeps every pending wake-up as a small entry in a bucket per cycle (a heap holds those
-// beyond the buckets' window) and, at each cycle, wakes the modules due then in the order they
-// asked. A wake-up thus costs an entry appended and a call, where an sc_event of its own cost a
-// timed notification (an object on SystemC's heap, compared through a pointer), a trigger and a
-// method activation: a quarter of an LT run's time at 8192 nodes (docs/PERFORMANCE.md).
+// beyond the buckets' window) and, at each cycle, wakes the modules due then. A wake-up thus costs
+// an entry appended and a call, where an sc_event of its own cost a timed notification (an object
+// on SystemC's heap, compared through a pointer), a trigger and a method activation: a quarter of
+// an LT run's time at 8192 nodes (docs/PERFORMANCE.md).
+//
+// Modules due at one cycle wake in a shuffled order, fixed by the sequence of wake-ups asked for.
+// Ask order would be unfair: a module woken first asks first for its next cycle and goes first
+// again, and in LT whoever runs first books the links first (recursive doubling's allgather took
+// 5% longer at 1024 nodes, 19% at 4096). SystemC's own order of same-time processes, which the
+// per-module events had, is as arbitrary, but not the same.
 
 #include <systemc>
 
@@ -13,6 +19,7 @@
 #include <vector>
 
 #include "models/core/ids.h"
+#include "models/core/rng.h"
 #include "models/router/fabric_protocol.h"
 
 namespace angara {
@@ -45,7 +52,7 @@ class WakeCalendar : public sc_core::sc_module {
  private:
   struct Entry {
     Cycle at;
-    std::uint64_t ticket;  // ask order: equal cycles wake first come, first served
+    std::uint64_t ticket;  // tells the sleeper's latest entry from those it replaced
     Sleeper* sleeper;
     bool operator>(const Entry& o) const { return at != o.at ? at > o.at : ticket > o.ticket; }
   };
@@ -58,10 +65,11 @@ class WakeCalendar : public sc_core::sc_module {
   void add(const Entry& entry);
   void dispatch();  // SC_METHOD: wakes everything due now
   void arm(Cycle at);
+  void shuffle(std::vector<Entry>& entries, std::size_t begin, std::size_t end);
   Cycle next_due() const;  // the first cycle after m_now with an entry; kNever if none
 
   const FabricClock& m_clock;
-  // Entries for cycles m_base .. m_base + kWindow - 1, by cycle, in ask order; a bit per bucket
+  // Entries for cycles m_base .. m_base + kWindow - 1, by cycle; a bit per bucket
   // says whether it has any. Later entries wait in m_later, a min-heap by (at, ticket), and move
   // to their buckets, in that order, as the window reaches them.
   std::vector<std::vector<Entry>> m_buckets;
@@ -72,6 +80,7 @@ class WakeCalendar : public sc_core::sc_module {
   Cycle m_armed = 0;           // the cycle m_due is notified for (0: the initial dispatch)
   bool m_dispatching = false;  // entries asked for now join the running dispatch
   Cycle m_now = 0;             // of the running dispatch
+  Rng m_order{0, 0};           // shuffles the sleepers due at one cycle
   sc_core::sc_event m_due;
 };
 
