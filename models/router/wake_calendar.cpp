@@ -14,7 +14,7 @@ WakeCalendar::WakeCalendar(const sc_core::sc_module_name& name, const FabricCloc
 }
 
 void WakeCalendar::wake_at(Sleeper& sleeper, Cycle at) {
-  at = std::max(at, m_dispatching ? m_now : m_clock.now());  // a past cycle stands for now
+  at = std::max(at, m_dispatching ? m_base : m_clock.now());  // a past cycle stands for now
   if (at >= sleeper.m_due) return;
   sleeper.m_due = at;
   sleeper.m_ticket = m_tickets++;
@@ -41,14 +41,14 @@ void WakeCalendar::arm(Cycle at) {
 // Every bucket with entries is dispatched at its cycle (the event is armed for the earliest), so
 // the buckets in the window never mix two cycles.
 void WakeCalendar::dispatch() {
-  m_now = m_base = m_clock.now();
+  m_base = m_clock.now();
   while (!m_later.empty() && m_later.front().at < m_base + kWindow) {
     std::pop_heap(m_later.begin(), m_later.end(), std::greater<>{});
     add(m_later.back());
     m_later.pop_back();
   }
   m_dispatching = true;
-  std::vector<Entry>& due = bucket(m_now);
+  std::vector<Entry>& due = bucket(m_base);
   // In rounds, as SystemC's delta cycles: those due as the cycle starts, then those that asked for
   // it meanwhile. The bucket grows as they ask, so entries are copied out before each call.
   for (std::size_t begin = 0; begin < due.size();) {
@@ -71,7 +71,7 @@ void WakeCalendar::dispatch() {
   } else {
     due.clear();
   }
-  const Cycle bit = m_now & (kWindow - 1);
+  const Cycle bit = m_base & (kWindow - 1);
   m_occupied[bit / 64] &= ~(std::uint64_t{1} << (bit % 64));
   m_armed = kNever;
   if (const Cycle next = next_due(); next != kNever) arm(next);
@@ -86,7 +86,7 @@ void WakeCalendar::shuffle(std::vector<Entry>& entries, std::size_t begin, std::
 Cycle WakeCalendar::next_due() const {
   const Cycle later = m_later.empty() ? kNever : m_later.front().at;
   // The first marked bucket after now's, going once round the window.
-  for (Cycle from = m_now + 1; from < m_now + kWindow && from < later;) {
+  for (Cycle from = m_base + 1; from < m_base + kWindow && from < later;) {
     const Cycle bit = from & (kWindow - 1);
     const std::uint64_t word = m_occupied[bit / 64] >> (bit % 64);
     if (word != 0) return std::min(later, from + std::countr_zero(word));

@@ -66,7 +66,7 @@ class WakeCalendar : public sc_core::sc_module {
   void dispatch();  // SC_METHOD: wakes everything due now
   void arm(Cycle at);
   void shuffle(std::vector<Entry>& entries, std::size_t begin, std::size_t end);
-  Cycle next_due() const;  // the first cycle after m_now with an entry; kNever if none
+  Cycle next_due() const;  // the first cycle after m_base with an entry; kNever if none
 
   const FabricClock& m_clock;
   // Entries for cycles m_base .. m_base + kWindow - 1, by cycle; a bit per bucket
@@ -75,11 +75,10 @@ class WakeCalendar : public sc_core::sc_module {
   std::vector<std::vector<Entry>> m_buckets;
   std::vector<std::uint64_t> m_occupied;
   std::vector<Entry> m_later;
-  Cycle m_base = 0;
+  Cycle m_base = 0;  // the cycle of the last (or running) dispatch
   std::uint64_t m_tickets = 0;
   Cycle m_armed = 0;           // the cycle m_due is notified for (0: the initial dispatch)
   bool m_dispatching = false;  // entries asked for now join the running dispatch
-  Cycle m_now = 0;             // of the running dispatch
   Rng m_order{0, 0};           // shuffles the sleepers due at one cycle
   sc_core::sc_event m_due;
 };
