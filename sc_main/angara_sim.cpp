@@ -12,14 +12,14 @@
 
 #include "models/core/config_error.h"
 #include "models/core/packet_ledger.h"
-#include "platform/collective_experiment.h"
-#include "platform/config_loader.h"
-#include "platform/diagram.h"
-#include "platform/experiment.h"
-#include "platform/node_experiment.h"
-#include "platform/results_json.h"
-#include "platform/app_experiment.h"
-#include "platform/software_experiment.h"
+#include "platform/experiments/collective_experiment.h"
+#include "platform/config/config_loader.h"
+#include "platform/experiments/diagram.h"
+#include "platform/experiments/experiment.h"
+#include "platform/experiments/node_experiment.h"
+#include "platform/experiments/results_json.h"
+#include "platform/experiments/app_experiment.h"
+#include "platform/experiments/software_experiment.h"
 
 namespace po = boost::program_options;
 

@@ -10,10 +10,10 @@
 #include <iostream>
 
 #include "models/core/config_error.h"
-#include "platform/slurm_job.h"
-#include "platform/sweep_collect.h"
-#include "platform/sweep_plan.h"
-#include "platform/sweep_runner.h"
+#include "platform/sweep/slurm_job.h"
+#include "platform/sweep/sweep_collect.h"
+#include "platform/sweep/sweep_plan.h"
+#include "platform/sweep/sweep_runner.h"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;

@@ -6,8 +6,8 @@
 #include <systemc>
 
 #include "models/cpu/cpu_core.h"
-#include "models/router/fabric_protocol.h"
-#include "models/router/wake_calendar.h"
+#include "models/timing/fabric_clock.h"
+#include "models/timing/wake_calendar.h"
 
 namespace angara {
 

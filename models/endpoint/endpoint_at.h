@@ -6,7 +6,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "models/endpoint/endpoint_core.h"
-#include "models/router/fabric_protocol.h"
+#include "models/fabric/fabric_protocol.h"
 
 namespace angara {
 

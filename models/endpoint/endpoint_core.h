@@ -11,7 +11,7 @@
 #include "models/core/params.h"
 #include "models/core/ring_queue.h"
 #include "models/endpoint/traffic_source.h"
-#include "models/router/credit_counter.h"
+#include "models/fabric/credit_counter.h"
 
 namespace angara {
 

@@ -15,7 +15,7 @@ EndpointLt::EndpointLt(const sc_core::sc_module_name& name, const EndpointCore& 
   m_calendar.wake_at(*this, 0);
 }
 
-void EndpointLt::b_transport(int /*port*/, Packet& packet, sc_core::sc_time& /*delay*/) {
+void EndpointLt::take(Packet& packet, sc_core::sc_time& /*delay*/) {
   m_core.deliver(&packet);
 }
 

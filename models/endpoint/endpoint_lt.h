@@ -8,12 +8,15 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "models/endpoint/endpoint_core.h"
-#include "models/router/fabric_protocol.h"
-#include "models/router/wake_calendar.h"
+#include "models/fabric/ejection_end.h"
+#include "models/fabric/fabric_protocol.h"
+#include "models/timing/wake_calendar.h"
 
 namespace angara {
 
-class EndpointLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
+class EndpointLt : public sc_core::sc_module,
+                   public EjectionEnd,
+                   private WakeCalendar::Sleeper {
  public:
   tlm_utils::multi_passthrough_initiator_socket<EndpointLt, 0, FabricProtocol> inject;
   tlm_utils::multi_passthrough_target_socket<EndpointLt, 0, FabricProtocol> eject;
@@ -31,13 +34,12 @@ class EndpointLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   }
   const EndpointCore& core() const { return m_core; }
 
-  // The sink: takes the packet; its tail_at says when it arrived. Bound to `eject`, and called
-  // by the LT router of this node directly (RouterLt::set_fabric).
-  void b_transport(int port, Packet& packet, sc_core::sc_time& delay);
-  // Asks the cache for what taking a packet reads (a packet is on its way here).
-  void prefetch() const { m_core.prefetch(); }
+  // The sink, bound to `eject` and called by the LT router of this node directly.
+  void take(Packet& packet, sc_core::sc_time& delay) override;
+  void prefetch() const override { m_core.prefetch(); }
 
  private:
+  void b_transport(int /*port*/, Packet& packet, sc_core::sc_time& delay) { take(packet, delay); }
   void woken() override;
 
   EndpointCore m_core;

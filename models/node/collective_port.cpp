@@ -5,8 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "collectives/reducer.h"
-#include "collectives/tree.h"
+#include "models/core/collective_format.h"
 #include "models/node/host.h"
 
 namespace angara {

@@ -20,7 +20,7 @@
 #include <span>
 #include <vector>
 
-#include "collectives/reduction.h"
+#include "models/core/collective_format.h"
 #include "models/node/message_channel.h"
 
 namespace angara {

@@ -6,8 +6,7 @@
 #include <cstring>
 
 #include "models/core/packet_ledger.h"
-#include "collectives/reducer.h"
-#include "collectives/tree.h"
+#include "models/core/collective_format.h"
 #include "models/node/message_channel.h"
 
 namespace angara {

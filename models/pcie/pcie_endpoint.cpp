@@ -5,8 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "collectives/credit_block.h"
-#include "collectives/reduction.h"
+#include "models/core/collective_format.h"
 #include "models/core/packet_ledger.h"
 
 namespace angara {

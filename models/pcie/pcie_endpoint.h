@@ -35,7 +35,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "collectives/credit_block.h"
+#include "models/core/collective_format.h"
 #include "models/core/params.h"
 #include "models/core/ring_queue.h"
 #include "models/endpoint/traffic_source.h"
@@ -43,10 +43,10 @@
 #include "models/pcie/host_protocol.h"
 #include "models/pcie/message_tag.h"
 #include "models/pcie/pcie_timing.h"
-#include "models/router/fabric_protocol.h"
-#include "models/router/link_calendar.h"
-#include "models/router/wake_calendar.h"
-#include "models/router/zero_load.h"
+#include "models/fabric/fabric_protocol.h"
+#include "models/timing/link_calendar.h"
+#include "models/timing/wake_calendar.h"
+#include "models/fabric/zero_load.h"
 
 namespace angara {
 

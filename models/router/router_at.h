@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "models/router/fabric_protocol.h"
+#include "models/fabric/fabric_protocol.h"
 #include "models/router/router_core.h"
 
 namespace angara {

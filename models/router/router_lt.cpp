@@ -4,7 +4,6 @@
 #include <optional>
 #include <stdexcept>
 
-#include "models/endpoint/endpoint_lt.h"
 
 namespace angara {
 
@@ -66,7 +65,7 @@ void RouterLt::hand_on(PortId port, Packet& packet) {
   if (port < m_core.local_port() && m_next[port] != nullptr) {
     m_next[port]->b_transport(port, packet, delay);
   } else if (port == m_core.local_port() && m_endpoint != nullptr) {
-    m_endpoint->b_transport(0, packet, delay);
+    m_endpoint->take(packet, delay);
   } else {
     out[port]->b_transport(packet, delay);
   }
@@ -93,7 +92,7 @@ void RouterLt::arm_timer() {
 }
 
 void RouterLt::set_fabric(std::span<RouterLt* const> routers,
-                          std::span<EndpointLt* const> endpoints, WakeCalendar& calendar) {
+                          std::span<EjectionEnd* const> endpoints, WakeCalendar& calendar) {
   m_calendar = &calendar;
   m_routers = routers;
   m_endpoints = endpoints;

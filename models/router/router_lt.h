@@ -13,14 +13,13 @@
 #include <array>
 #include <span>
 
-#include "models/router/fabric_protocol.h"
-#include "models/router/link_calendar.h"
+#include "models/fabric/fabric_protocol.h"
+#include "models/timing/link_calendar.h"
 #include "models/router/router_core.h"
-#include "models/router/wake_calendar.h"
+#include "models/fabric/ejection_end.h"
+#include "models/timing/wake_calendar.h"
 
 namespace angara {
-
-class EndpointLt;
 
 class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
  public:
@@ -37,7 +36,7 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // socket would make itself, and a packet entering the network has its path's state fetched
   // from memory all at once instead of one cache miss after another (docs/PERFORMANCE.md).
   // `calendar` wakes the PEGroup's timer.
-  void set_fabric(std::span<RouterLt* const> routers, std::span<EndpointLt* const> endpoints,
+  void set_fabric(std::span<RouterLt* const> routers, std::span<EjectionEnd* const> endpoints,
                   WakeCalendar& calendar);
 
  private:
@@ -58,11 +57,11 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   alignas(64) std::array<RouterLt*, 2 * kMaxDims> m_next{};  // [direction]
   const FabricClock& m_clock;
   Cycle m_pegroup_input_free = 0;  // the crossbar input from the PEGroup
-  EndpointLt* m_endpoint = nullptr;  // on the local port
+  EjectionEnd* m_endpoint = nullptr;  // on the local port
   RouterCore m_core;
   std::array<LinkCalendar, 2 * kMaxDims + 2> m_outputs;  // [port]
   std::span<RouterLt* const> m_routers;
-  std::span<EndpointLt* const> m_endpoints;
+  std::span<EjectionEnd* const> m_endpoints;
   WakeCalendar* m_calendar = nullptr;
 };
 

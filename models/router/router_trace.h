@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "models/core/packet.h"
-#include "models/core/tracer.h"
+#include "models/timing/tracer.h"
 
 namespace angara {
 

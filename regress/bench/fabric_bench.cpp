@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "platform/experiment.h"
-#include "platform/system.h"
+#include "platform/experiments/experiment.h"
+#include "platform/machine/system.h"
 #include "regress/support/bench_clock.h"
 #include "regress/support/isolated.h"
 #include "workloads/synthetic/scripted_traffic.h"

@@ -9,9 +9,9 @@
 
 #include <vector>
 
-#include "platform/app_experiment.h"
-#include "platform/node_experiment.h"
-#include "platform/software_experiment.h"
+#include "platform/experiments/app_experiment.h"
+#include "platform/experiments/node_experiment.h"
+#include "platform/experiments/software_experiment.h"
 #include "regress/support/bench_clock.h"
 #include "regress/support/isolated.h"
 

@@ -14,10 +14,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "platform/collective_experiment.h"
-#include "platform/config_loader.h"
-#include "platform/results_json.h"
-#include "platform/vcd.h"
+#include "platform/experiments/collective_experiment.h"
+#include "platform/config/config_loader.h"
+#include "platform/experiments/results_json.h"
+#include "platform/waveform/vcd.h"
 #include "regress/support/isolated.h"
 
 namespace angara {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "platform/collective_experiment.h"
-#include "platform/results_json.h"
+#include "platform/experiments/collective_experiment.h"
+#include "platform/experiments/results_json.h"
 #include "regress/support/isolated.h"
 
 namespace angara {

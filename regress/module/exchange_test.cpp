@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "collectives/software_collectives.h"
-#include "platform/node_machine.h"
+#include "collectives/software/software_collectives.h"
+#include "platform/machine/node_machine.h"
 #include "regress/support/isolated.h"
 
 namespace angara {

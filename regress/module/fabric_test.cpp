@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "models/router/zero_load.h"
+#include "models/fabric/zero_load.h"
 #include "models/topology/torus.h"
-#include "platform/experiment.h"
-#include "platform/probe_run.h"
-#include "platform/results_json.h"
+#include "platform/experiments/experiment.h"
+#include "platform/experiments/probe_run.h"
+#include "platform/experiments/results_json.h"
 #include "regress/support/isolated.h"
 
 namespace angara {

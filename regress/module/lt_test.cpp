@@ -8,11 +8,11 @@
 #include <memory>
 #include <vector>
 
-#include "models/router/zero_load.h"
-#include "platform/experiment.h"
-#include "platform/probe_run.h"
-#include "platform/results_json.h"
-#include "platform/system.h"
+#include "models/fabric/zero_load.h"
+#include "platform/experiments/experiment.h"
+#include "platform/experiments/probe_run.h"
+#include "platform/experiments/results_json.h"
+#include "platform/machine/system.h"
 #include "regress/support/isolated.h"
 #include "workloads/synthetic/uniform_traffic.h"
 

@@ -7,8 +7,8 @@
 
 #include <map>
 
-#include "platform/node_experiment.h"
-#include "platform/node_machine.h"
+#include "platform/experiments/node_experiment.h"
+#include "platform/machine/node_machine.h"
 #include "regress/support/isolated.h"
 
 namespace angara {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "collectives/software_collectives.h"
-#include "platform/collective_experiment.h"
-#include "platform/node_machine.h"
-#include "platform/software_experiment.h"
+#include "collectives/software/software_collectives.h"
+#include "platform/experiments/collective_experiment.h"
+#include "platform/machine/node_machine.h"
+#include "platform/experiments/software_experiment.h"
 #include "regress/support/isolated.h"
 #include "regress/support/software_config.h"
 

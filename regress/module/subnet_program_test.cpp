@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "models/node/collective_port.h"
-#include "platform/collective_experiment.h"
-#include "platform/node_machine.h"
-#include "platform/software_experiment.h"
+#include "platform/experiments/collective_experiment.h"
+#include "platform/machine/node_machine.h"
+#include "platform/experiments/software_experiment.h"
 #include "regress/support/isolated.h"
 #include "regress/support/software_config.h"
 

@@ -8,11 +8,11 @@
 #include <array>
 #include <vector>
 
-#include "collectives/software_collectives.h"
-#include "collectives/subnet_collectives.h"
+#include "collectives/software/software_collectives.h"
+#include "collectives/software/subnet_collectives.h"
 #include "models/node/collective_port.h"
-#include "platform/node_machine.h"
-#include "platform/system.h"
+#include "platform/machine/node_machine.h"
+#include "platform/machine/system.h"
 #include "regress/support/isolated.h"
 
 namespace angara {

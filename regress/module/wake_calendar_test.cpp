@@ -2,7 +2,7 @@
 // due together in a fair, reproducible order, and the kernel stops at the last wake-up. Every
 // simulation runs in a child process.
 
-#include "models/router/wake_calendar.h"
+#include "models/timing/wake_calendar.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The config loader: defaults, round trip, overrides, example files, and one ConfigError naming
 // the key and the rule for each kind of bad config.
 
-#include "platform/config_loader.h"
+#include "platform/config/config_loader.h"
 
 #include <filesystem>
 #include <set>

@@ -1,4 +1,4 @@
-#include "models/router/link_calendar.h"
+#include "models/timing/link_calendar.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The PEGroup's blocks without SystemC: Reducer arithmetic and slots, the credit block's rules,
 // and where the PEGroup sends packets, with its timing.
 
-#include "collectives/pe_group.h"
+#include "collectives/subnet/pe_group.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "models/core/latency_stats.h"
-#include "models/router/credit_counter.h"
+#include "models/fabric/credit_counter.h"
 
 namespace angara {
 namespace {

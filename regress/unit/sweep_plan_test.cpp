@@ -1,7 +1,7 @@
 // Sweep files into points: product order, ranges, zipped groups, names, base and inline settings
 // under the axis values, and one ConfigError naming the key and the rule for each bad file.
 
-#include "platform/sweep_plan.h"
+#include "platform/sweep/sweep_plan.h"
 
 #include <algorithm>
 #include <atomic>

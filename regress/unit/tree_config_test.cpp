@@ -6,8 +6,8 @@
 #include <string>
 
 #include "models/core/config_error.h"
-#include "platform/config_loader.h"
-#include "platform/system.h"
+#include "platform/config/config_loader.h"
+#include "platform/machine/system.h"
 
 namespace angara {
 namespace {

@@ -1,7 +1,7 @@
 // Unit tests of the collective subnet's spanning trees: the dimension-order builder (shape of the
 // tree, minimal paths, pruning to transit nodes) and the validator, rule by rule.
 
-#include "collectives/tree.h"
+#include "collectives/subnet/tree.h"
 
 #include <gtest/gtest.h>
 

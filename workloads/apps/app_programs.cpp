@@ -6,12 +6,11 @@
 #include <array>
 #include <numeric>
 
-#include "collectives/software_collectives.h"
-#include "collectives/subnet_collectives.h"
+#include "collectives/software/software_collectives.h"
+#include "collectives/software/subnet_collectives.h"
 #include "models/core/packet_ledger.h"
 #include "models/core/rng.h"
 #include "models/node/collective_port.h"
-#include "platform/node_machine.h"
 
 namespace angara {
 namespace {
@@ -33,22 +32,23 @@ std::span<const std::byte> outgoing(std::size_t bytes) {
 
 }  // namespace
 
-Task spmv_program(NodeMachine& machine, NodeId node, AppLog& log) {
-  const Config& c = machine.config();
-  Host& host = machine.host(node);
+Task spmv_program(NodeContext ctx, AppLog& log) {
+  const Config& c = ctx.config;
+  const NodeId node = ctx.node;
+  Host& host = ctx.host;
   CpuCore& cpu = host.core();
   // y's values do not matter to the timing: they are sent by length (Payload), so that no node
   // holds all of y and, in LT, packets go as trains (sim.train_packets).
   host.channel(0).set_payload(Payload::TimingOnly);
   Mailbox mailbox(host.channel(0));
   CollectivePort port(host, Payload::TimingOnly);
-  const int nodes = machine.nodes();
+  const int nodes = ctx.nodes;
   const std::uint64_t rows = c.app.rows / static_cast<std::uint64_t>(nodes);
   const Cycle compute = compute_cycles(
       c, 2.0 * c.app.nonzeros_per_row * static_cast<double>(rows), c.app.spmv_mflops / 1000.0);
   std::vector<int> trees;
   for (int t = 0; t < kMaxTrees; ++t) {
-    if (machine.system().trees()[t] != nullptr) trees.push_back(t);
+    if (ctx.trees[t] != nullptr) trees.push_back(t);
   }
   std::array<std::uint64_t, kMaxTrees> landed{};
   const auto block = outgoing(rows * kWordBytes);
@@ -107,14 +107,15 @@ std::int64_t heat_sigma(NodeId node, int k) {
   return static_cast<std::int64_t>(rng.next() >> 2);
 }
 
-Task heat_program(NodeMachine& machine, NodeId node, const HeatGrid& grid,
+Task heat_program(NodeContext ctx, const HeatGrid& grid,
                   const std::vector<std::int64_t>& expected_max, AppLog& log) {
-  const Config& c = machine.config();
-  Host& host = machine.host(node);
+  const Config& c = ctx.config;
+  const NodeId node = ctx.node;
+  Host& host = ctx.host;
   CpuCore& cpu = host.core();
   Mailbox mailbox(host.channel(0));
   CollectivePort port(host);
-  const Tree& tree = *machine.system().trees()[0];
+  const Tree& tree = *ctx.trees[0];
   const int rank = static_cast<int>(node);
   const std::int64_t w = grid.width(rank), h = grid.height(rank);
   const std::int64_t interior = std::max<std::int64_t>(0, w - 2) * std::max<std::int64_t>(0, h - 2);
@@ -146,7 +147,7 @@ Task heat_program(NodeMachine& machine, NodeId node, const HeatGrid& grid,
     if (c.workload.algorithm == SoftwareAlgorithm::Subnet) {
       co_await hardware_allreduce(port, 0, Reduction::Max, static_cast<std::uint64_t>(k), words);
     } else {
-      co_await tree_allreduce(mailbox, machine.torus(), tree, Reduction::Max, words);
+      co_await tree_allreduce(mailbox, ctx.torus, tree, Reduction::Max, words);
     }
     if (words[0] != expected_max[k]) {
       throw ModelError(fmt::format("heat: node {} step {}: allreduce(max) gave {}, expected {}",

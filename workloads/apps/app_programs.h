@@ -14,12 +14,24 @@
 #include <cstdint>
 #include <vector>
 
+#include "collectives/subnet/tree.h"
 #include "models/core/params.h"
 #include "models/cpu/task.h"
+#include "models/node/host.h"
+#include "models/topology/torus.h"
 
 namespace angara {
 
-class NodeMachine;
+// What a node's program sees of the machine: its own host, the machine's size, geometry and
+// trees, and the experiment's parameters.
+struct NodeContext {
+  NodeId node = 0;
+  Host& host;
+  int nodes = 0;
+  const Torus& torus;
+  const TreeSet& trees;
+  const Config& config;
+};
 
 struct IterationRecord {
   Cycle end = 0;         // local cycle the iteration ended at
@@ -46,8 +58,8 @@ struct HeatGrid {
 // The value each node brings to step k's allreduce (max), and the max over all nodes.
 std::int64_t heat_sigma(NodeId node, int k);
 
-Task spmv_program(NodeMachine& machine, NodeId node, AppLog& log);
-Task heat_program(NodeMachine& machine, NodeId node, const HeatGrid& grid,
+Task spmv_program(NodeContext ctx, AppLog& log);
+Task heat_program(NodeContext ctx, const HeatGrid& grid,
                   const std::vector<std::int64_t>& expected_max, AppLog& log);
 
 }  // namespace angara

@@ -5,8 +5,7 @@
 #include <array>
 #include <utility>
 
-#include "collectives/credit_block.h"
-#include "collectives/reduction.h"
+#include "models/core/collective_format.h"
 #include "models/core/packet_ledger.h"
 #include "workloads/collective/collective_inputs.h"
 #include "workloads/synthetic/uniform_traffic.h"

@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include "collectives/tree.h"
+#include "collectives/subnet/tree.h"
 #include "models/core/params.h"
 #include "models/endpoint/traffic_source.h"
 

@@ -5,7 +5,7 @@
 
 #include "models/node/host.h"
 #include "models/pcie/pcie_timing.h"
-#include "models/router/zero_load.h"
+#include "models/fabric/zero_load.h"
 
 namespace angara {
 namespace {

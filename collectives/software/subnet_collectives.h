@@ -1,0 +1,30 @@
+#pragma once
+// Collectives of CPU programs over the hardware subnet (models/node/collective_port.h), beside
+// their message-based counterparts in software_collectives.h.
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "collectives/subnet/tree.h"
+#include "models/cpu/task.h"
+#include "models/node/collective_port.h"
+
+namespace angara {
+
+// The tree rank `rank` of `nodes` broadcasts on, of `trees` (ranks in equal contiguous groups,
+// group g on trees[g]: with the roots spread evenly, a rank's tree root is nearby).
+int allgather_tree(int rank, int nodes, std::span<const int> trees);
+
+// Allgather over the subnet: every rank (node id) broadcasts its block of `block.size()` bytes
+// (the same at every rank) on its tree (allgather_tree) into offset rank * stride of every other
+// node's collective area (stride: the block rounded up to 16 bytes); out: `result` = all blocks
+// in rank order. `landed` carries, per tree, the broadcast packets this node has had land so far
+// and is advanced by this call (zero before the first). With a timing-only port, `result` is
+// left empty.
+Task subnet_allgather(CollectivePort& port, int nodes, std::span<const int> trees,
+                      std::span<const std::byte> block,
+                      std::array<std::uint64_t, kMaxTrees>& landed, std::vector<std::byte>& result);
+
+}  // namespace angara

@@ -1,0 +1,86 @@
+#pragma once
+// The PEGroup of one router: the PEGroup FIFO's routing block, the Broadcaster, the Reducer and
+// the credit block, as plain C++ with their timing. Packets come in from the node's processor
+// (collective packets it injects) and from VCUp/VCDown (reduce and credit packets); what goes
+// out is a packet and the way it leaves the router (up, down the tree, to the processor, or
+// point-to-point), with the cycle it is ready at the crossbar. Both timing shells use it.
+//
+// Pipeline (cycles from CollectiveParams, docs/COLLECTIVES.md): a packet wholly in the PEGroup
+// at cycle t passes the routing block (route_cycles), then its sub-block, each of which handles
+// one packet at a time: the Broadcaster takes broadcaster_cycles per packet it issues, the
+// Reducer reducer_cycles plus reducer_flit_cycles per data flit per contribution.
+
+#include <array>
+#include <memory>
+#include <vector>
+#include "models/core/ring_queue.h"
+
+#include "collectives/subnet/credit_block.h"
+#include "collectives/subnet/reducer.h"
+#include "collectives/subnet/tree.h"
+#include "models/core/packet_pool.h"
+#include "models/core/params.h"
+#include "models/router/collective_unit.h"
+#include "models/router/router_trace.h"
+
+namespace angara {
+
+// Trace signals of a PEGroup (tracing on for its node); -1: not traced.
+struct PeGroupTrace {
+  PeGroupTrace() {
+    reduces.fill(-1);
+    up_credits.fill(-1);
+  }
+  Tracer* tracer = nullptr;
+  Tracer::Signal broadcaster_valid = -1, broadcaster_packet = -1;
+  Tracer::Signal reducer_valid = -1, reducer_packet = -1;
+  std::array<Tracer::Signal, kMaxTrees> reduces{};     // [tree]: reduces in flight in the Reducer
+  std::array<Tracer::Signal, kMaxTrees> up_credits{};  // [tree]: credits to send results up
+};
+
+class PeGroup {
+ public:
+  // `trees[id]` is tree id's table, or null for an unused TreeId.
+  // `in_order`: packets arrive in time order (AT); false for LT, whose initiators run ahead.
+  PeGroup(NodeId node, const TreeSet& trees, const CollectiveParams& params, PacketPool& pool,
+          bool in_order);
+
+  // A packet wholly in the PEGroup at `at`, from the processor (`from_pe`) or from VCUp/VCDown.
+  // Appends what the PEGroup sends because of it.
+  void accept(Packet* packet, bool from_pe, Cycle at, std::vector<CollectiveSend>& out);
+  // The credit block's next deadline for a report to the processor, or kNever.
+  Cycle next_timer() const { return m_credits.report_deadline(); }
+  // Sends the report to the processor if it is due at `now`.
+  void on_timer(Cycle now, std::vector<CollectiveSend>& out);
+
+  int reduces_in_flight(int tree) const { return m_reducer.busy(tree); }
+  void set_trace(std::unique_ptr<PeGroupTrace> trace) { m_trace = std::move(trace); }
+
+ private:
+  const TreeRow& row(int tree) const;
+  Cycle broadcaster(Cycle at, const Packet& packet);  // ready cycle of a packet it issues
+  void trace_busy(Tracer::Signal valid, Tracer::Signal packet, const Packet& p, Cycle start,
+                  Cycle end);
+  void trace_counters(int tree, Cycle at);
+  void reduce(Packet* packet, Cycle at, std::vector<CollectiveSend>& out);
+  void send_result(Packet* result, Cycle ready, std::vector<CollectiveSend>& out);
+  void result_left(int tree, Cycle ready, std::vector<CollectiveSend>& out);
+  void report(Cycle now, std::vector<CollectiveSend>& out);
+  Packet* new_packet(PacketKind kind, int tree);
+
+  NodeId m_node;
+  TreeSet m_trees;
+  CollectiveParams m_params;
+  PacketPool& m_pool;
+  bool m_in_order;
+  Reducer m_reducer;
+  CreditBlock m_credits;
+  std::array<RingQueue<Packet*>, kMaxTrees> m_waiting_up;  // results without an up-credit
+  Cycle m_broadcaster_free = 0;
+  Cycle m_reducer_free = 0;
+  std::uint64_t m_made = 0;
+  std::unique_ptr<PeGroupTrace>
+      m_trace;  // null: tracing off  // packets the PEGroup created (credits), for sequence numbers
+};
+
+}  // namespace angara

@@ -1,0 +1,35 @@
+#pragma once
+// An application experiment ([workload] kind = "spmv" or "heat"): every node runs the
+// application's program (workloads/apps/app_programs.h) for workload.repetitions iterations,
+// all starting at cycle 0. The time of iteration i is the cycle the last node finished it minus
+// the cycle the last node finished iteration i-1 (0 before the first); the performance is the
+// application's flops per iteration over the mean iteration time.
+
+#include <cstdint>
+#include <vector>
+
+#include "models/core/params.h"
+#include "platform/experiments/experiment.h"
+
+namespace angara {
+
+struct AppResult {
+  Config config;
+  int nodes = 0;
+  std::vector<Cycle> iteration;   // cycles, per iteration
+  double flops_per_iteration = 0;  // of the whole application
+  Cycle compute = 0;               // cycles, per iteration, of the busiest node
+  double collective_mean = 0;      // cycles in the allgather/allreduce, mean over nodes and iterations
+  Cycle collective_max = 0;        // ... the longest one
+  int px = 0, py = 0;              // heat: the process grid
+  std::uint64_t messages = 0;      // messages delivered to hosts
+  Cycle sim_cycles = 0;
+  double wall_seconds = 0;
+
+  double mean_iteration() const;  // cycles
+};
+
+// Elaborates and runs in this process (once per process, like run_experiment).
+AppResult run_app_experiment(const Config& config, const ProgressSink& progress = {});
+
+}  // namespace angara

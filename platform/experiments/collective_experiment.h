@@ -1,0 +1,31 @@
+#pragma once
+// A collective experiment ([workload] kind = "collective"): one operation on one tree, repeated,
+// each started when the one before has completed (or all at once with workload.overlap), every
+// delivery checked against the expected payload or reduction. Completion time of an operation:
+// from its start to the last expected delivery's tail.
+
+#include <vector>
+
+#include "models/core/params.h"
+#include "platform/experiments/experiment.h"
+
+namespace angara {
+
+struct CollectiveResult {
+  Config config;
+  int nodes = 0;
+  int trees = 1;                         // trees the operation ran on at once
+  int pe_nodes = 0;                      // processors taking part, summed over those trees
+  NodeId root = 0;                       // the (first) tree's root
+  std::vector<Cycle> completion;         // cycles, per operation
+  std::uint64_t deliveries = 0;          // checked deliveries (copies, results)
+  std::uint64_t background_packets = 0;  // point-to-point packets delivered beside them
+  std::uint64_t results_digest = 0;      // FNV-1a 64 of the delivered results, op by op
+  Cycle sim_cycles = 0;
+  double wall_seconds = 0;
+};
+
+// Elaborates and runs in this process (once per process, like run_experiment).
+CollectiveResult run_collective_experiment(const Config& config, const ProgressSink& progress = {});
+
+}  // namespace angara

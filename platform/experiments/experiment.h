@@ -1,0 +1,40 @@
+#pragma once
+// One synthetic-traffic experiment, run to completion: warm-up, measurement, drain (injection
+// goes on until every measured packet has arrived), then a flush with injection stopped until
+// the network is empty, so the conservation ledger can account for every packet. A watchdog
+// turns "nothing delivered for sim.watchdog_cycles with packets in flight" into a ModelError
+// naming the router, port and VC of the oldest blocked packet.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "models/core/latency_stats.h"
+#include "models/core/params.h"
+#include "platform/machine/progress.h"
+
+namespace angara {
+
+struct ExperimentResult {
+  Config config;
+  int nodes = 0;
+  std::uint64_t packets_delivered = 0;  // measured packets (created in the window)
+  std::uint64_t packets_injected_total = 0;
+  std::uint64_t packets_delivered_total = 0;
+  LatencyStats latency;  // cycles, measured packets, creation to tail delivered
+  double offered_flits_per_node_cycle = 0;
+  double accepted_flits_per_node_cycle = 0;
+  double mean_hops = 0;
+  std::uint64_t flit_hops = 0;  // flits x router-to-router links, whole run
+  bool drain_complete = true;   // every measured packet arrived within sim.drain_cycles
+  bool saturated = false;       // accepted < 90% of offered, or the drain did not complete
+  Cycle sim_cycles = 0;         // until injection stopped or the last packet arrived, if later
+  double wall_seconds = 0;
+};
+
+// Elaborates and runs the experiment in this process. SystemC elaborates once per process: call
+// it at most once (tests use regress/support/isolated.h to run each in a child process).
+ExperimentResult run_experiment(const Config& config, const ProgressSink& progress = {});
+
+}  // namespace angara

@@ -1,0 +1,119 @@
+#include "platform/experiments/node_experiment.h"
+
+#include <fmt/format.h>
+
+#include "platform/experiments/results_json.h"
+#include "platform/machine/node_machine.h"
+
+namespace angara {
+namespace {
+
+bool is_msgrate(const Config& c) { return c.workload.kind == WorkloadKind::MsgRate; }
+
+// Figures of one size, in the units of the results files.
+struct Figures {
+  double time_ns, rate_mmsg_s, bandwidth_gbit_s, half_rtt_ns, bound_gbit_s;
+};
+
+Figures figures(const MessageBenchResult& r, const SizePoint& p) {
+  Figures f{};
+  f.time_ns = static_cast<double>(p.cycles) * r.config.router.cycle_ns();
+  f.bound_gbit_s = message_bound_gbps(r.config, p.bytes);
+  if (is_msgrate(r.config)) {
+    f.rate_mmsg_s = p.count / f.time_ns * 1e3;
+    f.bandwidth_gbit_s = 8.0 * p.bytes * p.count / f.time_ns;
+  } else {
+    f.half_rtt_ns = f.time_ns / (2.0 * p.count);
+    f.bandwidth_gbit_s = 8.0 * p.bytes / f.half_rtt_ns;
+  }
+  return f;
+}
+
+}  // namespace
+
+MessageBenchResult run_message_benchmark(const Config& config, const ProgressSink& progress) {
+  NodeMachine machine(config);
+  const Torus& torus = machine.torus();
+  const auto& wl = machine.config().workload;
+  MessageBenchResult result;
+  result.config = machine.config();
+  result.nodes = machine.nodes();
+  result.peer = wl.peer.empty() ? torus.neighbor(0, Direction{0, false}) : System::node_at(torus, wl.peer);
+  result.hops = torus.min_hops(0, result.peer);
+  MessageChannel& rank0 = machine.host(0).channel(0);
+  MessageChannel& rank1 = machine.host(result.peer).channel(0);
+  if (is_msgrate(config)) {
+    machine.load(0, msgrate_sender(rank0, rank1.address(), wl, result.points));
+    machine.load(result.peer, msgrate_receiver(rank1, rank0.address(), wl, result.points));
+  } else {
+    machine.load(0, pingpong_initiator(rank0, rank1.address(), wl, result.points));
+    machine.load(result.peer, pingpong_responder(rank1, rank0.address(), wl));
+  }
+  machine.run(progress);
+  result.sim_cycles = machine.now();
+  result.wall_seconds = machine.wall_seconds();
+  return result;
+}
+
+nlohmann::ordered_json to_json(const MessageBenchResult& r) {
+  nlohmann::ordered_json j;
+  j["workload"] = is_msgrate(r.config) ? "msgrate" : "pingpong";
+  j["nodes"] = r.nodes;
+  j["peer"] = r.peer;
+  j["hops"] = r.hops;
+  nlohmann::ordered_json sizes = nlohmann::ordered_json::array();
+  for (const SizePoint& p : r.points) {
+    const Figures f = figures(r, p);
+    nlohmann::ordered_json s;
+    s["bytes"] = p.bytes;
+    if (is_msgrate(r.config)) {
+      s["messages"] = p.count;
+      s["time_ns"] = f.time_ns;
+      s["rate_mmsg_s"] = f.rate_mmsg_s;
+    } else {
+      s["round_trips"] = p.count;
+      s["half_rtt_ns"] = f.half_rtt_ns;
+    }
+    s["bandwidth_gbit_s"] = f.bandwidth_gbit_s;
+    s["bound_gbit_s"] = f.bound_gbit_s;
+    sizes.push_back(s);
+  }
+  j["sizes"] = sizes;
+  add_run(j, r.sim_cycles, r.wall_seconds, r.config);
+  return j;
+}
+
+std::string to_csv(const MessageBenchResult& r) {
+  std::string csv = is_msgrate(r.config)
+                        ? "bytes,messages,time_ns,rate_mmsg_s,bandwidth_gbit_s,bound_gbit_s\n"
+                        : "bytes,round_trips,half_rtt_ns,bandwidth_gbit_s,bound_gbit_s\n";
+  for (const SizePoint& p : r.points) {
+    const Figures f = figures(r, p);
+    csv += is_msgrate(r.config)
+               ? fmt::format("{},{},{:.1f},{:.4f},{:.3f},{:.3f}\n", p.bytes, p.count, f.time_ns,
+                             f.rate_mmsg_s, f.bandwidth_gbit_s, f.bound_gbit_s)
+               : fmt::format("{},{},{:.1f},{:.3f},{:.3f}\n", p.bytes, p.count, f.half_rtt_ns,
+                             f.bandwidth_gbit_s, f.bound_gbit_s);
+  }
+  return csv;
+}
+
+std::string summary_line(const MessageBenchResult& r) {
+  const SizePoint& small = r.points.front();
+  const SizePoint& large = r.points.back();
+  const Figures fs = figures(r, small), fl = figures(r, large);
+  if (is_msgrate(r.config)) {
+    return fmt::format(
+        "msgrate node 0 -> {} ({} hops): {} B {:.2f} M msg/s ... {} B {:.2f} M msg/s, {:.1f} "
+        "Gbit/s (bound {:.1f}), {:.2f} s",
+        r.peer, r.hops, small.bytes, fs.rate_mmsg_s, large.bytes, fl.rate_mmsg_s,
+        fl.bandwidth_gbit_s, fl.bound_gbit_s, r.wall_seconds);
+  }
+  return fmt::format(
+      "pingpong node 0 <-> {} ({} hops): half round trip {} B {:.1f} ns ... {} B {:.1f} ns "
+      "({:.1f} Gbit/s), {:.2f} s",
+      r.peer, r.hops, small.bytes, fs.half_rtt_ns, large.bytes, fl.half_rtt_ns,
+      fl.bandwidth_gbit_s, r.wall_seconds);
+}
+
+}  // namespace angara

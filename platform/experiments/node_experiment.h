@@ -1,0 +1,34 @@
+#pragma once
+// The message tests as experiments ([workload] kind = "msgrate" or "pingpong"): rank 0 on node 0,
+// rank 1 on workload.peer (node 0's +X neighbour by default), one point per message size.
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/experiments/experiment.h"
+#include "workloads/node/message_benchmarks.h"
+
+namespace angara {
+
+struct MessageBenchResult {
+  Config config;
+  int nodes = 0;
+  NodeId peer = 0;
+  int hops = 0;  // router-to-router hops between the ranks
+  std::vector<SizePoint> points;
+  Cycle sim_cycles = 0;
+  double wall_seconds = 0;
+};
+
+// Elaborates and runs in this process (once per process, like run_experiment).
+MessageBenchResult run_message_benchmark(const Config& config, const ProgressSink& progress = {});
+
+nlohmann::ordered_json to_json(const MessageBenchResult& result);
+std::string summary_line(const MessageBenchResult& result);
+// One line per size: msgrate "bytes,messages,time_ns,rate_mmsg_s,bandwidth_gbit_s,bound_gbit_s";
+// pingpong "bytes,round_trips,half_rtt_ns,bandwidth_gbit_s,bound_gbit_s".
+std::string to_csv(const MessageBenchResult& result);
+
+}  // namespace angara

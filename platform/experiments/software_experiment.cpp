@@ -1,0 +1,314 @@
+#include "platform/experiments/software_experiment.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+#include "collectives/software/software_collectives.h"
+#include "collectives/software/subnet_collectives.h"
+#include "models/node/collective_port.h"
+#include "models/core/config_error.h"
+#include "models/core/packet_ledger.h"
+#include "platform/machine/node_machine.h"
+#include "platform/machine/system.h"
+#include "workloads/collective/collective_inputs.h"
+
+namespace angara {
+namespace {
+
+const char* op_label(CollectiveOp op) {
+  constexpr const char* kNames[] = {"broadcast", "reduce", "allreduce", "allgather"};
+  return kNames[static_cast<int>(op)];
+}
+
+// Runs the operations on every node and checks them. The gate: each node's program waits on its
+// own CpuSignal before operation k; when the last node reports operation k-1 finished, every
+// gate is notified at that cycle, so operation k starts at the same cycle everywhere and the
+// harness itself costs no simulated time.
+class Harness {
+ public:
+  Harness(const Config& config, NodeMachine& machine, const Tree* tree, NodeId source,
+          NodeId destination)
+      : m_config(config),
+        m_wl(config.workload),
+        m_machine(machine),
+        m_tree(tree),
+        m_source(source),
+        m_destination(destination),
+        m_nodes(machine.nodes()),
+        m_gates(static_cast<std::size_t>(m_nodes)),
+        m_start(static_cast<std::size_t>(m_wl.repetitions), 0),
+        m_last(static_cast<std::size_t>(m_wl.repetitions), 0),
+        m_reported(static_cast<std::size_t>(m_wl.repetitions), 0),
+        m_digest_words(static_cast<std::size_t>(m_wl.repetitions)) {
+    for (CpuSignal& gate : m_gates) gate.notify(0);  // operation 0 starts at once
+  }
+
+  Task program(NodeId node);
+  // The trees a subnet allgather spreads its broadcasts over.
+  void set_allgather_trees(std::vector<int> trees) { m_allgather_trees = std::move(trees); }
+
+  // Whose result is checked: the nodes that receive something (as in the hardware experiment:
+  // a broadcast's source and transit nodes get nothing).
+  bool checked(NodeId node) const {
+    const bool pe = m_tree == nullptr || is_pe(node);
+    switch (m_wl.op) {
+      case CollectiveOp::Broadcast:
+        return pe && node != m_source;
+      case CollectiveOp::Reduce:
+        return node == m_destination;
+      case CollectiveOp::Allreduce:
+        return pe;
+      case CollectiveOp::Allgather:
+        return true;
+    }
+    return false;
+  }
+  // The nodes whose program does something (over the subnet, transit nodes do nothing).
+  bool participates(NodeId node) const {
+    if (m_tree == nullptr) return true;
+    const bool subnet = m_wl.algorithm == SoftwareAlgorithm::Subnet;
+    return (subnet ? is_pe(node) : m_tree->rows[node].member) ||
+           (m_wl.op == CollectiveOp::Reduce && node == m_destination);
+  }
+  bool is_pe(NodeId node) const { return m_tree->rows[node].member && m_tree->rows[node].pe; }
+
+  Cycle completion(int k) const { return m_last[k] - m_start[k]; }
+  std::uint64_t results_checked() const { return m_checked; }
+  std::uint64_t digest() const {
+    ResultDigest d;
+    for (const auto& words : m_digest_words) d.add(words);
+    return d.value();
+  }
+
+ private:
+  int tree_id() const { return m_tree != nullptr ? m_tree->id : m_wl.tree; }
+  std::vector<std::int64_t> inputs(int k, NodeId node) const {
+    return collective_inputs(m_config, k, tree_id(), node);
+  }
+  const std::vector<std::int64_t>& expected(int k);
+  // Node `node`'s part of operation k over the hardware subnet; `words` in: its data, out: what
+  // it received.
+  Task subnet_part(CollectivePort& port, NodeId node, int k, std::vector<std::int64_t>& words);
+  void check(NodeId node, int k, const std::vector<std::int64_t>& got);
+  void finished(int k, Cycle at);
+
+  const Config& m_config;
+  const WorkloadParams& m_wl;
+  NodeMachine& m_machine;
+  const Tree* m_tree;  // null: an algorithm over all nodes
+  NodeId m_source, m_destination;
+  int m_nodes;
+  std::vector<CpuSignal> m_gates;  // [node]; never resized (programs wait on them)
+  std::vector<Cycle> m_start, m_last;
+  std::vector<int> m_reported;
+  std::map<int, std::vector<std::int64_t>> m_expected;
+  std::vector<std::vector<std::int64_t>> m_digest_words;  // [k]: the first checked result
+  std::uint64_t m_checked = 0;
+  std::vector<int> m_allgather_trees;
+  std::vector<std::array<std::uint64_t, kMaxTrees>> m_landed;  // [node]: subnet allgather
+};
+
+Task Harness::program(NodeId node) {
+  Host& host = m_machine.host(node);
+  Mailbox mailbox(host.channel(0));
+  CollectivePort port(host);
+  CpuCore& cpu = host.core();
+  const Torus& torus = m_machine.torus();
+  const auto bytes = static_cast<std::size_t>(m_wl.payload_bytes());
+  for (int k = 0; k < m_wl.repetitions; ++k) {
+    co_await cpu.wait(m_gates[node]);
+    std::vector<std::int64_t> words = inputs(k, node);  // this node's own data
+    if (participates(node) && m_wl.algorithm == SoftwareAlgorithm::Subnet) {
+      co_await subnet_part(port, node, k, words);
+    } else if (participates(node)) {
+      switch (m_wl.op) {
+        case CollectiveOp::Broadcast: {
+          std::vector<std::byte> data;
+          if (node == m_source) data = to_bytes(words);
+          if (m_tree != nullptr) {
+            co_await tree_broadcast(mailbox, torus, *m_tree, m_source, bytes, data);
+          } else {
+            co_await binomial_broadcast(mailbox, m_nodes, m_source, bytes, data);
+          }
+          words = to_words(data);
+          break;
+        }
+        case CollectiveOp::Reduce:
+          co_await tree_reduce(mailbox, torus, *m_tree, m_wl.reduction, m_destination, words);
+          break;
+        case CollectiveOp::Allreduce:
+          co_await tree_allreduce(mailbox, torus, *m_tree, m_wl.reduction, words);
+          break;
+        case CollectiveOp::Allgather: {
+          const std::vector<std::byte> block = to_bytes(words);
+          std::vector<std::byte> all;
+          co_await recursive_doubling_allgather(mailbox, m_nodes, block, all);
+          words = to_words(all);
+          break;
+        }
+      }
+    }
+    if (checked(node)) check(node, k, words);
+    finished(k, cpu.local_time());
+  }
+}
+
+Task Harness::subnet_part(CollectivePort& port, NodeId node, int k,
+                          std::vector<std::int64_t>& words) {
+  const auto bytes = static_cast<std::size_t>(m_wl.payload_bytes());
+  const auto n = static_cast<std::uint64_t>(k);
+  switch (m_wl.op) {
+    case CollectiveOp::Broadcast:
+      if (node == m_source) {
+        co_await broadcast_all(port, m_tree->id, 0, std::as_bytes(std::span(words)));
+      } else {
+        co_await wait_broadcasts(port, m_tree->id, (n + 1) * ((bytes + 255) / 256));
+        words = to_words(port.area(0, bytes));
+      }
+      break;
+    case CollectiveOp::Reduce:
+      if (is_pe(node)) {
+        co_await contribute(port, m_tree->id, ReduceOp{m_wl.reduction, false}, m_destination,
+                            words);
+      }
+      if (node == m_destination) {
+        co_await wait_results(port, m_tree->id, n + 1);
+        words = co_await port.result(m_tree->id, n, words.size());
+      }
+      break;
+    case CollectiveOp::Allreduce:
+      co_await hardware_allreduce(port, m_tree->id, m_wl.reduction, n, words);
+      break;
+    case CollectiveOp::Allgather: {
+      if (m_landed.empty()) m_landed.resize(static_cast<std::size_t>(m_nodes));
+      const std::vector<std::byte> block = to_bytes(words);
+      std::vector<std::byte> all;
+      co_await subnet_allgather(port, m_nodes, m_allgather_trees, block, m_landed[node], all);
+      words = to_words(all);
+      break;
+    }
+  }
+}
+
+// The expected result of operation k, computed from the inputs alone.
+const std::vector<std::int64_t>& Harness::expected(int k) {
+  auto [it, fresh] = m_expected.try_emplace(k);
+  if (!fresh) return it->second;
+  std::vector<std::int64_t>& want = it->second;
+  switch (m_wl.op) {
+    case CollectiveOp::Broadcast:
+      want = inputs(k, m_source);
+      break;
+    case CollectiveOp::Reduce:
+    case CollectiveOp::Allreduce:
+      for (NodeId n = 0; n < static_cast<NodeId>(m_nodes); ++n) {
+        if (!m_tree->rows[n].member || !m_tree->rows[n].pe) continue;
+        const auto in = inputs(k, n);
+        if (want.empty()) {
+          want = in;
+          continue;
+        }
+        for (std::size_t i = 0; i < in.size(); ++i) {
+          want[i] = reference_reduce(m_wl.reduction, want[i], in[i]);
+        }
+      }
+      break;
+    case CollectiveOp::Allgather:
+      for (NodeId n = 0; n < static_cast<NodeId>(m_nodes); ++n) {
+        const auto in = inputs(k, n);
+        want.insert(want.end(), in.begin(), in.end());
+      }
+      break;
+  }
+  return want;
+}
+
+void Harness::check(NodeId node, int k, const std::vector<std::int64_t>& got) {
+  const auto& want = expected(k);
+  auto fail = [&](const std::string& what) {
+    throw ModelError(fmt::format("software {} ({}), operation {}: node {} {}: {}",
+                                 op_label(m_wl.op), m_tree ? "tree" : "all nodes", k, node,
+                                 m_machine.torus().format(node), what));
+  };
+  if (got.size() != want.size()) {
+    fail(fmt::format("got {} words, expected {}", got.size(), want.size()));
+  }
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (got[i] != want[i]) fail(fmt::format("word {} is {}, expected {}", i, got[i], want[i]));
+  }
+  if (m_digest_words[k].empty()) m_digest_words[k] = got;
+  ++m_checked;
+}
+
+void Harness::finished(int k, Cycle at) {
+  m_last[k] = std::max(m_last[k], at);
+  if (++m_reported[k] < m_nodes) return;
+  if (k + 1 == m_wl.repetitions) return;
+  m_start[k + 1] = m_last[k];
+  for (CpuSignal& gate : m_gates) gate.notify(m_last[k]);
+}
+
+}  // namespace
+
+SoftwareResult run_software_experiment(const Config& config, const ProgressSink& progress) {
+  config.validate();
+  const auto wall_start = std::chrono::steady_clock::now();
+  const auto& wl = config.workload;
+  if (wl.overlap || wl.all_trees || wl.background_rate > 0) {
+    throw ConfigError(wl.overlap ? "workload.overlap"
+                                 : wl.all_trees ? "workload.all_trees" : "workload.background_rate",
+                      "set", "the software collectives run one operation at a time on one tree");
+  }
+
+  NodeMachine machine(config);
+  const Torus& torus = machine.torus();
+  // The tree of workload.tree, if there is one: the tree algorithms run on it, and its root is
+  // the default source and destination of the others too (as in the hardware experiment).
+  const TreeSet& trees = machine.system().trees();
+  const Tree* tree = wl.tree >= 0 && wl.tree < kMaxTrees ? trees[wl.tree] : nullptr;
+  const NodeId root = tree != nullptr ? tree->root : 0;
+  const NodeId source = wl.source.empty() ? root : System::node_at(torus, wl.source);
+  const NodeId destination = wl.destination.empty() ? root : System::node_at(torus, wl.destination);
+  const bool on_tree = wl.algorithm == SoftwareAlgorithm::Tree ||
+                       (wl.algorithm == SoftwareAlgorithm::Subnet && wl.op != CollectiveOp::Allgather);
+  if (on_tree && tree == nullptr) {
+    throw ConfigError("workload.tree", fmt::format("{}", wl.tree), "no such tree");
+  }
+  if (on_tree && wl.op == CollectiveOp::Broadcast &&
+      !(tree->rows[source].member && tree->rows[source].pe)) {
+    throw ConfigError("workload.source", torus.format(source),
+                      fmt::format("a broadcast starts at a processor of tree {} (a member with "
+                                  "pe), not at a transit node or outside it",
+                                  tree->id));
+  }
+
+  Harness harness(config, machine, on_tree ? tree : nullptr, source, destination);
+  std::vector<int> all_trees;
+  for (int t = 0; t < kMaxTrees; ++t) {
+    if (trees[t] != nullptr) all_trees.push_back(t);
+  }
+  harness.set_allgather_trees(std::move(all_trees));
+  SoftwareResult r;
+  for (NodeId n = 0; n < static_cast<NodeId>(machine.nodes()); ++n) {
+    machine.load(n, harness.program(n));
+    r.participants += harness.participates(n);
+  }
+  machine.run(progress);
+
+  r.config = config;
+  r.nodes = machine.nodes();
+  r.root = on_tree ? root : source;
+  for (int k = 0; k < wl.repetitions; ++k) r.completion.push_back(harness.completion(k));
+  r.results_checked = harness.results_checked();
+  r.messages = machine.messages_delivered();
+  r.results_digest = harness.digest();
+  r.sim_cycles = machine.now();
+  r.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return r;
+}
+
+}  // namespace angara

@@ -1,0 +1,51 @@
+#pragma once
+// Runs the SystemC kernel in slices so that a watchdog and progress reports see a run as it
+// goes: "nothing delivered for sim.watchdog_cycles while work is outstanding" (or an empty event
+// queue with work outstanding) becomes a ModelError naming the oldest blocked packet.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "models/core/params.h"
+#include "platform/machine/progress.h"
+#include "platform/machine/system.h"
+
+namespace angara {
+
+class SimRunner {
+ public:
+  // What the watchdog watches: a count that grows with every delivery, and the amount of
+  // outstanding work (packets in flight, operations not complete).
+  struct Watch {
+    std::function<std::uint64_t()> delivered;
+    std::function<std::uint64_t()> outstanding;
+    // Who is stuck, for the error; by default the oldest blocked packet.
+    std::function<std::string()> blocked = {};
+  };
+  SimRunner(System& system, const SimParams& sim, const ProgressSink& progress, Watch watch);
+
+  Cycle now() const { return m_system.clock().now(); }
+  double wall_seconds() const;
+
+  // Runs until `done()` holds or cycle `limit` is reached (kNever: until the kernel is idle).
+  void run_until(Cycle limit, const char* phase, const std::function<bool()>& done);
+
+ private:
+  using WallClock = std::chrono::steady_clock;
+  void check_progress();
+  [[noreturn]] void deadlock(const std::string& why) const;
+  void report(const char* phase);
+
+  System& m_system;
+  const SimParams& m_sim;
+  const ProgressSink& m_progress;
+  Watch m_watch;
+  Cycle m_slice;
+  WallClock::time_point m_start, m_last_report;
+  std::uint64_t m_delivered = 0;
+  Cycle m_progress_at = 0;
+};
+
+}  // namespace angara

@@ -1,0 +1,264 @@
+#include "platform/machine/system.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <sstream>
+#include <type_traits>
+
+#include "collectives/subnet/collective_node.h"
+#include "models/endpoint/endpoint_at.h"
+#include "models/endpoint/endpoint_lt.h"
+#include "models/router/router_at.h"
+#include "models/router/router_lt.h"
+
+namespace angara {
+
+System::System(const Config& config, std::vector<std::unique_ptr<TrafficSource>> sources,
+               TrafficObserver& observer)
+    : m_torus(config.topology.dims),
+      m_router_shared(m_torus, config),
+      m_clock(config.router.clock_mhz),
+      m_sources(std::move(sources)) {
+  if (config.trace.on()) {
+    m_tracer = std::make_unique<Tracer>();
+    for (const auto& c : config.trace.nodes) m_traced.push_back(node_at(m_torus, c));
+  }
+  m_trees = make_trees(config, m_torus);
+  m_tree_set.fill(nullptr);
+  for (const Tree& t : m_trees) m_tree_set[t.id] = &t;
+  if (config.sim.mode == SimMode::Lt) {
+    // The global quantum is set here, once, from the config (never by a module).
+    tlm::tlm_global_quantum::instance().set(m_clock.period() *
+                                            static_cast<double>(config.sim.quantum_cycles));
+    m_wake_calendar = std::make_unique<WakeCalendar>("wake_calendar", m_clock);
+    build<RouterLt, EndpointLt>(config, observer, config.sim.quantum_cycles,
+                                std::ref(*m_wake_calendar));
+  } else {
+    build<RouterAt, EndpointAt>(config, observer);
+  }
+}
+
+System::~System() = default;
+
+template <typename RouterShell, typename EndpointShell, typename... ShellArgs>
+void System::build(const Config& config, TrafficObserver& observer, ShellArgs... endpoint_args) {
+  const auto nodes = static_cast<NodeId>(m_torus.node_count());
+  std::vector<RouterShell*> routers;
+  std::vector<EndpointShell*> endpoints;
+  for (NodeId n = 0; n < nodes; ++n) {
+    RouterCore core(n, m_router_shared, config, collective_unit(n, config), m_pool);
+    if (traced(n)) core.set_trace(router_trace(n, config));
+    auto router = std::make_unique<RouterShell>(fmt::format("router_{}", n).c_str(),
+                                                std::move(core), m_clock);
+    auto endpoint = std::make_unique<EndpointShell>(
+        fmt::format("endpoint_{}", n).c_str(),
+        EndpointCore(n, *m_sources[n], observer, m_ledger, m_pool, config), m_clock,
+        endpoint_args...);
+    routers.push_back(router.get());
+    endpoints.push_back(endpoint.get());
+    m_routers.push_back(&router->core());
+    m_endpoints.push_back(&endpoint->core());
+    m_endpoint_wakers.push_back([e = endpoint.get()] { e->wake(); });
+    m_modules.push_back(std::move(router));
+    m_modules.push_back(std::move(endpoint));
+  }
+  // Multi-socket indices follow binding order, so bind port by port: out[d] and in[d] of every
+  // router get index d, and the local port comes last.
+  for (int d = 0; d < m_torus.direction_count(); ++d) {
+    const Direction dir = Direction::from_index(d);
+    for (NodeId n = 0; n < nodes; ++n)
+      routers[m_torus.neighbor(n, dir.opposite())]->out.bind(routers[n]->in);
+  }
+  for (NodeId n = 0; n < nodes; ++n) {
+    endpoints[n]->inject.bind(routers[n]->in);
+    routers[n]->out.bind(endpoints[n]->eject);
+  }
+  if constexpr (std::is_same_v<RouterShell, RouterLt>) {
+    m_lt_routers = std::move(routers);
+    m_lt_endpoints.assign(endpoints.begin(), endpoints.end());
+    for (RouterLt* router : m_lt_routers) {
+      router->set_fabric(m_lt_routers, m_lt_endpoints, *m_wake_calendar);
+    }
+  }
+}
+
+std::vector<Tree> System::make_trees(const Config& config, const Torus& torus) {
+  const auto& c = config.collective;
+  const int nodes = torus.node_count();
+  std::vector<bool> pe(static_cast<std::size_t>(nodes), true);
+  for (const auto& t : c.transit) pe[node_at(torus, t)] = false;
+  std::vector<Tree> trees;
+  for (int id = 0; id < c.trees; ++id) {
+    const NodeId root = id < static_cast<int>(c.roots.size())
+                            ? node_at(torus, c.roots[id])
+                            : static_cast<NodeId>(static_cast<long long>(id) * nodes / c.trees);
+    trees.push_back(build_dimension_order_tree(torus, id, root, pe));
+    validate_tree(torus, trees.back());
+  }
+  for (const TreeSpec& spec : c.tree) {
+    trees.push_back(tree_from_rows(spec, torus));
+    validate_tree(torus, trees.back());
+  }
+  return trees;
+}
+
+// A tree given row by row; the validator then checks it like any other.
+Tree System::tree_from_rows(const TreeSpec& spec, const Torus& torus) {
+  Tree tree;
+  tree.id = spec.id;
+  tree.rows.resize(static_cast<std::size_t>(torus.node_count()));
+  for (const TreeRowSpec& r : spec.rows) {
+    const NodeId n = node_at(torus, r.node);
+    TreeRow& row = tree.rows[n];
+    row.member = true;
+    row.is_root = r.root;
+    row.pe = r.pe;
+    if (r.root) tree.root = n;
+    if (Direction d; parse_direction(r.to_root, d)) row.to_root = d;
+    for (Direction d : r.dirs) row.dirs |= static_cast<std::uint8_t>(1U << d.index());
+    row.dir_sum = static_cast<int>(r.dirs.size());
+  }
+  return tree;
+}
+
+NodeId System::node_at(const Torus& torus, const std::vector<int>& coords) {
+  Coords c{};
+  std::copy(coords.begin(), coords.end(), c.begin());
+  return torus.node(c);
+}
+
+std::unique_ptr<CollectiveUnit> System::collective_unit(NodeId n, const Config& config) {
+  if (m_trees.empty()) return nullptr;
+  auto node = std::make_unique<CollectiveNode>(n, m_tree_set, config.collective, m_pool,
+                                               config.sim.mode == SimMode::At);
+  if (traced(n)) node->set_trace(pegroup_trace(n, config));
+  return node;
+}
+
+bool System::traced(NodeId n) const {
+  return std::find(m_traced.begin(), m_traced.end(), n) != m_traced.end();
+}
+
+namespace {
+
+// "node_1_0_2": a VCD scope name for a node.
+std::string scope_of(const Torus& torus, NodeId n) {
+  std::string name = "node";
+  const Coords c = torus.coords(n);
+  for (int d = 0; d < torus.dims(); ++d) name += "_" + std::to_string(c[d]);
+  return name;
+}
+
+// "xp" for +X, "wm" for -W: port names that every VCD reader takes.
+std::string port_tag(int port) {
+  const Direction d = Direction::from_index(port);
+  return std::string(1, static_cast<char>('x' + (d.dim == 3 ? -1 : d.dim))) +
+         (d.negative ? "m" : "p");
+}
+
+}  // namespace
+
+std::unique_ptr<RouterTrace> System::router_trace(NodeId n, const Config& config) {
+  const auto& tc = config.trace;
+  auto t = std::make_unique<RouterTrace>();
+  t->tracer = m_tracer.get();
+  const std::string node = scope_of(m_torus, n);
+  const int dirs = m_torus.direction_count(), ports = dirs + 1;  // directions and the local port
+  t->link_valid.assign(ports, -1);
+  t->link_packet.assign(ports, -1);
+  t->credits_up.assign(ports, -1);
+  t->credits_down.assign(ports, -1);
+  t->vc_up.assign(ports, {});
+  t->vc_down.assign(ports, {});
+  auto vc = [&](const std::string& scope) {
+    return RouterTrace::Vc{m_tracer->declare(scope, "occupancy", 8),
+                           m_tracer->declare(scope, "stage", 3),
+                           m_tracer->declare(scope, "packet", 32)};
+  };
+  for (int p = 0; p < ports; ++p) {
+    const std::string tag = p < dirs ? port_tag(p) : "local";
+    if (tc.traces("link")) {
+      t->link_valid[p] = m_tracer->declare(node + ".link_" + tag, "valid", 1);
+      t->link_packet[p] = m_tracer->declare(node + ".link_" + tag, "packet", 32);
+    }
+    if (p < dirs && tc.traces("vcup")) t->vc_up[p] = vc(node + ".vcup_" + tag);
+    if (p < dirs && tc.traces("vcdown")) t->vc_down[p] = vc(node + ".vcdown_" + tag);
+    if (p == dirs && tc.traces("pegroup_fifo")) t->vc_up[p] = vc(node + ".pegroup_fifo");
+    if (tc.traces("credit")) {
+      t->credits_up[p] = m_tracer->declare(node + ".credits_" + tag, "vcup", 8);
+      t->credits_down[p] = m_tracer->declare(node + ".credits_" + tag, "vcdown", 8);
+    }
+  }
+  return t;
+}
+
+std::unique_ptr<PeGroupTrace> System::pegroup_trace(NodeId n, const Config& config) {
+  const auto& tc = config.trace;
+  auto t = std::make_unique<PeGroupTrace>();
+  t->tracer = m_tracer.get();
+  const std::string node = scope_of(m_torus, n);
+  if (tc.traces("broadcaster")) {
+    t->broadcaster_valid = m_tracer->declare(node + ".broadcaster", "valid", 1);
+    t->broadcaster_packet = m_tracer->declare(node + ".broadcaster", "packet", 32);
+  }
+  if (tc.traces("reducer")) {
+    t->reducer_valid = m_tracer->declare(node + ".reducer", "valid", 1);
+    t->reducer_packet = m_tracer->declare(node + ".reducer", "packet", 32);
+  }
+  for (const Tree& tree : m_trees) {
+    if (tc.traces("reducer")) {
+      t->reduces[tree.id] =
+          m_tracer->declare(node + ".reducer", fmt::format("in_flight_t{}", tree.id), 5);
+    }
+    if (tc.traces("credit")) {
+      t->up_credits[tree.id] =
+          m_tracer->declare(node + ".credit_block", fmt::format("up_credits_t{}", tree.id), 8);
+    }
+  }
+  for (const Tree& tree : m_trees) {
+    if (t->up_credits[tree.id] >= 0) m_tracer->change(t->up_credits[tree.id], 0, kReducesPerTree);
+  }
+  return t;
+}
+
+std::string System::trace_vcd() const {
+  std::ostringstream out;
+  if (m_tracer)
+    m_tracer->write_vcd(out,
+                        m_clock.period().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+  return out.str();
+}
+
+void System::wake_endpoints() {
+  for (auto& wake : m_endpoint_wakers) wake();
+}
+
+void System::stop_creating() {
+  for (EndpointCore* e : m_endpoints) e->stop_creating(m_clock.now());
+}
+
+std::uint64_t System::flit_hops() const {
+  std::uint64_t hops = 0;
+  for (const RouterCore* r : m_routers) hops += r->flit_hops();
+  return hops;
+}
+
+std::size_t System::queued_at_sources() const {
+  std::size_t queued = 0;
+  for (const EndpointCore* e : m_endpoints) queued += e->queued();
+  return queued;
+}
+
+std::optional<std::string> System::oldest_blocked(Cycle now) const {
+  std::optional<RouterCore::Blocked> oldest;
+  for (const RouterCore* r : m_routers) {
+    auto b = r->oldest_blocked(now);
+    if (b && (!oldest || b->since < oldest->since)) oldest = std::move(b);
+  }
+  if (!oldest) return std::nullopt;
+  return oldest->what;
+}
+
+}  // namespace angara

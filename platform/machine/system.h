@@ -1,0 +1,97 @@
+#pragma once
+// The whole machine: the torus of routers, an endpoint on each router's local port, the wiring
+// between them, the packet pool and the conservation ledger. `sim.mode` picks the timing shells
+// (RouterAt/EndpointAt or RouterLt/EndpointLt); the cores, the wiring and everything the
+// platform asks of the machine are the same in both.
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collectives/subnet/pe_group.h"
+#include "collectives/subnet/tree.h"
+#include "models/core/packet_ledger.h"
+#include "models/core/packet_pool.h"
+#include "models/core/params.h"
+#include "models/timing/tracer.h"
+#include "models/endpoint/endpoint_core.h"
+#include "models/fabric/ejection_end.h"
+#include "models/fabric/fabric_protocol.h"
+#include "models/router/router_core.h"
+#include "models/router/router_trace.h"
+#include "models/routing/direction_order_routing.h"
+#include "models/topology/torus.h"
+
+namespace angara {
+
+class EndpointLt;
+class RouterLt;
+class WakeCalendar;
+
+class System {
+ public:
+  // `sources[n]` feeds node n; the observer hears every created and delivered packet.
+  System(const Config& config, std::vector<std::unique_ptr<TrafficSource>> sources,
+         TrafficObserver& observer);
+  ~System();
+
+  const Torus& torus() const { return m_torus; }
+  const FabricClock& clock() const { return m_clock; }
+  const PacketLedger& ledger() const { return m_ledger; }
+  // LT: what wakes the machine's modules (the node's CPUs and adapters too); null in AT.
+  WakeCalendar* wake_calendar() { return m_wake_calendar.get(); }
+
+  // The collective subnet's trees of `config` (collective.trees dimension-order trees, rooted
+  // where collective.roots says or spread evenly, transit nodes excluded), each validated.
+  static std::vector<Tree> make_trees(const Config& config, const Torus& torus);
+  static Tree tree_from_rows(const TreeSpec& spec, const Torus& torus);
+  // A node given by its coordinates in the config.
+  static NodeId node_at(const Torus& torus, const std::vector<int>& coords);
+
+  const TreeSet& trees() const { return m_tree_set; }
+
+  // The waveforms recorded so far as VCD text (tracing on: config [trace]).
+  std::string trace_vcd() const;
+  bool tracing() const { return m_tracer != nullptr; }
+
+  // Every endpoint stops creating packets from now on.
+  void stop_creating();
+  // Every endpoint asks its source again for work (a collective workload started an operation).
+  void wake_endpoints();
+  void wake_endpoint(NodeId node) { m_endpoint_wakers.at(node)(); }
+  std::uint64_t flit_hops() const;
+  std::size_t queued_at_sources() const;
+  // The packet that has waited longest at the head of a router buffer, described for a person.
+  std::optional<std::string> oldest_blocked(Cycle now) const;
+
+ private:
+  template <typename RouterShell, typename EndpointShell, typename... ShellArgs>
+  void build(const Config& config, TrafficObserver& observer, ShellArgs... endpoint_args);
+  std::unique_ptr<CollectiveUnit> collective_unit(NodeId node, const Config& config);
+  std::unique_ptr<RouterTrace> router_trace(NodeId node, const Config& config);
+  std::unique_ptr<PeGroupTrace> pegroup_trace(NodeId node, const Config& config);
+  bool traced(NodeId node) const;
+
+  Torus m_torus;
+  RouterShared m_router_shared;
+  FabricClock m_clock;
+  PacketLedger m_ledger;
+  PacketPool m_pool;
+  std::vector<Tree> m_trees;
+  TreeSet m_tree_set{};
+  std::vector<std::unique_ptr<TrafficSource>> m_sources;
+  std::vector<std::unique_ptr<sc_core::sc_module>> m_modules;
+  std::vector<const RouterCore*> m_routers;
+  std::unique_ptr<WakeCalendar> m_wake_calendar;  // LT
+  // LT: the fabric the routers call along directly.
+  std::vector<RouterLt*> m_lt_routers;
+  std::vector<EjectionEnd*> m_lt_endpoints;
+  std::vector<EndpointCore*> m_endpoints;
+  std::vector<std::function<void()>> m_endpoint_wakers;
+  std::unique_ptr<Tracer> m_tracer;  // null: tracing off
+  std::vector<NodeId> m_traced;      // nodes traced, in config order
+};
+
+}  // namespace angara

@@ -1,0 +1,181 @@
+#include "platform/sweep/sweep_collect.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "models/core/config_error.h"
+
+namespace angara {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+// Scalar fields of a results file, nested objects flattened; arrays (histograms) and the echoed
+// config are left out (the config is in the point's config.toml).
+void flatten(const Json& json, const std::string& prefix,
+             std::vector<std::pair<std::string, std::string>>& out) {
+  for (const auto& [key, value] : json.items()) {
+    if (prefix.empty() && key == "config") continue;
+    const std::string name = prefix.empty() ? key : prefix + "." + key;
+    if (value.is_object()) {
+      flatten(value, name, out);
+    } else if (!value.is_array()) {
+      out.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
+    }
+  }
+}
+
+// TOML strings lose their quotes in the table: "bubble" or 'bubble' -> bubble.
+std::string cell(const std::string& toml_value) {
+  const char q = toml_value.empty() ? 0 : toml_value.front();
+  if (toml_value.size() >= 2 && (q == '"' || q == '\'') && toml_value.back() == q) {
+    return toml_value.substr(1, toml_value.size() - 2);
+  }
+  return toml_value;
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+bool parse_number(const std::string& text, double& out) {
+  char* end = nullptr;
+  out = std::strtod(text.c_str(), &end);
+  return !text.empty() && end == text.c_str() + text.size();
+}
+
+}  // namespace
+
+int SweepTable::column(const std::string& name) const {
+  const auto it = std::find(columns.begin(), columns.end(), name);
+  return it == columns.end() ? -1 : static_cast<int>(it - columns.begin());
+}
+
+std::string SweepTable::csv() const {
+  std::string out;
+  auto line = [&out](const std::vector<std::string>& fields) {
+    for (std::size_t i = 0; i < fields.size(); ++i) out += (i ? "," : "") + csv_field(fields[i]);
+    out += "\n";
+  };
+  line(columns);
+  for (const auto& row : rows) line(row);
+  return out;
+}
+
+SweepTable collect(const SweepDir& dir) {
+  const Json manifest = dir.manifest();
+  SweepTable table;
+  table.columns.push_back("point");
+  for (const auto& axis : manifest["axes"]) table.columns.push_back(axis);
+  std::vector<std::string> fields;  // result fields, in the order of the first results file
+  std::vector<std::map<std::string, std::string>> results;
+  for (const auto& p : manifest["points"]) {
+    std::map<std::string, std::string> values;
+    const fs::path file = dir.point(p["name"]) / "results.json";
+    if (fs::exists(file)) {
+      std::ifstream in(file);
+      std::vector<std::pair<std::string, std::string>> flat;
+      flatten(Json::parse(in), "", flat);
+      for (const auto& [k, v] : flat) {
+        if (std::find(fields.begin(), fields.end(), k) == fields.end()) fields.push_back(k);
+        values[k] = v;
+      }
+      values["status"] = "ok";
+    } else {
+      values["status"] = fs::exists(dir.point(p["name"]) / "failed") ? "failed" : "missing";
+    }
+    results.push_back(std::move(values));
+  }
+  table.columns.insert(table.columns.end(), fields.begin(), fields.end());
+  table.columns.push_back("status");
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const auto& p = manifest["points"][i];
+    std::vector<std::string> row{p["name"]};
+    for (const auto& axis : manifest["axes"])
+      row.push_back(cell(p["settings"][axis.get<std::string>()]));
+    for (const auto& f : fields) row.push_back(results[i].count(f) ? results[i].at(f) : "");
+    row.push_back(results[i].at("status"));
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+void plot(const SweepTable& table, const PlotRequest& request) {
+  const int x = table.column(request.x), y = table.column(request.y);
+  const int series = request.series.empty() ? -1 : table.column(request.series);
+  const int status = table.column("status");
+  for (const auto& [name, index] : {std::pair{request.x, x}, {request.y, y}}) {
+    if (index < 0) {
+      throw ConfigError(
+          "--x/--y", name,
+          "no such column; columns: " + fmt::format("{}", fmt::join(table.columns, ", ")));
+    }
+  }
+  if (!request.series.empty() && series < 0) {
+    throw ConfigError("--series", request.series, "no such column");
+  }
+  const std::string ext = request.output.extension().string();
+  if (ext != ".png" && ext != ".svg") {
+    throw ConfigError("-o", request.output.string(), "the figure must be a .png or a .svg file");
+  }
+  // Points per series, in first-appearance order, sorted by x.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<std::pair<double, double>>> lines;
+  for (const auto& row : table.rows) {
+    if (row[status] != "ok") continue;
+    double vx = 0, vy = 0;
+    if (!parse_number(row[x], vx)) {
+      throw ConfigError(
+          "--x", request.x,
+          fmt::format("value '{}' is not a number (for node counts use --x nodes)", row[x]));
+    }
+    if (!parse_number(row[y], vy))
+      throw ConfigError("--y", request.y, fmt::format("value '{}' is not a number", row[y]));
+    const std::string key = series < 0 ? request.y : request.series + " = " + row[series];
+    if (!lines.count(key)) order.push_back(key);
+    lines[key].emplace_back(vx, vy);
+  }
+  if (order.empty())
+    throw ConfigError("plot", table.rows.empty() ? "(no points)" : "(no ok points)",
+                      "nothing to plot");
+
+  const fs::path base = fs::path(request.output).replace_extension();
+  std::ofstream data(base.string() + ".dat");
+  for (const auto& key : order) {
+    auto& points = lines[key];
+    std::sort(points.begin(), points.end());
+    data << "# " << key << "\n";
+    for (const auto& [vx, vy] : points) data << fmt::format("{:.10g} {:.10g}\n", vx, vy);
+    data << "\n\n";
+  }
+  data.close();
+  std::ofstream script(base.string() + ".gp");
+  script << (ext == ".png" ? "set terminal pngcairo size 960,640 font 'sans,11'\n"
+                           : "set terminal svg size 960,640 dynamic font 'sans,11'\n");
+  script << "set output '" << request.output.string() << "'\n"
+         << "set xlabel '" << request.x << "'\nset ylabel '" << request.y << "'\n"
+         << "set termoption noenhanced\nset grid\nset key top left box opaque\n"
+         << (request.log_x ? "set logscale x 2\n" : "") << "plot ";
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    script << (i ? ", \\\n     " : "") << "'" << base.string() << ".dat' index " << i
+           << " using 1:2 with linespoints lw 2 pt 7 title '" << order[i] << "'";
+  }
+  script << "\n";
+  script.close();
+  const std::string command = fmt::format("gnuplot '{}.gp'", base.string());
+  if (std::system(command.c_str()) != 0) {
+    throw std::runtime_error("gnuplot failed (is it installed? apt-get install gnuplot-nox): " +
+                             command);
+  }
+}
+
+}  // namespace angara

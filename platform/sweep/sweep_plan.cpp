@@ -1,0 +1,275 @@
+#include "platform/sweep/sweep_plan.h"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "models/core/config_error.h"
+#include "platform/config/config_loader.h"
+
+namespace angara {
+namespace {
+
+// A value in TOML syntax, floats in their shortest exact form (0.05, not 0.050000000000000003).
+std::string toml_text(const toml::node& node) {
+  if (const auto* array = node.as_array()) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < array->size(); ++i) out += (i ? ", " : "") + toml_text((*array)[i]);
+    return out + "]";
+  }
+  if (auto v = node.value_exact<double>()) {
+    std::string text = fmt::format("{}", *v);
+    if (text.find_first_of(".einf") == std::string::npos) text += ".0";
+    return text;
+  }
+  if (auto v = node.value_exact<std::string>()) return nlohmann::json(*v).dump();
+  std::ostringstream out;
+  node.visit([&out](const auto& value) { out << value; });
+  return out.str();
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path.string(), "(file)", "cannot read the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// "start, stop, step" with stop included when a step lands on it (within rounding).
+std::vector<std::string> expand_range(const toml::array& range, const std::string& key) {
+  const auto where = key + ".range";
+  if (range.size() != 3 || !range[0].is_number() || !range[1].is_number() ||
+      !range[2].is_number()) {
+    throw ConfigError(where, toml_text(range), "a range is [start, stop, step] of numbers");
+  }
+  const bool integers = range[0].is_integer() && range[1].is_integer() && range[2].is_integer();
+  const double start = range[0].value<double>().value(), stop = range[1].value<double>().value(),
+               step = range[2].value<double>().value();
+  if (!(step > 0) || stop < start) {
+    throw ConfigError(where, toml_text(range), "needs step > 0 and stop >= start");
+  }
+  std::vector<std::string> values;
+  const auto count = static_cast<long long>(std::floor((stop - start) / step + 1e-9)) + 1;
+  for (long long i = 0; i < count; ++i) {
+    const double v = start + static_cast<double>(i) * step;
+    values.push_back(integers ? fmt::format("{}", std::llround(v)) : fmt::format("{:.12g}", v));
+  }
+  return values;
+}
+
+// An optional string field; absent gives "", any other type is an error (not silently ignored).
+std::string string_field(const toml::table& table, const std::string& field,
+                         const std::string& where) {
+  const auto* node = table.get(field);
+  if (!node) return {};
+  if (!node->is_string()) throw ConfigError(where, toml_text(*node), "expected a string");
+  return node->as_string()->get();
+}
+
+SweepAxis read_axis(const toml::table& table, int number) {
+  SweepAxis axis;
+  const auto where = fmt::format("axis[{}]", number);
+  for (const auto& [k, v] : table) {
+    const std::string name(k.str());
+    if (name != "key" && name != "values" && name != "range" && name != "group") {
+      throw ConfigError(where + "." + name, toml_text(v),
+                        "unknown axis field; known: key, values, range, group");
+    }
+  }
+  if (!table.contains("key"))
+    throw ConfigError(where + ".key", "(missing)", "every axis names a config key");
+  axis.key = string_field(table, "key", where + ".key");
+  if (axis.key.find('.') == std::string::npos) {
+    throw ConfigError(where + ".key", "\"" + axis.key + "\"",
+                      "a config key is section.name, e.g. \"traffic.rate\"");
+  }
+  axis.group = string_field(table, "group", where + ".group");
+  const auto* values = table["values"].as_array();
+  const auto* range = table["range"].as_array();
+  if ((values != nullptr) == (range != nullptr)) {
+    throw ConfigError(axis.key, "(axis)", "give the axis either values = [...] or range = [...]");
+  }
+  if (values) {
+    for (const auto& v : *values) axis.values.push_back(toml_text(v));
+  } else {
+    axis.values = expand_range(*range, axis.key);
+  }
+  if (axis.values.empty()) throw ConfigError(axis.key, "[]", "an axis needs at least one value");
+  return axis;
+}
+
+// Inline [config] tables as "section.key=value" settings.
+std::vector<std::string> inline_settings(const toml::table* config) {
+  std::vector<std::string> settings;
+  if (!config) return settings;
+  for (const auto& [section, table] : *config) {
+    const auto* t = table.as_table();
+    if (!t) throw ConfigError("config." + std::string(section.str()), "", "expected a table");
+    for (const auto& [key, value] : *t) {
+      settings.push_back(std::string(section.str()) + "." + std::string(key.str()) + "=" +
+                         toml_text(value));
+    }
+  }
+  return settings;
+}
+
+// A value as a piece of a file name: arrays joined by 'x', anything odd replaced by '_'.
+std::string name_piece(std::string value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '[' || c == ']' || c == ' ' || c == '"' || c == '\'') continue;
+    out += c == ','
+               ? 'x'
+               : (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ? c : '_');
+  }
+  return out;
+}
+
+std::string point_name(const std::string& templ, const SweepPoint& p, int count) {
+  if (templ.empty()) {
+    const int width = static_cast<int>(std::to_string(std::max(count - 1, 0)).size());
+    return fmt::format("point_{:0{}}", p.index, width);
+  }
+  std::string name;
+  for (std::size_t i = 0; i < templ.size(); ++i) {
+    if (templ[i] != '{') {
+      name += templ[i];
+      continue;
+    }
+    const auto close = templ.find('}', i);
+    if (close == std::string::npos) throw ConfigError("sweep.name", templ, "unclosed '{'");
+    const std::string key = templ.substr(i + 1, close - i - 1);
+    i = close;
+    if (key == "index") {
+      name += std::to_string(p.index);
+      continue;
+    }
+    auto it = std::find_if(p.settings.begin(), p.settings.end(),
+                           [&](const auto& s) { return s.first == key; });
+    if (it == p.settings.end()) {
+      throw ConfigError("sweep.name", templ, "{" + key + "} is not an axis key or {index}");
+    }
+    name += name_piece(it->second);
+  }
+  return name;
+}
+
+}  // namespace
+
+SweepPlan load_sweep(const std::filesystem::path& file) {
+  toml::table root;
+  try {
+    root = toml::parse(read_file(file), file.string());
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(
+        file.string(),
+        fmt::format("line {}, column {}", e.source().begin.line, e.source().begin.column),
+        std::string(e.description()));
+  }
+  for (const auto& [k, v] : root) {
+    const std::string name(k.str());
+    if (name != "sweep" && name != "config" && name != "axis") {
+      throw ConfigError(name, toml_text(v),
+                        "unknown sweep section; known: [sweep], [config], [[axis]]");
+    }
+  }
+  SweepPlan plan;
+  plan.file = file;
+  const auto* sweep = root["sweep"].as_table();
+  std::string base_text, origin = "built-in default", templ;
+  if (sweep) {
+    for (const auto& [k, v] : *sweep) {
+      const std::string name(k.str());
+      if (name != "base" && name != "name") {
+        throw ConfigError("sweep." + name, toml_text(v), "unknown key; known: base, name");
+      }
+    }
+    if (const auto base = string_field(*sweep, "base", "sweep.base"); !base.empty()) {
+      const auto path = file.parent_path() / base;
+      base_text = read_file(path);
+      origin = path.string();
+    }
+    templ = string_field(*sweep, "name", "sweep.name");
+  }
+  const auto settings = inline_settings(root["config"].as_table());
+
+  const auto* axes = root["axis"].as_array();
+  if (!axes || axes->empty())
+    throw ConfigError("axis", "(none)", "a sweep needs at least one [[axis]]");
+  std::set<std::string> keys;
+  for (std::size_t i = 0; i < axes->size(); ++i) {
+    const auto* t = (*axes)[i].as_table();
+    if (!t) throw ConfigError(fmt::format("axis[{}]", i), "", "expected a table");
+    plan.axes.push_back(read_axis(*t, static_cast<int>(i)));
+    if (!keys.insert(plan.axes.back().key).second) {
+      throw ConfigError(plan.axes.back().key, "(axis)", "this key is swept by two axes");
+    }
+  }
+
+  // Dimensions of the product: each ungrouped axis, and each group (its axes zipped).
+  std::vector<std::vector<int>> dims;  // axis indices per dimension
+  std::map<std::string, std::size_t> group_dim;
+  for (std::size_t a = 0; a < plan.axes.size(); ++a) {
+    const auto& g = plan.axes[a].group;
+    if (!g.empty() && group_dim.count(g)) {
+      auto& members = dims[group_dim[g]];
+      if (plan.axes[members.front()].values.size() != plan.axes[a].values.size()) {
+        throw ConfigError(plan.axes[a].key, fmt::format("group \"{}\"", g),
+                          "axes zipped in one group need the same number of values");
+      }
+      members.push_back(static_cast<int>(a));
+      continue;
+    }
+    if (!g.empty()) group_dim[g] = dims.size();
+    dims.push_back({static_cast<int>(a)});
+  }
+  std::size_t count = 1;
+  for (const auto& d : dims) count *= plan.axes[d.front()].values.size();
+
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < count; ++i) {
+    SweepPoint p;
+    p.index = static_cast<int>(i);
+    std::vector<std::string> overrides = settings;
+    std::size_t rest = i;
+    std::vector<std::size_t> position(dims.size());
+    for (std::size_t d = dims.size(); d-- > 0;) {  // the first dimension varies slowest
+      const std::size_t n = plan.axes[dims[d].front()].values.size();
+      position[d] = rest % n;
+      rest /= n;
+    }
+    for (std::size_t a = 0; a < plan.axes.size(); ++a) {
+      for (std::size_t d = 0; d < dims.size(); ++d) {
+        if (std::find(dims[d].begin(), dims[d].end(), static_cast<int>(a)) == dims[d].end())
+          continue;
+        const auto& axis = plan.axes[a];
+        p.settings.emplace_back(axis.key, axis.values[position[d]]);
+        overrides.push_back(axis.key + "=" + axis.values[position[d]]);
+      }
+    }
+    p.config = load_config(base_text, origin, overrides);
+    p.name = point_name(templ, p, static_cast<int>(count));
+    // The name is a directory under DIR/points: it must not be empty or leave that directory.
+    if (p.name.empty() || p.name == "." || p.name == ".." ||
+        p.name.find('/') != std::string::npos) {
+      throw ConfigError(
+          "sweep.name", templ,
+          fmt::format("gives point {} the name '{}', not a plain directory name", p.index, p.name));
+    }
+    if (!names.insert(p.name).second) {
+      throw ConfigError(
+          "sweep.name", templ.empty() ? "(default)" : templ,
+          fmt::format("gives two points the name '{}': add an axis key or {{index}}", p.name));
+    }
+    plan.points.push_back(std::move(p));
+  }
+  return plan;
+}
+
+}  // namespace angara

@@ -1,0 +1,201 @@
+#include "platform/sweep/sweep_runner.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <chrono>
+#include <cstdlib>
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "models/core/config_error.h"
+#include "platform/config/config_loader.h"
+
+namespace angara {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+std::string tail(const std::string& text, int lines) {
+  std::size_t pos = text.size();
+  for (int i = 0; i <= lines && pos > 0; ++i) {
+    pos = text.rfind('\n', pos - 1);
+    if (pos == std::string::npos) return text;
+  }
+  return text.substr(pos + 1);
+}
+
+std::string clock_text(double seconds) {
+  const auto s = static_cast<long>(seconds + 0.5);
+  return fmt::format("{}:{:02}", s / 60, s % 60);
+}
+
+// Starts `sim run config.toml --out results.json --quiet` in the point's directory.
+pid_t start_point(const fs::path& sim, const fs::path& dir) {
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid > 0) return pid;
+  const int log = open((dir / "run.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (log >= 0) {
+    dup2(log, STDOUT_FILENO);
+    dup2(log, STDERR_FILENO);
+    close(log);
+  }
+  // A large machine's state is spread over gigabytes touched at random: on 2 MB pages the
+  // processor's page walks stop missing the cache (docs/PERFORMANCE.md). A setting of the
+  // caller's own is kept.
+  setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 0);
+  const std::string config = (dir / "config.toml").string(), out = (dir / "results.json").string();
+  execl(sim.c_str(), sim.c_str(), "run", config.c_str(), "--out", out.c_str(), "--quiet",
+        static_cast<char*>(nullptr));
+  std::perror("exec angara-sim");
+  _exit(127);
+}
+
+class Progress {
+ public:
+  explicit Progress(int total) : m_total(total), m_tty(isatty(STDERR_FILENO) != 0) {}
+
+  void finished(const std::string& name, bool ok, int running) {
+    ++m_done;
+    m_failed += ok ? 0 : 1;
+    const double elapsed = std::chrono::duration<double>(Clock::now() - m_start).count();
+    const double eta = elapsed / m_done * (m_total - m_done);
+    const int width = 30, filled = m_total ? width * m_done / m_total : width;
+    const auto line =
+        fmt::format("[{:=<{}}{:<{}}] {}/{} ok {} failed {} running {} elapsed {} ETA {}", "",
+                    filled, "", width - filled, m_done, m_total, m_done - m_failed, m_failed,
+                    running, clock_text(elapsed), clock_text(eta));
+    if (m_tty) {
+      fmt::print(stderr, "\r{}{}", line, m_done == m_total ? "\n" : "");
+    } else {
+      fmt::print(stderr, "{} {}: {}\n", line, name, ok ? "ok" : "FAILED");
+    }
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  int m_total, m_done = 0, m_failed = 0;
+  bool m_tty;
+  Clock::time_point m_start = Clock::now();
+};
+
+}  // namespace
+
+void SweepDir::prepare(const SweepPlan& plan) const {
+  nlohmann::ordered_json manifest;
+  manifest["sweep"] = fs::absolute(plan.file).string();
+  manifest["axes"] = nlohmann::ordered_json::array();
+  for (const auto& axis : plan.axes) manifest["axes"].push_back(axis.key);
+  manifest["points"] = nlohmann::ordered_json::array();
+  for (const auto& p : plan.points) {
+    const fs::path dir = point(p.name);
+    fs::create_directories(dir);
+    const std::string config = config_to_toml(p.config);
+    if (!fs::exists(dir / "config.toml") || read_text(dir / "config.toml") != config) {
+      fs::remove(dir / "results.json");  // stale: made from another config
+      fs::remove(dir / "failed");
+      write_text(dir / "config.toml", config);
+    }
+    nlohmann::ordered_json settings;
+    for (const auto& [key, value] : p.settings) settings[key] = value;
+    manifest["points"].push_back({{"name", p.name}, {"settings", settings}});
+  }
+  write_text(m_root / "manifest.json", manifest.dump(2) + "\n");
+}
+
+nlohmann::ordered_json SweepDir::manifest() const {
+  const fs::path path = m_root / "manifest.json";
+  if (!fs::exists(path)) {
+    throw ConfigError(m_root.string(), "(directory)",
+                      "no manifest.json: not a sweep directory (make it with angara-sweep run or "
+                      "slurm)");
+  }
+  return nlohmann::ordered_json::parse(read_text(path));
+}
+
+std::vector<std::string> SweepDir::point_names() const {
+  const auto m = manifest();  // a named copy: the loop must not outlive it
+  std::vector<std::string> names;
+  for (const auto& p : m["points"]) names.push_back(p["name"]);
+  return names;
+}
+
+bool SweepDir::done(const std::string& name) const {
+  return fs::exists(point(name) / "results.json");
+}
+
+std::vector<PointDir> sweep_points(const SweepDir& dir) {
+  std::vector<PointDir> points;
+  for (auto& name : dir.point_names()) points.push_back({&dir, std::move(name)});
+  return points;
+}
+
+RunReport run_points(const std::vector<PointDir>& points, int jobs, const fs::path& sim) {
+  RunReport report;
+  report.total = static_cast<int>(points.size());
+  std::deque<PointDir> todo;
+  for (const auto& point : points) {
+    if (point.done()) {
+      ++report.skipped;
+    } else {
+      todo.push_back(point);
+    }
+  }
+  if (report.skipped > 0) {
+    fmt::print(stderr, "{} of {} points already done, {} to run\n", report.skipped, report.total,
+               todo.size());
+  }
+  Progress progress(static_cast<int>(todo.size()));
+  std::map<pid_t, PointDir> running;
+  while (!todo.empty() || !running.empty()) {
+    while (!todo.empty() && static_cast<int>(running.size()) < std::max(jobs, 1)) {
+      fs::remove(todo.front().path() / "failed");
+      running.emplace(start_point(sim, todo.front().path()), todo.front());
+      todo.pop_front();
+    }
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) throw std::runtime_error("waitpid failed");
+    const auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const PointDir point = it->second;
+    running.erase(it);
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && point.done();
+    ++report.ran;
+    if (!ok) {
+      report.failed.push_back(point);
+      const std::string why = WIFEXITED(status)
+                                  ? fmt::format("exit status {}", WEXITSTATUS(status))
+                                  : fmt::format("killed by signal {}", WTERMSIG(status));
+      write_text(point.path() / "failed", why + "\n" + tail(read_text(point.path() / "run.log"), 10));
+    }
+    progress.finished(point.dir->root().filename().string() + "/" + point.name, ok,
+                      static_cast<int>(running.size()));
+  }
+  return report;
+}
+
+fs::path sibling_executable(const std::string& name) {
+  return fs::read_symlink("/proc/self/exe").parent_path() / name;
+}
+
+}  // namespace angara

@@ -1,0 +1,198 @@
+#include "platform/waveform/vcd.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace angara {
+
+std::uint64_t VcdSignal::value_at(std::uint64_t time) const {
+  std::uint64_t v = 0;
+  for (const auto& [t, value] : changes) {
+    if (t > time) break;
+    v = value;
+  }
+  return v;
+}
+
+const VcdSignal* Vcd::find(const std::string& name) const {
+  for (const VcdSignal& s : signals) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+Vcd parse_vcd(const std::string& text) {
+  Vcd vcd;
+  std::map<std::string, std::size_t> by_id;
+  std::vector<std::string> scopes;
+  std::istringstream in(text);
+  std::string word;
+  std::uint64_t time = 0;
+  while (in >> word) {
+    if (word == "$scope") {
+      std::string kind, name;
+      in >> kind >> name >> word;
+      scopes.push_back(name);
+    } else if (word == "$upscope") {
+      in >> word;
+      if (!scopes.empty()) scopes.pop_back();
+    } else if (word == "$var") {
+      std::string kind, id, name;
+      int width = 1;
+      in >> kind >> width >> id >> name >> word;
+      std::string path;
+      for (const auto& s : scopes) path += s + ".";
+      by_id[id] = vcd.signals.size();
+      vcd.signals.push_back({path + name, width, {}});
+    } else if (word[0] == '$') {
+      if (word != "$dumpvars" && word != "$end") {  // skip the rest of a header section
+        while (in >> word && word != "$end") {
+        }
+      }
+    } else if (word[0] == '#') {
+      time = std::stoull(word.substr(1));
+    } else {
+      std::string value, id;
+      if (word[0] == 'b') {
+        value = word.substr(1);
+        in >> id;
+      } else {
+        value = word.substr(0, 1);
+        id = word.substr(1);
+      }
+      const auto it = by_id.find(id);
+      if (it == by_id.end()) throw std::runtime_error("VCD: change of an undeclared signal " + id);
+      vcd.signals[it->second].changes.emplace_back(time, std::stoull(value, nullptr, 2));
+    }
+  }
+  return vcd;
+}
+
+std::optional<std::string> compare_vcd(const Vcd& expected, const Vcd& actual) {
+  std::vector<std::string> missing, extra;
+  for (const VcdSignal& e : expected.signals) {
+    if (!actual.find(e.name)) missing.push_back(e.name);
+  }
+  for (const VcdSignal& a : actual.signals) {
+    if (!expected.find(a.name)) extra.push_back(a.name);
+  }
+  if (!missing.empty() || !extra.empty()) {
+    return fmt::format("signals differ: {} missing from the new waveform ({}), {} new ({})",
+                       missing.size(), missing.empty() ? "" : missing.front(), extra.size(),
+                       extra.empty() ? "" : extra.front());
+  }
+  // The signal that differs first in time (declaration order among equals).
+  const VcdSignal* first = nullptr;
+  std::uint64_t first_t = 0;
+  for (const VcdSignal& e : expected.signals) {
+    const VcdSignal& a = *actual.find(e.name);
+    if (e.changes == a.changes) continue;
+    std::size_t i = 0;
+    while (i < e.changes.size() && i < a.changes.size() && e.changes[i] == a.changes[i]) ++i;
+    std::uint64_t t = i < e.changes.size() ? e.changes[i].first : a.changes[i].first;
+    if (i < e.changes.size() && i < a.changes.size()) {
+      t = std::min(e.changes[i].first, a.changes[i].first);
+    }
+    if (!first || t < first_t) first = &e, first_t = t;
+  }
+  if (first) {
+    const VcdSignal& a = *actual.find(first->name);
+    return fmt::format("{} first differs at {} ps ({:.1f} ns): expected {}, got {}", first->name,
+                       first_t, static_cast<double>(first_t) / 1000.0, first->value_at(first_t),
+                       a.value_at(first_t));
+  }
+  return std::nullopt;
+}
+
+// How a value reads in a diagram: packet ids in hex, VC stages by name.
+std::string value_text(const VcdSignal& s, std::uint64_t v) {
+  static const char* const kStages[] = {"idle", "storing", "table", "analysis", "issuing"};
+  if (s.name.size() > 6 && s.name.compare(s.name.size() - 6, 6, ".stage") == 0 && v < 5) {
+    return kStages[v];
+  }
+  return s.width > 16 ? fmt::format("{:x}", v) : fmt::format("{}", v);
+}
+
+std::string draw_timing_svg(const Vcd& vcd, const std::vector<std::string>& names,
+                            std::uint64_t from, std::uint64_t to, std::uint64_t period,
+                            const std::string& title) {
+  const int label_w = 230, row_h = 34, top = 56, cycle_w = 28;
+  const auto cycles = static_cast<int>((to - from + period - 1) / period);
+  const int width = label_w + cycles * cycle_w + 20;
+  const int height = top + static_cast<int>(names.size()) * row_h + 30;
+  auto x_of = [&](std::uint64_t t) {
+    return label_w + static_cast<double>(t - from) / static_cast<double>(period) * cycle_w;
+  };
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+      "font-family=\"monospace\" font-size=\"12\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">{}</text>\n",
+      width, height, title);
+  // The cycle grid, numbered every 5 cycles from the window's first cycle.
+  const std::uint64_t first_cycle = from / period;
+  for (int c = 0; c <= cycles; ++c) {
+    const double x = label_w + c * cycle_w;
+    svg += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#ddd\"/>\n", x,
+                       top - 8, x, height - 24);
+    if (c % 5 == 0) {
+      svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#666\" text-anchor=\"middle\">{}</text>\n",
+                         x, top - 14, first_cycle + c);
+    }
+  }
+  svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#666\">cycle</text>\n", 10, top - 14);
+  for (std::size_t r = 0; r < names.size(); ++r) {
+    const VcdSignal* s = vcd.find(names[r]);
+    if (!s) throw std::runtime_error("no signal " + names[r] + " in the waveform");
+    const double y = top + static_cast<double>(r) * row_h, hi = y + 6, lo = y + row_h - 10;
+    svg += fmt::format("<text x=\"10\" y=\"{}\">{}</text>\n", (hi + lo) / 2 + 4,
+                       names[r].substr(names[r].find('.') + 1));
+    // The value over the window: its changes inside, plus the value it enters with.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> steps{{from, s->value_at(from)}};
+    for (const auto& [t, v] : s->changes) {
+      if (t > from && t < to) steps.emplace_back(t, v);
+    }
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      const double x0 = x_of(steps[i].first),
+                   x1 = x_of(i + 1 < steps.size() ? steps[i + 1].first : to);
+      const std::uint64_t v = steps[i].second;
+      if (s->width == 1) {
+        const double yv = v ? hi : lo;
+        svg += fmt::format(
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#1565c0\" "
+            "stroke-width=\"2\"/>\n",
+            x0, yv, x1, yv);
+        if (i > 0) {
+          svg += fmt::format(
+              "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#1565c0\" "
+              "stroke-width=\"2\"/>\n",
+              x0, hi, x0, lo);
+        }
+        continue;
+      }
+      // A bus: a hexagon per value, the value written inside (hex for packet ids).
+      const double m = std::min(4.0, (x1 - x0) / 2), mid = (hi + lo) / 2;
+      svg += fmt::format(
+          "<polygon points=\"{},{} {},{} {},{} {},{} {},{} {},{}\" fill=\"{}\" "
+          "stroke=\"#2e7d32\" stroke-width=\"1.5\"/>\n",
+          x0, mid, x0 + m, hi, x1 - m, hi, x1, mid, x1 - m, lo, x0 + m, lo, v ? "#e8f5e9" : "none");
+      // The value, shortened to its first letters where the span is narrow (stage names).
+      const std::string full = value_text(*s, v);
+      for (std::size_t len : {full.size(), std::size_t{3}, std::size_t{1}}) {
+        const std::string text = full.substr(0, len);
+        if (x1 - x0 > 7.5 * static_cast<double>(text.size()) + 4) {
+          svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                             (x0 + x1) / 2, mid + 4, text);
+          break;
+        }
+      }
+    }
+  }
+  return svg + "</svg>\n";
+}
+
+}  // namespace angara
