@@ -30,6 +30,7 @@ CollectiveRoute CollectiveNode::arrival(Packet& p, bool from_pe) {
       p.header.kind = PacketKind::Broadcast;  // the root turns the request around
       [[fallthrough]];
     case PacketKind::Broadcast:
+    case PacketKind::AllreduceResult:
       route.dirs = r.dirs;
       route.pe = r.pe && p.header.src != m_node;
       // Back at its source, at a leaf: nowhere to go. The PEGroup takes it and lets it go, so
@@ -37,7 +38,7 @@ CollectiveRoute CollectiveNode::arrival(Packet& p, bool from_pe) {
       route.pegroup = route.dirs == 0 && !route.pe;
       return route;
     case PacketKind::Reduce:
-    case PacketKind::Credit:
+    case PacketKind::UpCredit:
       route.pegroup = true;
       return route;
     default:

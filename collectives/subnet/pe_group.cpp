@@ -54,7 +54,7 @@ void PeGroup::accept(Packet* p, bool from_pe, Cycle at, std::vector<CollectiveSe
     case PacketKind::Reduce:
       reduce(p, routed, out);
       return;
-    case PacketKind::Credit:  // from the parent: 8 more reduce results may go up
+    case PacketKind::UpCredit:  // from the parent: 8 more reduce results may go up
       m_credits.credit_from_parent(tree);
       trace_counters(tree, routed);
       m_pool.release(p);
@@ -63,6 +63,9 @@ void PeGroup::accept(Packet* p, bool from_pe, Cycle at, std::vector<CollectiveSe
         m_waiting_up[tree].pop_front();
         send_result(result, routed, out);
       }
+      return;
+    case PacketKind::AllreduceResult:  // at a leaf with no processor: it ends here
+      m_pool.release(p);
       return;
     case PacketKind::Broadcast:
       if (!from_pe) {  // a broadcast back at its source with no children: it ends here
@@ -125,7 +128,7 @@ void PeGroup::send_result(Packet* result, Cycle ready, std::vector<CollectiveSen
     trace_counters(tree, ready);
     out.push_back({result, Toward::Up, ready});
   } else if (ReduceOp::decode(result->header.op).all) {
-    result->header.kind = PacketKind::Broadcast;
+    result->header.kind = PacketKind::AllreduceResult;
     result->header.src = m_node;
     if (r.pe) {
       Packet* mine = m_pool.acquire();
@@ -147,7 +150,7 @@ void PeGroup::send_result(Packet* result, Cycle ready, std::vector<CollectiveSen
 
 void PeGroup::result_left(int tree, Cycle ready, std::vector<CollectiveSend>& out) {
   if (m_credits.result_left(tree, ready) && row(tree).dir_sum > 0) {
-    Packet* credit = new_packet(PacketKind::Credit, tree);
+    Packet* credit = new_packet(PacketKind::UpCredit, tree);
     out.push_back({credit, Toward::Down, broadcaster(ready, *credit)});
   }
   if (m_credits.report_due(ready)) report(ready, out);
@@ -158,7 +161,7 @@ void PeGroup::on_timer(Cycle now, std::vector<CollectiveSend>& out) {
 }
 
 void PeGroup::report(Cycle now, std::vector<CollectiveSend>& out) {
-  Packet* p = new_packet(PacketKind::Credit, 0);
+  Packet* p = new_packet(PacketKind::ReduceReport, 0);
   pack_report(m_credits.take_report(), *p);
   out.push_back({p, Toward::Pe, broadcaster(now, *p)});
 }
@@ -169,7 +172,7 @@ Packet* PeGroup::new_packet(PacketKind kind, int tree) {
   p->header.src = m_node;
   p->header.dst = m_node;
   p->header.tree_id = static_cast<std::uint8_t>(tree);
-  p->header.seq = m_made++;
+  p->header.set_sequence(m_made++);
   return p;
 }
 

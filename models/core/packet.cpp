@@ -37,7 +37,7 @@ Flit encode_header(const PacketHeader& h) {
   return {put(static_cast<std::uint64_t>(h.kind), kKind) | put(h.src, kSrc) | put(h.dst, kDst) |
               put(h.tree_id, kTree) | put(h.reduce_id, kReduce) | put(h.op, kOp) |
               put(h.data_flits, kSize) | put(h.vc, kVc),
-          h.seq};
+          h.high_word};
 }
 
 PacketHeader decode_header(const Flit& f) {
@@ -50,17 +50,17 @@ PacketHeader decode_header(const Flit& f) {
   h.op = static_cast<std::uint8_t>(get(f.lo, kOp));
   h.data_flits = static_cast<std::uint8_t>(get(f.lo, kSize));
   h.vc = static_cast<VcId>(get(f.lo, kVc));
-  h.seq = f.hi;
+  h.high_word = f.hi;
   return h;
 }
 
 void fill_check_pattern(Packet& packet) {
-  const std::uint64_t base = mix(packet.header.seq);
+  const std::uint64_t base = mix(packet.header.sequence());
   for (int i = 0; i < packet.header.data_flits; ++i) packet.data[i] = pattern(base, i);
 }
 
 bool check_pattern_intact(const Packet& packet) {
-  const std::uint64_t base = mix(packet.header.seq);
+  const std::uint64_t base = mix(packet.header.sequence());
   for (int i = 0; i < packet.header.data_flits; ++i) {
     if (packet.data[i] != pattern(base, i)) return false;
   }

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "models/core/ids.h"
+#include "models/core/message_tag.h"
 
 namespace angara {
 
@@ -20,23 +21,26 @@ inline constexpr int kMaxDataFlits = 16;
 inline constexpr int kHeaderFlits = 1;
 inline constexpr int kMaxPacketFlits = kHeaderFlits + kMaxDataFlits;  // 17 flits on the wire
 
-// What a packet is for; the collective kinds are carried by the collective subnet (issue 4).
+// What a packet is for. The values are the header's 4-bit kind field.
 enum class PacketKind : std::uint8_t {
   Write,
   Read,
   Atomic,
-  Broadcast,
-  BroadcastRequest,
-  Reduce,
-  Credit,
-  ReduceResult,  // a reduce's result, sent point-to-point from the tree's root to its destination
-  Message,       // a piece of a host message (models/pcie): its header's seq is the message tag
+  Broadcast,         // spreading down a tree from its root
+  BroadcastRequest,  // a broadcast on its way up to the root, which turns it into a Broadcast
+  Reduce,            // a contribution (or partial result) going up a tree
+  UpCredit,          // credit block to its children: 8 more reduce results of a tree may go up
+  ReduceResult,      // a reduce's result, sent point-to-point from the tree's root to its destination
+  Message,           // a piece of a host message (models/pcie): its header carries a MessageTag
+  ReduceReport,      // credit block to its processor: completed reduces per tree
+  AllreduceResult,   // an allreduce's result, spreading down the tree from its root
 };
 
 // Packets of the collective subnet travel on VCUp/VCDown and through the PEGroup.
 inline bool is_collective(PacketKind k) {
   return k == PacketKind::Broadcast || k == PacketKind::BroadcastRequest ||
-         k == PacketKind::Reduce || k == PacketKind::Credit;
+         k == PacketKind::Reduce || k == PacketKind::UpCredit || k == PacketKind::ReduceReport ||
+         k == PacketKind::AllreduceResult;
 }
 
 // Header fields of the spec's packet, decoded. Field widths are those of encode_header().
@@ -49,7 +53,20 @@ struct PacketHeader {
   std::uint8_t op = 0;          // 4 bits: reduction operation
   std::uint8_t data_flits = 0;  // 5 bits: 0..16
   VcId vc = 0;                  // 3 bits: virtual channel in the current buffer
-  std::uint64_t seq = 0;        // 64 bits (high word): packet sequence number, unique per run
+  // 64 bits: the header flit's high word. What it holds depends on the kind, so it is read and
+  // written through the accessor of that meaning.
+  std::uint64_t high_word = 0;
+
+  // Any packet an endpoint or PEGroup makes, a Message excepted: unique per run.
+  std::uint64_t sequence() const { return high_word; }
+  void set_sequence(std::uint64_t s) { high_word = s; }
+  // A Message: how the receiving endpoint files it.
+  MessageTag tag() const { return decode_tag(high_word); }
+  void set_tag(const MessageTag& t) { high_word = encode_tag(t); }
+  // A Broadcast from a host: where its bytes land in every receiver's collective area, bytes.
+  std::uint64_t landing_offset() const { return high_word; }
+  void set_landing_offset(std::uint64_t bytes) { high_word = bytes; }
+
   constexpr bool operator==(const PacketHeader&) const = default;
 };
 

@@ -75,7 +75,6 @@ struct CollectiveParams {
   int broadcaster_cycles = 1;           // Broadcaster: read header and table row, issue the packet
   int reducer_cycles = 2;               // Reducer: read counter and stored values, then store
   int reducer_flit_cycles = 1;          // Reducer: apply the operation to one data flit
-  int test_extra_vcup_cycles = 0;       // tests only, not a config key: perturbs VCUp's timing
   int trees = 1;                        // dimension-order trees, TreeId 0 .. trees-1 (0: no subnet)
   std::vector<std::vector<int>> roots;  // their roots' coordinates; default spread evenly
   std::vector<std::vector<int>> transit;  // nodes whose processors take no part (all trees)

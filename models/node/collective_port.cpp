@@ -35,7 +35,7 @@ Timed<std::size_t> CollectivePort::broadcast(int tree, std::uint64_t offset,
   host_protocol::SendHeader header;
   header.kind = host_protocol::SendKind::Broadcast;
   header.tree = static_cast<std::uint8_t>(tree);
-  header.dst_node = static_cast<std::uint32_t>(offset / 16);
+  header.set_landing_flits(static_cast<std::uint32_t>(offset / 16));
   header.bytes = static_cast<std::uint32_t>(taken);
   if (m_payload == Payload::TimingOnly) header.flags = host_protocol::kTimingOnly;
   const std::span<const std::byte> piece = bytes.first(taken);
@@ -59,7 +59,7 @@ Timed<bool> CollectivePort::reduce(int tree, ReduceOp op, NodeId destination,
   header.kind = host_protocol::SendKind::Reduce;
   header.tree = static_cast<std::uint8_t>(tree);
   header.op = op.encode();
-  header.dst_node = destination;
+  header.set_dst_node(destination);
   header.bytes = static_cast<std::uint32_t>(bytes);
   const std::span<const std::byte> piece = std::as_bytes(words);
   const Cycle done = m_host.send(header, std::span(&piece, 1), start);

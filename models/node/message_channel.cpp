@@ -51,7 +51,7 @@ Timed<std::size_t> MessageChannel::send(NetAddr dst,
   if (bytes == 0) return {cpu.compute(std::max<Cycle>(1, start - cpu.local_time())), 0};
 
   host_protocol::SendHeader header;
-  header.dst_node = dst.node;
+  header.set_dst_node(dst.node);
   header.dst_channel = static_cast<std::uint16_t>(dst.channel);
   header.src_channel = static_cast<std::uint16_t>(m_number);
   header.bytes = static_cast<std::uint32_t>(bytes);

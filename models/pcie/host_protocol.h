@@ -7,9 +7,9 @@
 //                  by DMA. The model takes the bytes from the same write and times the DMA read;
 //     kRxReleased  + 8 * channel: a u64, bytes of that channel's receive ring released so far.
 //   A send whose header has kind kBroadcast or kReduce goes to the collective subnet instead of
-//   a node (spec section 2): a broadcast on tree `tree` whose bytes land at 16 * dst_node in
-//   every receiver's collective area; a reduce packet of `op` (ReduceOp encoding) on tree `tree`,
-//   its result to node dst_node (reduce) or to every member (allreduce).
+//   a node (spec section 2): a broadcast on tree `tree` whose bytes land at 16 * landing_flits()
+//   in every receiver's collective area; a reduce packet of `op` (ReduceOp encoding) on tree
+//   `tree`, its result to node dst_node() (reduce) or to every member (allreduce).
 //   A send with kTimingOnly in its flags (messages and broadcasts) is the header alone: its
 //   header.bytes are timed like any other send's, but their values are not carried: nothing is
 //   written where they land except the message record or the count. Programs whose data's values do not matter (SpMV's y) send this way, so
@@ -47,7 +47,7 @@ inline constexpr std::uint8_t kTimingOnly = 1;  // SendHeader::flags
 
 // Leads every send: 16 bytes, one flit.
 struct SendHeader {
-  std::uint32_t dst_node = 0;  // a broadcast: where its bytes land, in flits (16 bytes)
+  std::uint32_t target = 0;  // through the accessor of what the send is: see below
   std::uint16_t dst_channel = 0;
   std::uint16_t src_channel = 0;
   std::uint32_t bytes = 0;  // of the message, after the header
@@ -55,6 +55,13 @@ struct SendHeader {
   std::uint8_t tree = 0;  // collective sends: the TreeId
   std::uint8_t op = 0;    // reduce: ReduceOp::encode()
   std::uint8_t flags = 0;
+
+  // A message or a reduce: the destination node.
+  std::uint32_t dst_node() const { return target; }
+  void set_dst_node(std::uint32_t node) { target = node; }
+  // A broadcast: where its bytes land in every receiver's collective area, in flits (16 bytes).
+  std::uint32_t landing_flits() const { return target; }
+  void set_landing_flits(std::uint32_t flits) { target = flits; }
 };
 static_assert(sizeof(SendHeader) == 16);
 

@@ -75,7 +75,7 @@ void PcieEndpoint::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d
     const bool addressed = header.kind == SendKind::Message
                                ? header.dst_channel < m_rings.size()
                                : header.tree < kMaxTrees && header.kind <= SendKind::Reduce;
-    if ((to_node && header.dst_node >= static_cast<std::uint32_t>(m_shared.nodes)) || !addressed ||
+    if ((to_node && header.dst_node() >= static_cast<std::uint32_t>(m_shared.nodes)) || !addressed ||
         !flags_known || (header.kind == SendKind::Reduce && header.bytes > kPacketBytes) ||
         header.bytes == 0 ||
         header.bytes > static_cast<std::uint32_t>(m_shared.node.max_message_bytes) ||
@@ -147,7 +147,7 @@ void PcieEndpoint::queue_packets(const host_protocol::SendHeader& header, const 
   const bool timing_only = (header.flags & host_protocol::kTimingOnly) != 0;
   // A message's packets are numbered per destination node (message tags).
   std::uint32_t* next_packet =
-      header.kind == SendKind::Message ? &m_next_packet[header.dst_node] : nullptr;
+      header.kind == SendKind::Message ? &m_next_packet[header.dst_node()] : nullptr;
   OutPacket* train = nullptr;  // the train being made up
   std::uint64_t bytes = 0;
   for (std::uint64_t offset = 0; offset < header.bytes; offset += bytes) {
@@ -168,7 +168,7 @@ void PcieEndpoint::queue_packets(const host_protocol::SendHeader& header, const 
     m_last_ready = std::max(m_last_ready, at);
     OutPacket& out = m_out.emplace_back();
     train = timing_only && whole ? &out : nullptr;
-    out.request.dst = static_cast<NodeId>(header.dst_node);
+    out.request.dst = static_cast<NodeId>(header.dst_node());
     out.request.data_flits = static_cast<int>(round_to_flits(bytes) / kFlitBytes);
     out.request.created = m_last_ready;
     if (!timing_only) std::memcpy(out.data.data(), data + offset, bytes);
@@ -179,14 +179,13 @@ void PcieEndpoint::queue_packets(const host_protocol::SendHeader& header, const 
     switch (header.kind) {
       case SendKind::Message:
         out.request.kind = PacketKind::Message;
-        out.seq = encode_tag({(*next_packet)++,
-                              static_cast<std::uint8_t>(header.dst_channel),
-                              static_cast<std::uint8_t>(header.src_channel), header.bytes});
+        out.tag = {(*next_packet)++, static_cast<std::uint8_t>(header.dst_channel),
+                   static_cast<std::uint8_t>(header.src_channel), header.bytes};
         break;
       case SendKind::Broadcast:
         out.request.kind = PacketKind::Broadcast;
         out.request.dst = m_id;
-        out.seq = std::uint64_t{header.dst_node} * kFlitBytes + offset;
+        out.landing_offset = std::uint64_t{header.landing_flits()} * kFlitBytes + offset;
         break;
       case SendKind::Reduce:
         out.request.kind = PacketKind::Reduce;
@@ -220,7 +219,8 @@ void PcieEndpoint::put_back(const PacketRequest& request) {
 void PcieEndpoint::fill(Packet& packet, const PacketRequest& /*request*/) {
   const OutPacket& out = m_out.front();
   packet.data = out.data;
-  packet.header.seq = out.seq;
+  if (out.request.kind == PacketKind::Message) packet.header.set_tag(out.tag);
+  if (out.request.kind == PacketKind::Broadcast) packet.header.set_landing_offset(out.landing_offset);
   packet.header.tree_id = out.tree;
   packet.header.reduce_id = out.reduce_id;
   packet.header.op = out.op;
@@ -284,17 +284,18 @@ void PcieEndpoint::receive(const Packet& packet) {
       m_free_slots.pop_back();
       m_alarm.at(packet.tail_at);
       return;
-    case PacketKind::Credit:  // the router's report of completed reduces, per tree
+    case PacketKind::ReduceReport:  // the router's report of completed reduces, per tree
       m_reduces_done = unpack_report(packet);
       if (m_wake_injection) m_wake_injection();
       return;
     case PacketKind::Broadcast:
     case PacketKind::ReduceResult:
+    case PacketKind::AllreduceResult:
       land_collective(packet);
       return;
     default:
       throw ModelError(fmt::format("node {}: the PCIe endpoint cannot take packet #{} of kind {}",
-                                   m_id, packet.header.seq, static_cast<int>(packet.header.kind)));
+                                   m_id, packet.header.high_word, static_cast<int>(packet.header.kind)));
   }
 }
 
@@ -303,10 +304,10 @@ void PcieEndpoint::receive(const Packet& packet) {
 void PcieEndpoint::land_collective(const Packet& packet) {
   using namespace host_protocol;
   const PacketHeader& h = packet.header;
-  const bool result = h.kind == PacketKind::ReduceResult || ReduceOp::decode(h.op).all;
+  const bool result = h.kind == PacketKind::ReduceResult || h.kind == PacketKind::AllreduceResult;
   const std::uint64_t address =
       result ? kReduceResult + (std::uint64_t{h.tree_id} * kReducesPerTree + h.reduce_id) * kResultSlotBytes
-             : kCollectiveArea + h.seq;
+             : kCollectiveArea + h.landing_offset();
   const std::uint64_t bytes = h.data_flits * kFlitBytes;
   const std::uint64_t tail = packet.tail_at * m_clock.period().value();
   // A train lands as its packets would, one burst each.
@@ -348,14 +349,14 @@ void PcieEndpoint::wake_for_release() {
 // Takes the sender's packets in the order they were sent and gathers each message.
 void PcieEndpoint::accept(NodeId src, const Packet& packet) {
   Stream& stream = m_streams[src];
-  const MessageTag tag = decode_tag(packet.header.seq);
+  const MessageTag tag = packet.header.tag();
   if (tag.packet != stream.expected) {
     stream.early.emplace(tag.packet, packet);
     return;
   }
   const Packet* next = &packet;
   while (next != nullptr) {
-    const MessageTag t = decode_tag(next->header.seq);
+    const MessageTag t = next->header.tag();
     if (stream.gathered == 0) stream.message_bytes = t.message_bytes;
     const std::uint32_t bytes = std::min<std::uint32_t>(
         stream.message_bytes - stream.gathered, next->train * next->header.data_flits * kFlitBytes);

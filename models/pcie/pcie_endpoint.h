@@ -41,7 +41,7 @@
 #include "models/endpoint/traffic_source.h"
 #include "models/pcie/host_link.h"
 #include "models/pcie/host_protocol.h"
-#include "models/pcie/message_tag.h"
+#include "models/core/message_tag.h"
 #include "models/pcie/pcie_timing.h"
 #include "models/fabric/fabric_protocol.h"
 #include "models/timing/link_calendar.h"
@@ -109,7 +109,8 @@ class PcieEndpoint : public sc_core::sc_module,
   struct OutPacket {
     PacketRequest request;
     std::array<Flit, kMaxDataFlits> data{};
-    std::uint64_t seq = 0;  // the header's seq word: a message tag, or where a broadcast lands
+    MessageTag tag;                   // a message's packet
+    std::uint64_t landing_offset = 0;  // a broadcast's packet: where it lands, bytes
     std::uint8_t tree = 0, reduce_id = 0, op = 0;  // collective packets
     std::uint32_t bytes = 0;  // message bytes it carries
     bool last = false;        // of its message

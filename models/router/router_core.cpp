@@ -87,8 +87,7 @@ Cycle RouterCore::ready_at(PortId port, const Packet& p, const Route& r) const {
     // processor a packet goes into the PEGroup FIFO as soon as it is wholly in.
     const Cycle routing =
         port == m_local ? 0 : m_shared.coll.table_cycles + m_shared.coll.analysis_cycles;
-    const Cycle perturbed = p.header.vc == vc_up() ? m_shared.coll.test_extra_vcup_cycles : 0;
-    return p.tail_at + routing + (port == m_local ? 0 : perturbed);
+    return p.tail_at + routing;
   }
   if (port == pegroup_port()) return p.head_at;  // a PEGroup send: ready when the PEGroup says
   // The tail may not leave before it has arrived: start + serialization >= tail_at.
@@ -338,7 +337,7 @@ std::optional<RouterCore::Blocked> RouterCore::oldest_blocked(Cycle now) const {
         q.ready,
         fmt::format("router {} input port {} VC {}: packet #{} ({} -> {}, {} flits) waits since "
                     "cycle {} for output {} VC {}, which has {} free flits of the {} it needs",
-                    m_shared.torus.format(m_id), port_name(port), i % m_vc_count, p.header.seq,
+                    m_shared.torus.format(m_id), port_name(port), i % m_vc_count, p.header.high_word,
                     m_shared.torus.format(p.header.src), m_shared.torus.format(p.header.dst),
                     p.wire_flits(), q.ready, port_name(out), vc,
                     m_credits[input_index(out, vc)].available(),

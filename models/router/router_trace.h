@@ -32,9 +32,10 @@ struct RouterTrace {
   std::vector<Vc> vc_up, vc_down;                        // [port]
 };
 
-// A short id for a packet in waveforms: its source node and the low bits of its sequence.
+// A short id for a packet in waveforms: its source node and the low bits of its header's high
+// word (a sequence number, a message tag or a landing offset).
 inline std::uint64_t trace_id(const Packet& p) {
-  return (std::uint64_t{p.header.src} << 16) | (p.header.seq & 0xFFFF) | (1ULL << 31);
+  return (std::uint64_t{p.header.src} << 16) | (p.header.high_word & 0xFFFF) | (1ULL << 31);
 }
 
 }  // namespace angara

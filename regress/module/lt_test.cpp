@@ -36,7 +36,7 @@ class DeliveryLog : public TrafficObserver {
     for (int i = 0; i < p.header.data_flits; ++i)
       checksum = checksum * 31 + p.data[i].lo + p.data[i].hi;
     log.push_back(
-        {p.header.seq, p.header.src, p.header.dst, p.header.data_flits, checksum, p.hops});
+        {p.header.sequence(), p.header.src, p.header.dst, p.header.data_flits, checksum, p.hops});
   }
   nlohmann::json log = nlohmann::json::array();
 };

@@ -10,7 +10,7 @@ Packet make(NodeId src, std::uint64_t n, NodeId dst) {
   p.header.src = src;
   p.header.dst = dst;
   p.header.data_flits = 4;
-  p.header.seq = PacketLedger::sequence(src, n);
+  p.header.set_sequence(PacketLedger::sequence(src, n));
   fill_check_pattern(p);
   return p;
 }

@@ -1,6 +1,7 @@
 // Unit tests of the packet format: header flit encoding and the payload check pattern.
 
 #include "models/core/packet.h"
+#include "models/core/packet_ledger.h"
 
 #include <gtest/gtest.h>
 
@@ -17,9 +18,11 @@ constexpr PacketKind kAllKinds[] = {PacketKind::Write,
                                     PacketKind::Broadcast,
                                     PacketKind::BroadcastRequest,
                                     PacketKind::Reduce,
-                                    PacketKind::Credit,
+                                    PacketKind::UpCredit,
                                     PacketKind::ReduceResult,
-                                    PacketKind::Message};
+                                    PacketKind::Message,
+                                    PacketKind::ReduceReport,
+                                    PacketKind::AllreduceResult};
 
 PacketHeader extreme_header(PacketKind kind) {
   PacketHeader h;
@@ -31,7 +34,7 @@ PacketHeader extreme_header(PacketKind kind) {
   h.op = 15;
   h.data_flits = kMaxDataFlits;
   h.vc = 7;
-  h.seq = std::numeric_limits<std::uint64_t>::max();
+  h.high_word = std::numeric_limits<std::uint64_t>::max();
   return h;
 }
 
@@ -57,15 +60,15 @@ TEST(PacketHeader, ZeroHeaderIsTheZeroFlit) {
 
 TEST(PacketHeader, SequenceNumberIsTheHighWord) {
   PacketHeader h;
-  h.seq = 0x0123456789abcdefULL;
-  EXPECT_EQ(encode_header(h).hi, h.seq);
+  h.high_word = 0x0123456789abcdefULL;
+  EXPECT_EQ(encode_header(h).hi, h.high_word);
   EXPECT_EQ(encode_header(h).lo, 0u);
 }
 
 // Each field at its maximum with every other field zero decodes to exactly that field, so no
 // two fields overlap in the flit.
 TEST(PacketHeader, FieldsDoNotOverlap) {
-  const PacketHeader full = extreme_header(PacketKind::Credit);
+  const PacketHeader full = extreme_header(PacketKind::AllreduceResult);
   PacketHeader only[9];
   only[0].kind = full.kind;
   only[1].src = full.src;
@@ -75,7 +78,7 @@ TEST(PacketHeader, FieldsDoNotOverlap) {
   only[5].op = full.op;
   only[6].data_flits = full.data_flits;
   only[7].vc = full.vc;
-  only[8].seq = full.seq;
+  only[8].high_word = full.high_word;
   std::uint64_t seen_lo = 0;
   for (int i = 0; i < 9; ++i) {
     const Flit f = encode_header(only[i]);
@@ -95,7 +98,7 @@ TEST(PacketHeader, MixedValuesRoundTrip) {
   h.op = 3;
   h.data_flits = 11;
   h.vc = 5;
-  h.seq = 0x8000000000000001ULL;
+  h.high_word = 0x8000000000000001ULL;
   EXPECT_EQ(decode_header(encode_header(h)), h);
   for (int flits = 0; flits <= kMaxDataFlits; ++flits) {
     h.data_flits = static_cast<std::uint8_t>(flits);
@@ -105,7 +108,7 @@ TEST(PacketHeader, MixedValuesRoundTrip) {
 
 Packet full_packet(std::uint64_t seq) {
   Packet p;
-  p.header.seq = seq;
+  p.header.high_word = seq;
   p.header.data_flits = kMaxDataFlits;
   fill_check_pattern(p);
   return p;
@@ -136,7 +139,7 @@ TEST(CheckPattern, DetectsEverySingleFlippedBit) {
 
 TEST(CheckPattern, DependsOnTheSequenceNumber) {
   Packet p = full_packet(7);
-  p.header.seq = 8;
+  p.header.high_word = 8;
   EXPECT_FALSE(check_pattern_intact(p));
   // Flits of one packet differ from each other, so a repeated or swapped flit is detected.
   Packet q = full_packet(7);
@@ -146,7 +149,7 @@ TEST(CheckPattern, DependsOnTheSequenceNumber) {
 
 TEST(CheckPattern, OnlyTheCarriedDataFlitsCount) {
   Packet header_only;
-  header_only.header.seq = 99;
+  header_only.header.high_word = 99;
   header_only.header.data_flits = 0;
   fill_check_pattern(header_only);
   EXPECT_TRUE(check_pattern_intact(header_only));
@@ -154,7 +157,7 @@ TEST(CheckPattern, OnlyTheCarriedDataFlitsCount) {
   EXPECT_TRUE(check_pattern_intact(header_only));
 
   Packet short_packet;
-  short_packet.header.seq = 5;
+  short_packet.header.high_word = 5;
   short_packet.header.data_flits = 3;
   fill_check_pattern(short_packet);
   EXPECT_TRUE(check_pattern_intact(short_packet));
@@ -164,6 +167,24 @@ TEST(CheckPattern, OnlyTheCarriedDataFlitsCount) {
   short_packet.data[2].hi ^= std::uint64_t{1} << 63;
   EXPECT_FALSE(check_pattern_intact(short_packet));
   EXPECT_EQ(short_packet.wire_flits(), 4);
+}
+
+// The header's high word means one thing per kind; each meaning survives the header codec.
+TEST(PacketHeader, SequenceTagAndLandingOffsetRoundTrip) {
+  PacketHeader message;
+  message.kind = PacketKind::Message;
+  const MessageTag tag{7, 3, 250, kMaxMessageBytes};
+  message.set_tag(tag);
+  EXPECT_EQ(decode_header(encode_header(message)).tag(), tag);
+
+  PacketHeader broadcast;
+  broadcast.kind = PacketKind::Broadcast;
+  broadcast.set_landing_offset(4096 + 48);
+  EXPECT_EQ(decode_header(encode_header(broadcast)).landing_offset(), 4096u + 48u);
+
+  PacketHeader write;
+  write.set_sequence(PacketLedger::sequence(5, 12));
+  EXPECT_EQ(decode_header(encode_header(write)).sequence(), PacketLedger::sequence(5, 12));
 }
 
 }  // namespace

@@ -191,7 +191,7 @@ TEST_F(PeGroupTest, RootSendsAllreduceDownAndToItsProcessorAndReducePointToPoint
       ASSERT_EQ(out.size(), 2u);
       EXPECT_EQ(out[0].toward, Toward::Pe);
       EXPECT_EQ(out[1].toward, Toward::Down);
-      EXPECT_EQ(out[1].packet->header.kind, PacketKind::Broadcast);
+      EXPECT_EQ(out[1].packet->header.kind, PacketKind::AllreduceResult);
     } else {
       ASSERT_EQ(out.size(), 1u);
       EXPECT_EQ(out[0].toward, Toward::Point);
@@ -212,9 +212,24 @@ TEST_F(PeGroupTest, ResultsWaitForUpCreditsAndTheParentsCreditReleasesThem) {
   for (const auto& s : out) up += s.toward == Toward::Up ? 1 : 0;
   EXPECT_EQ(up, 16);  // the 17th to 20th wait
   out.clear();
-  Packet* credit = make(PacketKind::Credit, 3);
+  Packet* credit = make(PacketKind::UpCredit, 3);
   leaf.accept(credit, false, 500, out);
   EXPECT_EQ(out.size(), 4u);
+}
+
+// Up-credits go down to the children; the count of completed reduces goes to the processor as a
+// packet kind of its own.
+TEST_F(PeGroupTest, ReportsToTheProcessorAreReduceReportsNotUpCredits) {
+  PeGroup leaf(7, trees, params, pool, true);
+  Packet* p = make(PacketKind::Reduce, 7);
+  leaf.accept(p, true, 10, out);  // a leaf's own contribution completes its reduce: it goes up
+  ASSERT_EQ(out.size(), 1u);
+  out.clear();
+  leaf.on_timer(10 + CreditBlock::kReportCycles + 1000, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].toward, Toward::Pe);
+  EXPECT_EQ(out[0].packet->header.kind, PacketKind::ReduceReport);
+  EXPECT_EQ(unpack_report(*out[0].packet)[0], 1u);  // tree 0: one reduce completed
 }
 
 TEST_F(PeGroupTest, ParentCreditsItsChildrenAfterEightResults) {
@@ -231,7 +246,7 @@ TEST_F(PeGroupTest, ParentCreditsItsChildrenAfterEightResults) {
     }
   }
   for (const auto& s : out) {
-    if (s.packet->header.kind == PacketKind::Credit) {
+    if (s.packet->header.kind == PacketKind::UpCredit) {
       EXPECT_EQ(s.toward, Toward::Down);
       ++credits;
     }

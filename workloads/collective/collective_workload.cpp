@@ -229,7 +229,7 @@ CollectiveWorkload::Op& CollectiveWorkload::op_of(Job& job, const Packet& p) {
 
 void CollectiveWorkload::delivered(const Packet& p, NodeId at) {
   if (p.header.kind == PacketKind::Write) return;  // background traffic: the ledger checks it
-  if (p.header.kind == PacketKind::Credit) {       // a credit report from this node's router
+  if (p.header.kind == PacketKind::ReduceReport) {  // from this node's router
     m_sources.at(at)->report(unpack_report(p));
     if (m_wake) m_wake(at);
     return;
@@ -246,7 +246,7 @@ void CollectiveWorkload::delivered(const Packet& p, NodeId at) {
            "a broadcast must reach every processor but its source");
   } else {
     expect(p.header.kind ==
-               (wl.op == CollectiveOp::Reduce ? PacketKind::ReduceResult : PacketKind::Broadcast),
+               (wl.op == CollectiveOp::Reduce ? PacketKind::ReduceResult : PacketKind::AllreduceResult),
            p, at, "unexpected packet kind for this operation");
     expect(wl.op == CollectiveOp::Allreduce || at == t.destination, p, at,
            "the reduce result reached another node than its destination");

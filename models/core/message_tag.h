@@ -1,6 +1,6 @@
 #pragma once
-// A message packet's header carries, in the 64-bit word other packets use for their sequence
-// number, what the receiving endpoint needs to rebuild messages: the packet's number in the
+// A message packet's header carries, in its high 64-bit word, what the receiving endpoint needs
+// to rebuild messages: the packet's number in the
 // stream from its sender to this node (so that it can restore the order in which they were
 // sent), the channels at both ends and the whole message's length.
 
