@@ -43,21 +43,22 @@ VcId EndpointCore::vc_for(const PacketRequest& request) const {
   return is_collective(request.kind) ? m_collective_vc : next_vc();
 }
 
-Packet* EndpointCore::inject(Cycle now) {
-  pull_created(now);
-  if (m_queue.empty() || m_channel_free > now) return nullptr;
-  const VcId vc = vc_for(m_queue.front());
-  const int flits = m_queue.front().wire_flits();
-  if (m_credits[vc].at(now) < flits) return nullptr;
-  m_credits[vc].consume(flits);
-  return start_packet(now);
-}
-
-Packet* EndpointCore::inject_unchecked(Cycle horizon) {
+Packet* EndpointCore::inject(Cycle now, Cycle horizon) {
   pull_created(horizon - 1);
   if (m_queue.empty()) return nullptr;
-  const Cycle start = std::max(m_queue.front().created, m_channel_free);
-  return start < horizon ? start_packet(start) : nullptr;
+  const PacketRequest& front = m_queue.front();
+  Cycle start = std::max(front.created, m_channel_free);
+  if (m_flow == FlowControl::Credits) start = std::max(start, now);
+  if (start >= horizon) return nullptr;
+  if (m_flow == FlowControl::Credits) {
+    CreditCounter& credits = m_credits[vc_for(front)];
+    const int flits = front.wire_flits();
+    if (credits.at(start) < flits) return nullptr;
+    credits.consume(flits);
+  }
+  Packet* p = start_packet(start);
+  if (m_flow == FlowControl::None) m_observer.on_the_way(p->header.dst);
+  return p;
 }
 
 Packet* EndpointCore::start_packet(Cycle start) {
@@ -92,20 +93,23 @@ Packet* EndpointCore::start_packet(Cycle start) {
   return p;
 }
 
+// With credits the shell takes each request as it is created and then waits for the channel and
+// the credits; without, it takes requests up to its horizon only when it sends, so it wakes for
+// the next one only when that could start.
 Cycle EndpointCore::next_wakeup(Cycle now) {
-  Cycle next = (m_next && m_next->created < m_stop) ? std::max(m_next->created, now + 1) : kNever;
+  Cycle next = kNever;
+  if (m_next && m_next->created < m_stop) {
+    next = std::max(m_next->created, now + 1);
+    if (m_flow == FlowControl::None) next = std::max(next, m_channel_free);
+  }
   if (m_queue.empty()) return next;
-  auto& credits = m_credits[vc_for(m_queue.front())];
-  const Cycle ready =
-      credits.when(std::max(m_channel_free, now + 1), m_queue.front().wire_flits());
+  const PacketRequest& front = m_queue.front();
+  const Cycle from = std::max({front.created, m_channel_free, now + 1});
+  if (m_flow == FlowControl::None) return std::min(next, from);
+  CreditCounter& credits = m_credits[vc_for(front)];
+  const Cycle ready = credits.when(from, front.wire_flits());
   if (ready == kNever) credits.mark_waited_on();  // the credit return will wake us
   return std::min(next, ready);
-}
-
-Cycle EndpointCore::next_start() const {
-  if (!m_queue.empty()) return std::max(m_queue.front().created, m_channel_free);
-  if (m_next && m_next->created < m_stop) return std::max(m_next->created, m_channel_free);
-  return kNever;
 }
 
 bool EndpointCore::return_credits(VcId vc, int flits, Cycle at) {

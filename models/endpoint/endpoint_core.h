@@ -20,20 +20,25 @@ class EndpointCore {
   EndpointCore(NodeId id, TrafficSource& source, TrafficObserver& observer, PacketLedger& ledger,
                PacketPool& pool, const Config& config);
 
+  // How packets are let into the router. Credits (AT): a packet waits for room in the router's
+  // injection buffer and starts at the cycle the shell runs. None (LT, whose network has no
+  // buffers): a packet starts as soon as it is created and the channel is free, however far
+  // ahead of the kernel; it then crosses the network within the shell's call, so the observer
+  // hears it is on its way (TrafficObserver::on_the_way).
+  enum class FlowControl : std::uint8_t { Credits, None };
+
   NodeId id() const { return m_id; }
   const ChannelTiming& timing() const { return m_channel; }
+  // Set by the shell before it runs; Credits unless told.
+  void set_flow_control(FlowControl flow) { m_flow = flow; }
 
-  // Queues what the source created up to `now` and starts at most one packet on the injection
-  // channel; the returned packet's head_at/tail_at say when it is in the router's buffer.
-  Packet* inject(Cycle now);
-  // The next cycle after `now` at which inject() can do something with what is known now.
+  // Queues what the source created before `horizon` and starts the queue's front on the
+  // injection channel if it can start before `horizon` (AT: now + 1; LT: the end of the
+  // quantum); the returned packet's head_at/tail_at say when it is in the router's buffer.
+  Packet* inject(Cycle now, Cycle horizon);
+  // The next cycle after `now` at which inject() can do something with what is known now, or
+  // kNever; asked after inject() found nothing more to start before its horizon.
   Cycle next_wakeup(Cycle now);
-  // Loosely timed: starts the next packet created before `horizon` on the injection channel as
-  // soon as the channel is free, without looking at credits; none if it would start at or
-  // after `horizon`.
-  Packet* inject_unchecked(Cycle horizon);
-  // Loosely timed: the earliest cycle the next packet could start, or kNever if none will.
-  Cycle next_start() const;
   // Credits from the router for injection VC `vc`; true if the endpoint waits for them.
   bool return_credits(VcId vc, int flits, Cycle at);
   // Takes a delivered packet: checks it, reports it and recycles it.
@@ -43,8 +48,6 @@ class EndpointCore {
     __builtin_prefetch(this);
     __builtin_prefetch(&m_pool);
   }
-  // Tells the observer that `packet`, just started, is on its way (TrafficObserver::on_the_way).
-  void announce(const Packet& packet) const { m_observer.on_the_way(packet.header.dst); }
   // Asks the source again for its next packet (it was given more work since it said none).
   void refresh();
   // Stop creating packets from cycle `at` on (packets already created are still sent).
@@ -67,6 +70,7 @@ class EndpointCore {
   ChannelTiming m_channel;
   int m_vc_sets, m_vc_classes;
   VcId m_collective_vc;  // the router's PEGroup FIFO on the local port
+  FlowControl m_flow = FlowControl::Credits;
 
   std::optional<PacketRequest> m_next;  // the source's next request, not yet created
   RingQueue<PacketRequest> m_queue;

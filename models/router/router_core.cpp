@@ -10,10 +10,6 @@ namespace {
 
 constexpr int kUnlimited = 1 << 30;  // the PEGroup takes whatever the crossbar hands it
 
-std::uint16_t bit(int port) {
-  return static_cast<std::uint16_t>(1U << port);
-}
-
 // Up-bound collective packets use VCUp, down-bound ones VCDown.
 bool goes_up(PacketKind kind) {
   return kind == PacketKind::Reduce || kind == PacketKind::BroadcastRequest;
@@ -134,6 +130,26 @@ bool RouterCore::return_credits(PortId port, VcId vc, int flits, Cycle at) {
   return m_credits[input_index(port, vc)].add(at, flits);
 }
 
+// Allocation has found the output and the crossbar input free and the output VC's credits
+// enough, so a grant starts now; it spends the credits and waits in `grants` for RouterAt (and,
+// to the PEGroup, for run_pegroup()).
+struct RouterCore::Allocation {
+  RouterCore& core;
+  std::vector<Grant>& grants;
+  Cycle now;
+
+  Cycle book(PortId out, Cycle /*earliest*/, Cycle length) {
+    core.m_output_busy[out] = now + length;
+    return now;
+  }
+  void hand_on(const Grant& g) {
+    core.m_credits[core.input_index(g.out_port, g.out_vc)].consume(g.packet->wire_flits());
+    if (g.out_port == core.pegroup_port()) core.m_to_pegroup.push_back(g);
+    grants.push_back(g);
+    if (core.m_trace) core.trace_grant(g);
+  }
+};
+
 void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
   if (m_collective && m_collective->next_timer() <= now) {
     m_sends.clear();
@@ -149,6 +165,7 @@ void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
   // Each free output grants the requester after the one it granted last (round robin), among
   // those with the credits they need; a crossbar input carries one packet (or copy) at a time.
   const int total = static_cast<int>(m_inputs.size());
+  Allocation shell{*this, grants, now};
   for (int o = 0; o < port_count(); ++o) {
     const auto out = static_cast<PortId>(o);
     if (m_output_busy[out] > now) continue;
@@ -167,64 +184,57 @@ void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
     if (best < 0) continue;
     const auto port = static_cast<PortId>(best / m_vc_count);
     Queued& q = m_inputs[best].front();
-    const bool last = std::popcount(q.route.outs) == 1;
-    const VcId vc = out_vc(out, *q.packet, q.route);
-    Packet* packet = copy_for(*q.packet, last);
-    q.route.outs &= static_cast<std::uint16_t>(~bit(out));
-    if (last) {
+    m_round_robin[out] = best;
+    issue(shell, port, static_cast<VcId>(best % m_vc_count), *q.packet, q.route, out,
+          m_input_busy[port]);
+    if (q.route.outs == 0) {  // the last copy has gone
       m_inputs[best].pop_front();
       if (m_inputs[best].empty()) m_busy_inputs.clear(best);
     }
-    const int flits = packet->wire_flits();
-    const Cycle tail_out = now + timing(out).serialization(flits);
-    m_round_robin[out] = best;
-    m_input_busy[port] = tail_out;
-    m_output_busy[out] = tail_out;
-    m_credits[input_index(out, vc)].consume(flits);
-    if (out == pegroup_port()) m_to_pegroup.push_back({packet, port == m_local, tail_out});
-    grants.push_back(
-        {packet, port, static_cast<VcId>(best % m_vc_count), last, out, vc, now, tail_out});
-    if (m_trace) trace_grant(grants.back());
   }
 }
 
 void RouterCore::run_pegroup() {
-  for (const ToPeGroup& t : m_to_pegroup) {
+  for (const Grant& g : m_to_pegroup) {
     m_sends.clear();
-    m_collective->accept(t.packet, t.from_pe, t.at, m_sends);
+    pegroup_accept(g, m_sends);
     for (const auto& s : m_sends) enqueue_send(s);
   }
   m_to_pegroup.clear();
 }
 
-void RouterCore::pegroup_accept(Packet* packet, bool from_pe, Cycle at,
-                                std::vector<CollectiveSend>& sends) {
-  m_collective->accept(packet, from_pe, at, sends);
+void RouterCore::pegroup_accept(const Grant& g, std::vector<CollectiveSend>& sends) {
+  m_collective->accept(g.packet, g.in_port == m_local, g.tail_out, sends);
 }
 
 RouterCore::Route RouterCore::route_send(const CollectiveSend& s) {
   Packet& p = *s.packet;
+  Route r;
   switch (s.toward) {
     case Toward::Up:
-    case Toward::Down: {
-      const Route r{m_collective->directions(p, s.toward), 0, p.wire_flits()};
-      if (r.outs == 0) m_pool->release(&p);  // no children: the packet ends here
-      return r;
-    }
+    case Toward::Down:
+      r = {m_collective->directions(p, s.toward), 0, p.wire_flits()};
+      if (r.outs == 0) {
+        m_pool->release(&p);  // no children: the packet ends here
+        return r;
+      }
+      break;
     case Toward::Pe:
-      return {bit(m_local), 0, p.wire_flits()};
+      r = {bit(m_local), 0, p.wire_flits()};
+      break;
     case Toward::Point:
+      // Point-to-point from this router, as if just injected: VC set 0, class 0.
+      p.header.vc = 0;
+      r = route(m_local, p);
       break;
   }
-  // Point-to-point from this router, as if just injected: VC set 0, class 0.
-  p.header.vc = 0;
-  return route(m_local, p);
+  p.head_at = p.tail_at = s.ready;
+  return r;
 }
 
 void RouterCore::enqueue_send(const CollectiveSend& s) {
   const Route r = route_send(s);
   if (r.outs == 0) return;
-  s.packet->head_at = s.packet->tail_at = s.ready;
   m_inputs[input_index(pegroup_port(), 0)].push_back({s.packet, r, s.ready});
   m_busy_inputs.set(input_index(pegroup_port(), 0));
 }

@@ -3,7 +3,7 @@
 // flits, routing, round-robin switch allocation, and the collective subnet's VCs through the
 // CollectiveUnit seam. The AT shell (router_at.h) feeds it packets and credits with the cycles
 // at which they arrive and carries out its grants; the LT shell (router_lt.h) uses its routing
-// and timing rules directly.
+// and timing rules directly. Both issue a packet to an output through one function, issue().
 //
 // Point-to-point switching is virtual cut-through: a packet is forwarded as soon as its head is
 // in, but only when the next buffer has room for all of it (plus the bubble when it enters a
@@ -20,6 +20,7 @@
 // connects the crossbar to the PEGroup, in both directions.
 
 #include <bit>
+#include <concepts>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,6 +48,17 @@ struct Grant {
   VcId out_vc = 0;
   Cycle start = 0;     // cycle the head starts on the output channel
   Cycle tail_out = 0;  // cycle the tail has left this router
+};
+
+// A timing shell's part in RouterCore::issue(), a template parameter so that a loosely-timed hop
+// pays no indirect call. `book(out, earliest, length)` reserves output `out` for `length` cycles
+// from the first cycle at or after `earliest` it can and returns that cycle (AT: allocation found
+// it free now; LT: the first gap in its calendar). `hand_on(grant)` carries the grant out:
+// forwards the copy or gives it to the PEGroup (AT: after allocation; LT: at once).
+template <typename T>
+concept IssueShell = requires(T& shell, PortId out, Cycle cycle, const Grant& grant) {
+  { shell.book(out, cycle, cycle) } -> std::same_as<Cycle>;
+  shell.hand_on(grant);
 };
 
 // What every router of one machine reads and none changes. A hop reads it, so one copy stays in
@@ -106,16 +118,28 @@ class RouterCore {
   // waiting for them, i.e. the shell should wake at `at`.
   bool return_credits(PortId port, VcId vc, int flits, Cycle at);
 
+  // Issues one copy of `packet` (held in input `in`, VC `in_vc`) to output `out`, one of
+  // `route.outs`, and clears it there: the copy (the packet itself for its last output), its VC
+  // on the output, and its time there, booked by the shell no earlier than `input_free`, when
+  // the crossbar input is free; the input then carries it until its tail has left (`input_free`
+  // becomes that cycle). The shell then hands it on. RouterAt issues through allocate(),
+  // RouterLt every output of a packet in turn, in port order.
+  template <IssueShell Shell>
+  void issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Route& route, PortId out,
+             Cycle& input_free);
+
   // Switch allocation at cycle `now`: appends the packets that start on an output now.
   void allocate(Cycle now, std::vector<Grant>& grants);
   // Hands the packets granted to the PEGroup port over to the PEGroup and queues what it sends.
   // Called after the shell has carried out the grants (the upstream reads a packet's VC from it
   // when its credits return, and the PEGroup may recycle the packet).
   void run_pegroup();
-  // The PEGroup takes `packet` (wholly in at `at`) and its sends are routed on at once (LT).
-  void pegroup_accept(Packet* packet, bool from_pe, Cycle at, std::vector<CollectiveSend>& sends);
-  // The route of a PEGroup send from the internal port; a send with nowhere to go (Down at a
-  // node without children) is recycled and gets no outputs.
+  // The PEGroup takes the copy `grant` gave it, wholly in when its tail has left the crossbar;
+  // appends what it sends.
+  void pegroup_accept(const Grant& grant, std::vector<CollectiveSend>& sends);
+  // The route of a PEGroup send from the internal port, the send at the crossbar (head and tail)
+  // from its ready cycle; a send with nowhere to go (Down at a node without children) is
+  // recycled and gets no outputs.
   Route route_send(const CollectiveSend& send);
   CollectiveUnit* collective() const { return m_collective.get(); }
 
@@ -144,12 +168,9 @@ class RouterCore {
     Route route;
     Cycle ready = 0;
   };
-  struct ToPeGroup {
-    Packet* packet = nullptr;
-    bool from_pe = false;
-    Cycle at = 0;
-  };
+  struct Allocation;  // RouterAt's IssueShell
 
+  static std::uint16_t bit(int port) { return static_cast<std::uint16_t>(1U << port); }
   int input_index(PortId port, VcId vc) const { return port * m_vc_count + vc; }
   // The trace signals of input (port, vc) if it is a traced collective VC, else null.
   const RouterTrace::Vc* traced_vc(PortId port, VcId vc) const;
@@ -192,9 +213,22 @@ class RouterCore {
   std::vector<CreditCounter> m_credits;  // [port * vc_count + vc]: free flits downstream
   std::vector<int> m_round_robin;        // [port]: last input index granted this output
   std::vector<int> m_requests;           // scratch: input VCs that may start this cycle
-  std::vector<ToPeGroup> m_to_pegroup;   // granted to the PEGroup, not yet handed over
+  std::vector<Grant> m_to_pegroup;       // granted to the PEGroup, not yet handed over
   std::vector<CollectiveSend> m_sends;   // scratch: what the PEGroup sends
   std::unique_ptr<RouterTrace> m_trace;  // null: tracing off
 };
+
+template <IssueShell Shell>
+void RouterCore::issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Route& route,
+                       PortId out, Cycle& input_free) {
+  const bool last = std::popcount(route.outs) == 1;
+  const VcId vc = out_vc(out, packet, route);
+  Packet* p = copy_for(packet, last);
+  route.outs &= static_cast<std::uint16_t>(~bit(out));
+  const Cycle length = timing(out).serialization(p->wire_flits());
+  const Cycle start = shell.book(out, input_free, length);
+  input_free = start + length;
+  shell.hand_on(Grant{p, in, in_vc, last, out, vc, start, start + length});
+}
 
 }  // namespace angara

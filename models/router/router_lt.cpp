@@ -33,35 +33,29 @@ void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& /*delay*/
 }
 
 void RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready) {
-  const Cycle now = m_clock.now();
-  const VcId in_vc = packet.header.vc;
   // Copies leave one after another through the crossbar input; the PEGroup's input also
   // carries its sends one after another (they come out of one call, in order).
-  const bool pegroup = port == m_core.pegroup_port();
-  Cycle input_free = pegroup ? std::max(ready, m_pegroup_input_free) : ready;
-  for (std::uint16_t outs = route.outs; outs; outs &= outs - 1) {
-    const auto out_port = static_cast<PortId>(std::countr_zero(outs));
-    const bool last = std::popcount(outs) == 1;
-    const VcId vc = m_core.out_vc(out_port, packet, route);
-    Packet* p = m_core.copy_for(packet, last);
-    const Cycle length = m_core.timing(out_port).serialization(p->wire_flits());
-    const Cycle start = m_outputs[out_port].book(input_free, length, now);
-    input_free = start + length;
-    const Grant g{p, port, in_vc, last, out_port, vc, start, start + length};
-    if (out_port == m_core.pegroup_port()) {  // never from the PEGroup's own input
-      std::vector<CollectiveSend> sends;
-      m_core.pegroup_accept(p, port == m_core.local_port(), g.tail_out, sends);
-      for (const CollectiveSend& s : sends) send(s);
-      continue;
-    }
-    if (pegroup) m_pegroup_input_free = input_free;
-    m_core.forward(*p, g);
-    hand_on(out_port, *p);
+  Cycle input_free = port == m_core.pegroup_port() ? std::max(ready, m_pegroup_input_free) : ready;
+  Issue shell{*this, m_clock.now()};
+  const VcId in_vc = packet.header.vc;
+  while (route.outs != 0) {
+    const auto out_port = static_cast<PortId>(std::countr_zero(route.outs));
+    m_core.issue(shell, port, in_vc, packet, route, out_port, input_free);
   }
 }
 
-void RouterLt::hand_on(PortId port, Packet& packet) {
+void RouterLt::hand_on(const Grant& g) {
+  if (g.out_port == m_core.pegroup_port()) {  // never from the PEGroup's own input
+    std::vector<CollectiveSend> sends;
+    m_core.pegroup_accept(g, sends);
+    for (const CollectiveSend& s : sends) send(s);
+    return;
+  }
+  if (g.in_port == m_core.pegroup_port()) m_pegroup_input_free = g.tail_out;
+  Packet& packet = *g.packet;
+  m_core.forward(packet, g);
   sc_core::sc_time delay = m_clock.until(packet.head_at);
+  const PortId port = g.out_port;
   if (port < m_core.local_port() && m_next[port] != nullptr) {
     m_next[port]->b_transport(port, packet, delay);
   } else if (port == m_core.local_port() && m_endpoint != nullptr) {
@@ -73,9 +67,7 @@ void RouterLt::hand_on(PortId port, Packet& packet) {
 
 void RouterLt::send(const CollectiveSend& s) {
   const RouterCore::Route route = m_core.route_send(s);
-  if (route.outs == 0) return;
-  s.packet->head_at = s.packet->tail_at = s.ready;
-  pass(m_core.pegroup_port(), *s.packet, route, s.ready);
+  if (route.outs != 0) pass(m_core.pegroup_port(), *s.packet, route, s.ready);
 }
 
 void RouterLt::woken() {

@@ -49,8 +49,21 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // Asks the cache for what the hops of a packet from here to `dst` will read.
   void prefetch_path(NodeId dst) const;
 
-  // Hands the packet on through output `port` (it may be recycled after this call).
-  void hand_on(PortId port, Packet& packet);
+  // Carries out a copy RouterCore::issue() has booked: into the PEGroup, whose sends go on at
+  // once, or on to the next module (the packet may be recycled after this call).
+  void hand_on(const Grant& grant);
+
+  // RouterCore::issue()'s view of this router: an output is booked in its calendar, a copy
+  // handed on at once.
+  struct Issue {
+    RouterLt& router;
+    Cycle now;
+
+    Cycle book(PortId out, Cycle earliest, Cycle length) {
+      return router.m_outputs[out].book(earliest, length, now);
+    }
+    void hand_on(const Grant& grant) { router.hand_on(grant); }
+  };
 
   // What a hop touches: a line of these, a line of these and the head of m_core, and one
   // output's calendar (prefetch_path() asks for exactly those).
