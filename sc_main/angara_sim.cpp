@@ -108,7 +108,7 @@ int run(int argc, char** argv) {
       std::cerr << "angara-sim: " << line << '\n';
     };
     auto finish = [&out](const auto& result) {
-      angara::write_json_file(angara::to_json(result), out);
+      angara::write_file(angara::to_json(result).dump(2) + "\n", out);
       std::cout << angara::summary_line(result) << " -> " << out << '\n';
       return kOk;
     };
