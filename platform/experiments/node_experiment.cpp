@@ -98,6 +98,11 @@ std::string to_csv(const MessageBenchResult& r) {
   return csv;
 }
 
+RunOutput message_benchmark_output(const Config& config, const ProgressSink& progress) {
+  const MessageBenchResult r = run_message_benchmark(config, progress);
+  return {to_json(r), summary_line(r), {{".csv", "per size", to_csv(r)}}};
+}
+
 std::string summary_line(const MessageBenchResult& r) {
   const SizePoint& small = r.points.front();
   const SizePoint& large = r.points.back();

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/core/params.h"
+#include "platform/experiments/results_json.h"
 #include "platform/experiments/run_record.h"
 #include "platform/machine/progress.h"
 #include "workloads/node/message_benchmarks.h"
@@ -30,5 +31,7 @@ std::string summary_line(const MessageBenchResult& result);
 // One line per size: msgrate "bytes,messages,time_ns,rate_mmsg_s,bandwidth_gbit_s,bound_gbit_s";
 // pingpong "bytes,round_trips,half_rtt_ns,bandwidth_gbit_s,bound_gbit_s".
 std::string to_csv(const MessageBenchResult& result);
+// The registry's run of msgrate and pingpong: the results, and the CSV per size beside them.
+RunOutput message_benchmark_output(const Config& config, const ProgressSink& progress);
 
 }  // namespace angara

@@ -4,7 +4,9 @@
 #include <fmt/ranges.h>
 
 #include <fstream>
+#include <ostream>
 #include <stdexcept>
+#include <utility>
 
 #include "models/core/latency_stats.h"
 #include "platform/config/config_loader.h"
@@ -17,6 +19,28 @@ namespace {
 template <typename E>
 std::string config_name(E value) {
   return config_values::json_value(value).template get<std::string>();
+}
+
+// Writes each text to its path + ".partial", then renames them all: every file is there whole, or
+// (when one cannot be written) none is touched and the temporaries are gone.
+void write_files(const std::vector<std::pair<std::filesystem::path, const std::string*>>& files) {
+  std::vector<std::filesystem::path> partial;
+  try {
+    for (const auto& [path, text] : files) {
+      if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+      const std::filesystem::path tmp = path.string() + ".partial";
+      std::ofstream out(tmp);
+      if (out.is_open()) partial.push_back(tmp);  // ours to remove if anything fails
+      out << *text;
+      if (!out) throw std::runtime_error("cannot write " + tmp.string());
+    }
+  } catch (...) {
+    std::error_code ignored;
+    for (const auto& tmp : partial) std::filesystem::remove(tmp, ignored);
+    throw;
+  }
+  for (std::size_t i = 0; i < files.size(); ++i)
+    std::filesystem::rename(partial[i], files[i].first);
 }
 
 LatencyStats completion_stats(const std::vector<Cycle>& completion) {
@@ -74,14 +98,22 @@ std::string with_wall_time(const RunRecord& r, std::string_view what, std::strin
 }
 
 void write_file(const std::string& text, const std::filesystem::path& path) {
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  const auto tmp = std::filesystem::path(path.string() + ".partial");
-  {
-    std::ofstream out(tmp);
-    out << text;
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+  write_files({{path, &text}});
+}
+
+void write_run_output(const RunOutput& output, const std::filesystem::path& json,
+                      std::ostream& say) {
+  const std::string json_text = output.json.dump(2) + "\n";
+  std::vector<std::pair<std::filesystem::path, const std::string*>> files;
+  for (const SideFile& side : output.side_files) {
+    files.emplace_back(std::filesystem::path(json).replace_extension(side.extension), &side.text);
   }
-  std::filesystem::rename(tmp, path);
+  files.emplace_back(json, &json_text);
+  write_files(files);
+  for (std::size_t i = 0; i < output.side_files.size(); ++i) {
+    say << output.side_files[i].label << ": " << files[i].first.string() << '\n';
+  }
+  say << output.summary << " -> " << json.string() << '\n';
 }
 
 }  // namespace angara

@@ -1,10 +1,11 @@
 #pragma once
 // Results of a run as files: the pieces of the JSON schema and of the one-line summary that every
-// experiment kind shares, and writing a file whole or not at all.
+// experiment kind shares, what a run hands back (RunOutput), and writing it whole or not at all.
 // Each kind's own fields are in its file (experiment.h, collective_experiment.h, ...).
 
 #include <cstdint>
 #include <filesystem>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,20 @@
 #include "platform/experiments/run_record.h"
 
 namespace angara {
+
+// A file written beside the results JSON, named like it with another extension.
+struct SideFile {
+  std::string extension;  // replaces the JSON's, e.g. ".csv"
+  std::string label;      // what the command line says it holds, e.g. "per size"
+  std::string text;
+};
+
+// What one run hands back to be written: its results file, its summary, any side files.
+struct RunOutput {
+  nlohmann::ordered_json json;       // the results file
+  std::string summary;               // the one-line summary (write_run_output adds " -> FILE")
+  std::vector<SideFile> side_files;  // e.g. msgrate's and pingpong's CSV per size
+};
 
 // The tail every results file shares: how long the run was, and the config it ran.
 void add_run(nlohmann::ordered_json& j, const RunRecord& r);
@@ -41,5 +56,10 @@ std::string with_wall_time(const RunRecord& r, std::string_view what,
 
 // Writes `text` to a temporary file and renames it, so a crash never leaves half a file behind.
 void write_file(const std::string& text, const std::filesystem::path& path);
+// Writes the results JSON to `json` and each side file beside it, all whole or none of them
+// (every file goes to a temporary first; only when all are written are they renamed), then says
+// on `say` where the side files went and gives the summary line with " -> `json`".
+void write_run_output(const RunOutput& output, const std::filesystem::path& json,
+                      std::ostream& say);
 
 }  // namespace angara
