@@ -5,21 +5,16 @@
 
 #include <boost/program_options.hpp>
 #include <cstdlib>
-#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <systemc>
 
 #include "models/core/config_error.h"
 #include "models/core/packet_ledger.h"
-#include "platform/experiments/collective_experiment.h"
 #include "platform/config/config_loader.h"
 #include "platform/experiments/diagram.h"
-#include "platform/experiments/experiment.h"
-#include "platform/experiments/node_experiment.h"
+#include "platform/experiments/registry.h"
 #include "platform/experiments/results_json.h"
-#include "platform/experiments/app_experiment.h"
-#include "platform/experiments/software_experiment.h"
 
 namespace po = boost::program_options;
 
@@ -107,30 +102,9 @@ int run(int argc, char** argv) {
     const angara::ProgressSink progress = [](const std::string& line) {
       std::cerr << "angara-sim: " << line << '\n';
     };
-    auto finish = [&out](const auto& result) {
-      angara::write_json_file(angara::to_json(result), out);
-      std::cout << angara::summary_line(result) << " -> " << out << '\n';
-      return kOk;
-    };
-    if (config.workload.kind == angara::WorkloadKind::Collective) {
-      return finish(angara::run_collective_experiment(config, progress));
-    }
-    if (config.workload.kind == angara::WorkloadKind::Software) {
-      return finish(angara::run_software_experiment(config, progress));
-    }
-    if (config.workload.kind == angara::WorkloadKind::Spmv ||
-        config.workload.kind == angara::WorkloadKind::Heat) {
-      return finish(angara::run_app_experiment(config, progress));
-    }
-    if (config.workload.kind == angara::WorkloadKind::MsgRate ||
-        config.workload.kind == angara::WorkloadKind::PingPong) {
-      const auto result = angara::run_message_benchmark(config, progress);
-      const std::string csv = std::filesystem::path(out).replace_extension(".csv").string();
-      angara::write_file(angara::to_csv(result), csv);
-      std::cout << "per size: " << csv << '\n';
-      return finish(result);
-    }
-    return finish(angara::run_experiment(config, progress));
+    const angara::ExperimentEntry& experiment = angara::experiments().find(config.workload.kind);
+    angara::write_run_output(experiment.run(config, progress), out, std::cout);
+    return kOk;
   });
 }
 

@@ -1,9 +1,11 @@
 #include "platform/experiments/app_experiment.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
-#include <chrono>
 #include <numeric>
 
+#include "platform/experiments/results_json.h"
 #include "platform/machine/node_machine.h"
 #include "workloads/apps/app_programs.h"
 
@@ -16,59 +18,103 @@ double AppResult::mean_iteration() const {
 }
 
 AppResult run_app_experiment(const Config& config, const ProgressSink& progress) {
-  config.validate();
-  const auto wall_start = std::chrono::steady_clock::now();
-  const int iterations = config.workload.repetitions;
-  NodeMachine machine(config);
-  const int nodes = machine.nodes();
-  AppLog log(static_cast<std::size_t>(nodes),
-             std::vector<IterationRecord>(static_cast<std::size_t>(iterations)));
-  AppResult r;
-  const bool heat = config.workload.kind == WorkloadKind::Heat;
-  const HeatGrid grid(config.app.grid, nodes);
-  std::vector<std::int64_t> expected_max(static_cast<std::size_t>(iterations));
-  if (heat) {
-    for (int k = 0; k < iterations; ++k) {
-      std::int64_t m = heat_sigma(0, k);
-      for (NodeId n = 1; n < static_cast<NodeId>(nodes); ++n) m = std::max(m, heat_sigma(n, k));
-      expected_max[k] = m;
+  return record_run<AppResult>(config, [&](AppResult& r) {
+    const int iterations = config.workload.repetitions;
+    NodeMachine machine(config);
+    const int nodes = machine.nodes();
+    AppLog log(static_cast<std::size_t>(nodes),
+               std::vector<IterationRecord>(static_cast<std::size_t>(iterations)));
+    const bool heat = config.workload.kind == WorkloadKind::Heat;
+    const HeatGrid grid(config.app.grid, nodes);
+    std::vector<std::int64_t> expected_max(static_cast<std::size_t>(iterations));
+    if (heat) {
+      for (int k = 0; k < iterations; ++k) {
+        std::int64_t m = heat_sigma(0, k);
+        for (NodeId n = 1; n < static_cast<NodeId>(nodes); ++n) m = std::max(m, heat_sigma(n, k));
+        expected_max[k] = m;
+      }
+      r.px = grid.px;
+      r.py = grid.py;
+      r.flops_per_iteration =
+          static_cast<double>(config.app.grid[0]) * config.app.grid[1] * config.app.flops_per_cell;
+    } else {
+      r.flops_per_iteration =
+          2.0 * config.app.nonzeros_per_row * static_cast<double>(config.app.rows);
     }
-    r.px = grid.px;
-    r.py = grid.py;
-    r.flops_per_iteration = static_cast<double>(config.app.grid[0]) * config.app.grid[1] *
-                            config.app.flops_per_cell;
-  } else {
-    r.flops_per_iteration =
-        2.0 * config.app.nonzeros_per_row * static_cast<double>(config.app.rows);
-  }
-  for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
-    const NodeContext ctx{n, machine.host(n), nodes, machine.torus(), machine.system().trees(),
-                          config};
-    machine.load(n, heat ? heat_program(ctx, grid, expected_max, log) : spmv_program(ctx, log));
-  }
-  machine.run(progress);
+    for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
+      const NodeContext ctx{
+          n, machine.host(n), nodes, machine.torus(), machine.system().trees(), config};
+      machine.load(n, heat ? heat_program(ctx, grid, expected_max, log) : spmv_program(ctx, log));
+    }
+    machine.run(progress);
 
-  r.config = config;
-  r.nodes = nodes;
-  Cycle previous = 0;
-  double collective_sum = 0;
-  for (int k = 0; k < iterations; ++k) {
-    Cycle end = 0;
-    for (const auto& node : log) {
-      end = std::max(end, node[k].end);
-      r.compute = std::max(r.compute, node[k].compute);
-      r.collective_max = std::max(r.collective_max, node[k].collective);
-      collective_sum += static_cast<double>(node[k].collective);
+    Cycle previous = 0;
+    double collective_sum = 0;
+    for (int k = 0; k < iterations; ++k) {
+      Cycle end = 0;
+      for (const auto& node : log) {
+        end = std::max(end, node[k].end);
+        r.compute = std::max(r.compute, node[k].compute);
+        r.collective_max = std::max(r.collective_max, node[k].collective);
+        collective_sum += static_cast<double>(node[k].collective);
+      }
+      r.iteration.push_back(end - previous);
+      previous = end;
     }
-    r.iteration.push_back(end - previous);
-    previous = end;
+    r.collective_mean = collective_sum / (static_cast<double>(nodes) * iterations);
+    r.messages = machine.messages_delivered();
+    return machine.now();
+  });
+}
+
+namespace {
+
+const char* app_name(const Config& c) {
+  return c.workload.kind == WorkloadKind::Heat ? "heat" : "spmv";
+}
+
+double gflops(const AppResult& r) {
+  return r.flops_per_iteration / (r.mean_iteration() * r.config.router.cycle_ns());
+}
+
+}  // namespace
+
+nlohmann::ordered_json to_json(const AppResult& r) {
+  const double us = r.config.router.cycle_ns() / 1000.0;
+  nlohmann::ordered_json j;
+  j["workload"] = app_name(r.config);
+  j["algorithm"] = algorithm_name(r.config);
+  j["nodes"] = r.nodes;
+  j["iterations"] = r.iteration.size();
+  j["iteration_us"] = r.mean_iteration() * us;
+  nlohmann::ordered_json each = nlohmann::ordered_json::array();
+  for (Cycle c : r.iteration) each.push_back(static_cast<double>(c) * us);
+  j["per_iteration_us"] = each;
+  j["compute_us"] = static_cast<double>(r.compute) * us;
+  j["collective_us"] = r.collective_mean * us;
+  j["collective_max_us"] = static_cast<double>(r.collective_max) * us;
+  j["flops_per_iteration"] = r.flops_per_iteration;
+  j["gflops"] = gflops(r);
+  if (r.config.workload.kind == WorkloadKind::Heat) {
+    j["cells"] = static_cast<std::int64_t>(r.config.app.grid[0]) * r.config.app.grid[1];
+    j["process_grid"] = {r.px, r.py};
+  } else {
+    j["rows"] = r.config.app.rows;
   }
-  r.collective_mean = collective_sum / (static_cast<double>(nodes) * iterations);
-  r.messages = machine.messages_delivered();
-  r.sim_cycles = machine.now();
-  r.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  return r;
+  j["messages_delivered"] = r.messages;
+  add_run(j, r);
+  return j;
+}
+
+std::string summary_line(const AppResult& r) {
+  const double us = r.config.router.cycle_ns() / 1000.0;
+  return with_wall_time(
+      r,
+      fmt::format("{}, {} ({}) on {} nodes: {:.2f} us per iteration over {} (compute {:.2f} "
+                  "us, collective {:.2f} us mean), {:.2f} GFlop/s, {} messages",
+                  torus_name(r.config), app_name(r.config), algorithm_name(r.config), r.nodes,
+                  r.mean_iteration() * us, r.iteration.size(), static_cast<double>(r.compute) * us,
+                  r.collective_mean * us, gflops(r), r.messages));
 }
 
 }  // namespace angara

@@ -1,7 +1,5 @@
 #include "platform/experiments/collective_experiment.h"
 
-#include <chrono>
-
 #include <fmt/format.h>
 
 #include "models/core/config_error.h"
@@ -14,70 +12,87 @@
 namespace angara {
 
 CollectiveResult run_collective_experiment(const Config& config, const ProgressSink& progress) {
-  config.validate();
-  const auto wall_start = std::chrono::steady_clock::now();
-  const auto& wl = config.workload;
-
-  const Torus torus(config.topology.dims);
-  std::vector<CollectiveWorkload::Target> targets;
-  for (Tree& tree : System::make_trees(config, torus)) {
-    if (!wl.all_trees && tree.id != wl.tree) continue;
-    const NodeId source = wl.source.empty() ? tree.root : System::node_at(torus, wl.source);
-    const NodeId destination =
-        wl.destination.empty() ? tree.root : System::node_at(torus, wl.destination);
-    if (wl.op == CollectiveOp::Broadcast && !tree.rows[source].pe) {
-      throw ConfigError("workload.source", torus.format(source),
-                        fmt::format("a broadcast starts at a processor of tree {} (a member with "
-                                    "pe), not at a transit node or outside it",
-                                    tree.id));
+  return record_run<CollectiveResult>(config, [&](CollectiveResult& r) {
+    const auto& wl = config.workload;
+    const Torus torus(config.topology.dims);
+    std::vector<CollectiveWorkload::Target> targets;
+    for (Tree& tree : System::make_trees(config, torus)) {
+      if (!wl.all_trees && tree.id != wl.tree) continue;
+      const NodeId source = wl.source.empty() ? tree.root : System::node_at(torus, wl.source);
+      const NodeId destination =
+          wl.destination.empty() ? tree.root : System::node_at(torus, wl.destination);
+      if (wl.op == CollectiveOp::Broadcast && !tree.rows[source].pe) {
+        throw ConfigError("workload.source", torus.format(source),
+                          fmt::format("a broadcast starts at a processor of tree {} (a member "
+                                      "with pe), not at a transit node or outside it",
+                                      tree.id));
+      }
+      targets.push_back({std::move(tree), source, destination});
     }
-    targets.push_back({std::move(tree), source, destination});
-  }
-  const NodeId root = targets.front().tree.root;
-  const int trees = static_cast<int>(targets.size());
-  CollectiveWorkload workload(config, std::move(targets));
-  System system(config, workload.make_sources(), workload);
-  workload.set_waker([&system](NodeId n) { system.wake_endpoint(n); });
+    r.root = targets.front().tree.root;
+    r.trees = static_cast<int>(targets.size());
+    CollectiveWorkload workload(config, std::move(targets));
+    System system(config, workload.make_sources(), workload);
+    workload.set_waker([&system](NodeId n) { system.wake_endpoint(n); });
 
-  // The watchdog sees collective deliveries and background packets alike.
-  SimRunner runner(system, config.sim, progress,
-                   {[&] { return workload.delivered_count() + system.ledger().delivered_count(); },
-                    [&] {
-                      std::uint64_t open = system.ledger().in_flight();
-                      for (int k = 0; k < workload.operations(); ++k) open += !workload.complete(k);
-                      return open;
-                    }});
-  auto all_done = [&] {
-    for (int k = 0; k < workload.operations(); ++k) {
-      if (!workload.complete(k)) return false;
+    // The watchdog sees collective deliveries and background packets alike.
+    SimRunner runner(
+        system, config.sim, progress,
+        {[&] { return workload.delivered_count() + system.ledger().delivered_count(); },
+         [&] {
+           std::uint64_t open = system.ledger().in_flight();
+           for (int k = 0; k < workload.operations(); ++k) open += !workload.complete(k);
+           return open;
+         }});
+    auto all_done = [&] {
+      for (int k = 0; k < workload.operations(); ++k) {
+        if (!workload.complete(k)) return false;
+      }
+      return true;
+    };
+    for (int k = 0; k < wl.repetitions; ++k) {
+      workload.start(k, runner.now());
+      if (!wl.overlap) runner.run_until(kNever, "collective", all_done);
     }
-    return true;
-  };
-  for (int k = 0; k < wl.repetitions; ++k) {
-    workload.start(k, runner.now());
-    if (!wl.overlap) runner.run_until(kNever, "collective", all_done);
-  }
-  runner.run_until(kNever, "collective", all_done);
-  // Background traffic stops with the last operation; what is in flight is delivered and counted.
-  system.stop_creating();
-  runner.run_until(kNever, "drain", [] { return false; });
+    runner.run_until(kNever, "collective", all_done);
+    // Background traffic stops with the last operation; what is in flight is delivered and
+    // counted.
+    system.stop_creating();
+    runner.run_until(kNever, "drain", [] { return false; });
 
-  CollectiveResult r;
-  r.config = config;
-  r.nodes = config.topology.node_count();
-  r.root = root;
-  r.trees = trees;
-  r.pe_nodes = workload.pe_nodes();
-  for (int k = 0; k < workload.operations(); ++k)
-    r.completion.push_back(workload.completion_cycles(k));
-  r.deliveries = workload.delivered_count();
-  r.background_packets = system.ledger().delivered_count();
-  r.results_digest = workload.results_digest();
-  r.sim_cycles = runner.now();
-  if (system.tracing()) write_file(system.trace_vcd(), config.trace.file);
-  r.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  return r;
+    r.pe_nodes = workload.pe_nodes();
+    for (int k = 0; k < workload.operations(); ++k)
+      r.completion.push_back(workload.completion_cycles(k));
+    r.deliveries = workload.delivered_count();
+    r.background_packets = system.ledger().delivered_count();
+    r.results_digest = workload.results_digest();
+    if (system.tracing()) write_file(system.trace_vcd(), config.trace.file);
+    return runner.now();
+  });
+}
+
+nlohmann::ordered_json to_json(const CollectiveResult& r) {
+  nlohmann::ordered_json j;
+  j["workload"] = "collective";
+  j["op"] = op_name(r.config);
+  j["nodes"] = r.nodes;
+  j["trees"] = r.trees;
+  j["pe_nodes"] = r.pe_nodes;
+  j["root"] = r.root;
+  add_completion(j, r.completion, r.config);
+  j["deliveries_checked"] = r.deliveries;
+  j["background_packets_delivered"] = r.background_packets;
+  j["results_digest"] = digest_hex(r.results_digest);
+  add_run(j, r);
+  return j;
+}
+
+std::string summary_line(const CollectiveResult& r) {
+  return with_wall_time(
+      r, fmt::format("{}, {} of {} flits on tree {} ({} processors): {}, {} deliveries checked",
+                     torus_name(r.config), op_name(r.config), r.config.workload.payload_flits,
+                     r.config.workload.tree, r.pe_nodes, completion_summary(r.completion, r.config),
+                     r.deliveries));
 }
 
 }  // namespace angara

@@ -4,16 +4,20 @@
 // delivery checked against the expected payload or reduction. Completion time of an operation:
 // from its start to the last expected delivery's tail.
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "models/core/params.h"
-#include "platform/experiments/experiment.h"
+#include "platform/experiments/run_record.h"
+#include "platform/machine/progress.h"
 
 namespace angara {
 
-struct CollectiveResult {
-  Config config;
-  int nodes = 0;
+// What a collective run measured.
+struct CollectiveResult : RunRecord {
   int trees = 1;                         // trees the operation ran on at once
   int pe_nodes = 0;                      // processors taking part, summed over those trees
   NodeId root = 0;                       // the (first) tree's root
@@ -21,11 +25,13 @@ struct CollectiveResult {
   std::uint64_t deliveries = 0;          // checked deliveries (copies, results)
   std::uint64_t background_packets = 0;  // point-to-point packets delivered beside them
   std::uint64_t results_digest = 0;      // FNV-1a 64 of the delivered results, op by op
-  Cycle sim_cycles = 0;
-  double wall_seconds = 0;
 };
 
 // Elaborates and runs in this process (once per process, like run_experiment).
 CollectiveResult run_collective_experiment(const Config& config, const ProgressSink& progress = {});
+
+// Its results file and its one-line summary.
+nlohmann::ordered_json to_json(const CollectiveResult& result);
+std::string summary_line(const CollectiveResult& result);
 
 }  // namespace angara

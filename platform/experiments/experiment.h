@@ -6,19 +6,19 @@
 // naming the router, port and VC of the oldest blocked packet.
 
 #include <cstdint>
-#include <functional>
 #include <string>
-#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "models/core/latency_stats.h"
 #include "models/core/params.h"
+#include "platform/experiments/run_record.h"
 #include "platform/machine/progress.h"
 
 namespace angara {
 
-struct ExperimentResult {
-  Config config;
-  int nodes = 0;
+// What a synthetic run measured.
+struct ExperimentResult : RunRecord {
   std::uint64_t packets_delivered = 0;  // measured packets (created in the window)
   std::uint64_t packets_injected_total = 0;
   std::uint64_t packets_delivered_total = 0;
@@ -29,12 +29,15 @@ struct ExperimentResult {
   std::uint64_t flit_hops = 0;  // flits x router-to-router links, whole run
   bool drain_complete = true;   // every measured packet arrived within sim.drain_cycles
   bool saturated = false;       // accepted < 90% of offered, or the drain did not complete
-  Cycle sim_cycles = 0;         // until injection stopped or the last packet arrived, if later
-  double wall_seconds = 0;
+  // sim_cycles: until injection stopped or the last packet arrived, if later
 };
 
 // Elaborates and runs the experiment in this process. SystemC elaborates once per process: call
 // it at most once (tests use regress/support/isolated.h to run each in a child process).
 ExperimentResult run_experiment(const Config& config, const ProgressSink& progress = {});
+
+// Its results file and its one-line summary.
+nlohmann::ordered_json to_json(const ExperimentResult& result);
+std::string summary_line(const ExperimentResult& result);
 
 }  // namespace angara

@@ -8,7 +8,9 @@
 namespace angara {
 namespace {
 
-bool is_msgrate(const Config& c) { return c.workload.kind == WorkloadKind::MsgRate; }
+bool is_msgrate(const Config& c) {
+  return c.workload.kind == WorkloadKind::MsgRate;
+}
 
 // Figures of one size, in the units of the results files.
 struct Figures {
@@ -32,27 +34,25 @@ Figures figures(const MessageBenchResult& r, const SizePoint& p) {
 }  // namespace
 
 MessageBenchResult run_message_benchmark(const Config& config, const ProgressSink& progress) {
-  NodeMachine machine(config);
-  const Torus& torus = machine.torus();
-  const auto& wl = machine.config().workload;
-  MessageBenchResult result;
-  result.config = machine.config();
-  result.nodes = machine.nodes();
-  result.peer = wl.peer.empty() ? torus.neighbor(0, Direction{0, false}) : System::node_at(torus, wl.peer);
-  result.hops = torus.min_hops(0, result.peer);
-  MessageChannel& rank0 = machine.host(0).channel(0);
-  MessageChannel& rank1 = machine.host(result.peer).channel(0);
-  if (is_msgrate(config)) {
-    machine.load(0, msgrate_sender(rank0, rank1.address(), wl, result.points));
-    machine.load(result.peer, msgrate_receiver(rank1, rank0.address(), wl, result.points));
-  } else {
-    machine.load(0, pingpong_initiator(rank0, rank1.address(), wl, result.points));
-    machine.load(result.peer, pingpong_responder(rank1, rank0.address(), wl));
-  }
-  machine.run(progress);
-  result.sim_cycles = machine.now();
-  result.wall_seconds = machine.wall_seconds();
-  return result;
+  return record_run<MessageBenchResult>(config, [&](MessageBenchResult& r) {
+    NodeMachine machine(config);
+    const Torus& torus = machine.torus();
+    const auto& wl = config.workload;
+    r.peer =
+        wl.peer.empty() ? torus.neighbor(0, Direction{0, false}) : System::node_at(torus, wl.peer);
+    r.hops = torus.min_hops(0, r.peer);
+    MessageChannel& rank0 = machine.host(0).channel(0);
+    MessageChannel& rank1 = machine.host(r.peer).channel(0);
+    if (is_msgrate(config)) {
+      machine.load(0, msgrate_sender(rank0, rank1.address(), wl, r.points));
+      machine.load(r.peer, msgrate_receiver(rank1, rank0.address(), wl, r.points));
+    } else {
+      machine.load(0, pingpong_initiator(rank0, rank1.address(), wl, r.points));
+      machine.load(r.peer, pingpong_responder(rank1, rank0.address(), wl));
+    }
+    machine.run(progress);
+    return machine.now();
+  });
 }
 
 nlohmann::ordered_json to_json(const MessageBenchResult& r) {
@@ -79,7 +79,7 @@ nlohmann::ordered_json to_json(const MessageBenchResult& r) {
     sizes.push_back(s);
   }
   j["sizes"] = sizes;
-  add_run(j, r.sim_cycles, r.wall_seconds, r.config);
+  add_run(j, r);
   return j;
 }
 
@@ -98,22 +98,27 @@ std::string to_csv(const MessageBenchResult& r) {
   return csv;
 }
 
+RunOutput message_benchmark_output(const Config& config, const ProgressSink& progress) {
+  const MessageBenchResult r = run_message_benchmark(config, progress);
+  return {to_json(r), summary_line(r), {{".csv", "per size", to_csv(r)}}};
+}
+
 std::string summary_line(const MessageBenchResult& r) {
   const SizePoint& small = r.points.front();
   const SizePoint& large = r.points.back();
   const Figures fs = figures(r, small), fl = figures(r, large);
   if (is_msgrate(r.config)) {
-    return fmt::format(
-        "msgrate node 0 -> {} ({} hops): {} B {:.2f} M msg/s ... {} B {:.2f} M msg/s, {:.1f} "
-        "Gbit/s (bound {:.1f}), {:.2f} s",
-        r.peer, r.hops, small.bytes, fs.rate_mmsg_s, large.bytes, fl.rate_mmsg_s,
-        fl.bandwidth_gbit_s, fl.bound_gbit_s, r.wall_seconds);
+    return with_wall_time(
+        r, fmt::format("msgrate node 0 -> {} ({} hops): {} B {:.2f} M msg/s ... {} B {:.2f} M "
+                       "msg/s, {:.1f} Gbit/s (bound {:.1f})",
+                       r.peer, r.hops, small.bytes, fs.rate_mmsg_s, large.bytes, fl.rate_mmsg_s,
+                       fl.bandwidth_gbit_s, fl.bound_gbit_s));
   }
-  return fmt::format(
-      "pingpong node 0 <-> {} ({} hops): half round trip {} B {:.1f} ns ... {} B {:.1f} ns "
-      "({:.1f} Gbit/s), {:.2f} s",
-      r.peer, r.hops, small.bytes, fs.half_rtt_ns, large.bytes, fl.half_rtt_ns,
-      fl.bandwidth_gbit_s, r.wall_seconds);
+  return with_wall_time(
+      r, fmt::format("pingpong node 0 <-> {} ({} hops): half round trip {} B {:.1f} ns ... {} B "
+                     "{:.1f} ns ({:.1f} Gbit/s)",
+                     r.peer, r.hops, small.bytes, fs.half_rtt_ns, large.bytes, fl.half_rtt_ns,
+                     fl.bandwidth_gbit_s));
 }
 
 }  // namespace angara

@@ -3,14 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <map>
 
 #include "collectives/software/software_collectives.h"
 #include "collectives/software/subnet_collectives.h"
-#include "models/node/collective_port.h"
 #include "models/core/config_error.h"
 #include "models/core/packet_ledger.h"
+#include "models/node/collective_port.h"
+#include "platform/experiments/results_json.h"
 #include "platform/machine/node_machine.h"
 #include "platform/machine/system.h"
 #include "workloads/collective/collective_inputs.h"
@@ -254,61 +254,83 @@ void Harness::finished(int k, Cycle at) {
 }  // namespace
 
 SoftwareResult run_software_experiment(const Config& config, const ProgressSink& progress) {
-  config.validate();
-  const auto wall_start = std::chrono::steady_clock::now();
-  const auto& wl = config.workload;
-  if (wl.overlap || wl.all_trees || wl.background_rate > 0) {
-    throw ConfigError(wl.overlap ? "workload.overlap"
-                                 : wl.all_trees ? "workload.all_trees" : "workload.background_rate",
-                      "set", "the software collectives run one operation at a time on one tree");
-  }
+  return record_run<SoftwareResult>(config, [&](SoftwareResult& r) {
+    const auto& wl = config.workload;
+    if (wl.overlap || wl.all_trees || wl.background_rate > 0) {
+      throw ConfigError(wl.overlap     ? "workload.overlap"
+                        : wl.all_trees ? "workload.all_trees"
+                                       : "workload.background_rate",
+                        "set", "the software collectives run one operation at a time on one tree");
+    }
 
-  NodeMachine machine(config);
-  const Torus& torus = machine.torus();
-  // The tree of workload.tree, if there is one: the tree algorithms run on it, and its root is
-  // the default source and destination of the others too (as in the hardware experiment).
-  const TreeSet& trees = machine.system().trees();
-  const Tree* tree = wl.tree >= 0 && wl.tree < kMaxTrees ? trees[wl.tree] : nullptr;
-  const NodeId root = tree != nullptr ? tree->root : 0;
-  const NodeId source = wl.source.empty() ? root : System::node_at(torus, wl.source);
-  const NodeId destination = wl.destination.empty() ? root : System::node_at(torus, wl.destination);
-  const bool on_tree = wl.algorithm == SoftwareAlgorithm::Tree ||
-                       (wl.algorithm == SoftwareAlgorithm::Subnet && wl.op != CollectiveOp::Allgather);
-  if (on_tree && tree == nullptr) {
-    throw ConfigError("workload.tree", fmt::format("{}", wl.tree), "no such tree");
-  }
-  if (on_tree && wl.op == CollectiveOp::Broadcast &&
-      !(tree->rows[source].member && tree->rows[source].pe)) {
-    throw ConfigError("workload.source", torus.format(source),
-                      fmt::format("a broadcast starts at a processor of tree {} (a member with "
-                                  "pe), not at a transit node or outside it",
-                                  tree->id));
-  }
+    NodeMachine machine(config);
+    const Torus& torus = machine.torus();
+    // The tree of workload.tree, if there is one: the tree algorithms run on it, and its root is
+    // the default source and destination of the others too (as in the hardware experiment).
+    const TreeSet& trees = machine.system().trees();
+    const Tree* tree = wl.tree >= 0 && wl.tree < kMaxTrees ? trees[wl.tree] : nullptr;
+    const NodeId root = tree != nullptr ? tree->root : 0;
+    const NodeId source = wl.source.empty() ? root : System::node_at(torus, wl.source);
+    const NodeId destination =
+        wl.destination.empty() ? root : System::node_at(torus, wl.destination);
+    const bool on_tree =
+        wl.algorithm == SoftwareAlgorithm::Tree ||
+        (wl.algorithm == SoftwareAlgorithm::Subnet && wl.op != CollectiveOp::Allgather);
+    if (on_tree && tree == nullptr) {
+      throw ConfigError("workload.tree", fmt::format("{}", wl.tree), "no such tree");
+    }
+    if (on_tree && wl.op == CollectiveOp::Broadcast &&
+        !(tree->rows[source].member && tree->rows[source].pe)) {
+      throw ConfigError("workload.source", torus.format(source),
+                        fmt::format("a broadcast starts at a processor of tree {} (a member with "
+                                    "pe), not at a transit node or outside it",
+                                    tree->id));
+    }
 
-  Harness harness(config, machine, on_tree ? tree : nullptr, source, destination);
-  std::vector<int> all_trees;
-  for (int t = 0; t < kMaxTrees; ++t) {
-    if (trees[t] != nullptr) all_trees.push_back(t);
-  }
-  harness.set_allgather_trees(std::move(all_trees));
-  SoftwareResult r;
-  for (NodeId n = 0; n < static_cast<NodeId>(machine.nodes()); ++n) {
-    machine.load(n, harness.program(n));
-    r.participants += harness.participates(n);
-  }
-  machine.run(progress);
+    Harness harness(config, machine, on_tree ? tree : nullptr, source, destination);
+    std::vector<int> all_trees;
+    for (int t = 0; t < kMaxTrees; ++t) {
+      if (trees[t] != nullptr) all_trees.push_back(t);
+    }
+    harness.set_allgather_trees(std::move(all_trees));
+    for (NodeId n = 0; n < static_cast<NodeId>(machine.nodes()); ++n) {
+      machine.load(n, harness.program(n));
+      r.participants += harness.participates(n);
+    }
+    machine.run(progress);
 
-  r.config = config;
-  r.nodes = machine.nodes();
-  r.root = on_tree ? root : source;
-  for (int k = 0; k < wl.repetitions; ++k) r.completion.push_back(harness.completion(k));
-  r.results_checked = harness.results_checked();
-  r.messages = machine.messages_delivered();
-  r.results_digest = harness.digest();
-  r.sim_cycles = machine.now();
-  r.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  return r;
+    r.root = on_tree ? root : source;
+    for (int k = 0; k < wl.repetitions; ++k) r.completion.push_back(harness.completion(k));
+    r.results_checked = harness.results_checked();
+    r.messages = machine.messages_delivered();
+    r.results_digest = harness.digest();
+    return machine.now();
+  });
+}
+
+nlohmann::ordered_json to_json(const SoftwareResult& r) {
+  nlohmann::ordered_json j;
+  j["workload"] = "software";
+  j["op"] = op_name(r.config);
+  j["algorithm"] = algorithm_name(r.config);
+  j["nodes"] = r.nodes;
+  j["participants"] = r.participants;
+  j["root"] = r.root;
+  add_completion(j, r.completion, r.config);
+  j["results_checked"] = r.results_checked;
+  j["messages_delivered"] = r.messages;
+  j["results_digest"] = digest_hex(r.results_digest);
+  add_run(j, r);
+  return j;
+}
+
+std::string summary_line(const SoftwareResult& r) {
+  return with_wall_time(
+      r, fmt::format("{}, software {} ({}) of {} bytes, {} participants: {}, {} results checked, "
+                     "{} messages",
+                     torus_name(r.config), op_name(r.config), algorithm_name(r.config),
+                     r.config.workload.payload_bytes(), r.participants,
+                     completion_summary(r.completion, r.config), r.results_checked, r.messages));
 }
 
 }  // namespace angara
