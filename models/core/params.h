@@ -213,6 +213,14 @@ struct TraceParams {
   void validate(const TopologyParams& topology, SimMode mode) const;
 };
 
+// What the routers and their endpoints are built from: the fabric's own parameters.
+struct FabricParams {
+  RouterParams router;
+  ChannelParams link;      // router-to-router links
+  ChannelParams endpoint;  // injection and ejection ports of the router
+  CollectiveParams collective;
+};
+
 // A whole experiment's parameters.
 struct Config {
   TopologyParams topology;
@@ -228,6 +236,7 @@ struct Config {
   NodeParams node;
   AppParams app;
 
+  FabricParams fabric() const { return {router, link, endpoint, collective}; }
   void validate() const;
 };
 

@@ -5,20 +5,20 @@
 namespace angara {
 
 EndpointCore::EndpointCore(NodeId id, TrafficSource& source, TrafficObserver& observer,
-                           PacketLedger& ledger, PacketPool& pool, const Config& config)
+                           PacketLedger& ledger, PacketPool& pool, const FabricParams& params)
     : m_id(id),
       m_source(source),
       m_observer(observer),
       m_ledger(ledger),
       m_pool(pool),
-      m_channel(config.endpoint, config.router.clock_mhz),
-      m_vc_sets(config.router.vcs / config.router.vc_classes()),
-      m_vc_classes(config.router.vc_classes()),
-      m_collective_vc(static_cast<VcId>(config.router.vcs)),
+      m_channel(params.endpoint, params.router.clock_mhz),
+      m_vc_sets(params.router.vcs / params.router.vc_classes()),
+      m_vc_classes(params.router.vc_classes()),
+      m_collective_vc(static_cast<VcId>(params.router.vcs)),
       m_next(source.next()),
       m_stop(kNever),
-      m_credits(config.router.vcs, CreditCounter(config.router.buffer_flits)) {
-  m_credits.emplace_back(config.collective.buffer_flits);  // the PEGroup FIFO
+      m_credits(params.router.vcs, CreditCounter(params.router.buffer_flits)) {
+  m_credits.emplace_back(params.collective.buffer_flits);  // the PEGroup FIFO
 }
 
 void EndpointCore::refresh() {

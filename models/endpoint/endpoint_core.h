@@ -18,7 +18,7 @@ namespace angara {
 class EndpointCore {
  public:
   EndpointCore(NodeId id, TrafficSource& source, TrafficObserver& observer, PacketLedger& ledger,
-               PacketPool& pool, const Config& config);
+               PacketPool& pool, const FabricParams& params);
 
   // How packets are let into the router. Credits (AT): a packet waits for room in the router's
   // injection buffer and starts at the cycle the shell runs. None (LT, whose network has no

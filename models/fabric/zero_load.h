@@ -19,10 +19,10 @@ namespace angara {
 // The same, its channel timings worked out once (for a model that asks per packet).
 class ZeroLoad {
  public:
-  explicit ZeroLoad(const Config& config)
-      : m_link(config.link, config.router.clock_mhz),
-        m_local(config.endpoint, config.router.clock_mhz),
-        m_pipeline(static_cast<Cycle>(config.router.pipeline_cycles)) {}
+  explicit ZeroLoad(const FabricParams& params)
+      : m_link(params.link, params.router.clock_mhz),
+        m_local(params.endpoint, params.router.clock_mhz),
+        m_pipeline(static_cast<Cycle>(params.router.pipeline_cycles)) {}
 
   Cycle latency(int hops, int flits) const {
     return m_local.latency + transit(hops) + m_local.serialization(flits);
@@ -42,8 +42,8 @@ class ZeroLoad {
   Cycle m_pipeline;
 };
 
-inline Cycle zero_load_latency(const Config& config, int hops, int flits) {
-  return ZeroLoad(config).latency(hops, flits);
+inline Cycle zero_load_latency(const FabricParams& params, int hops, int flits) {
+  return ZeroLoad(params).latency(hops, flits);
 }
 
 }  // namespace angara

@@ -11,24 +11,24 @@
 
 namespace angara {
 
-Host::Host(const sc_core::sc_module_name& name, NodeId id, int nodes, const Config& config,
-           const FabricClock& clock, Cycle quantum)
-    : CpuModule(name, quantum, config.node.gflops * 1000.0 / config.router.clock_mhz, clock),
+Host::Host(const sc_core::sc_module_name& name, NodeId id, int nodes, const NodeParams& params,
+           double clock_mhz, const FabricClock& clock, Cycle quantum)
+    : CpuModule(name, quantum, params.gflops * 1000.0 / clock_mhz, clock),
       pcie("pcie"),
       memory("memory"),
       m_id(id),
       m_nodes(nodes),
-      m_params(config.node),
-      m_send_call(cycles_for_ns(config.node.send_overhead_ns, config.router.clock_mhz)),
-      m_recv_call(cycles_for_ns(config.node.recv_overhead_ns, config.router.clock_mhz)),
-      m_rings(static_cast<std::size_t>(config.node.channels)),
+      m_params(params),
+      m_send_call(cycles_for_ns(params.send_overhead_ns, clock_mhz)),
+      m_recv_call(cycles_for_ns(params.recv_overhead_ns, clock_mhz)),
+      m_rings(static_cast<std::size_t>(params.channels)),
       m_records(m_rings.size()),
       m_readable(m_rings.size()),
       m_landed(2 * kMaxTrees),
       m_results(kMaxTrees) {
   pcie.bind(*this);
   memory.bind(*this);
-  for (int c = 0; c < config.node.channels; ++c) {
+  for (int c = 0; c < params.channels; ++c) {
     m_channels.push_back(std::make_unique<MessageChannel>(*this, c));
   }
 }

@@ -27,9 +27,10 @@ class Host : public CpuModule, public HostLinkEnd {
   tlm::tlm_initiator_socket<> pcie;  // stores into the PCIe endpoint's window
   tlm::tlm_target_socket<> memory;   // the endpoint's DMA writes
 
-  // `quantum`: how far the program may run ahead of the kernel (1 in AT: not at all).
-  Host(const sc_core::sc_module_name& name, NodeId id, int nodes, const Config& config,
-       const FabricClock& clock, Cycle quantum);
+  // `clock_mhz`: the router clock, in whose cycles the host counts; `quantum`: how far the
+  // program may run ahead of the kernel (1 in AT: not at all).
+  Host(const sc_core::sc_module_name& name, NodeId id, int nodes, const NodeParams& params,
+       double clock_mhz, const FabricClock& clock, Cycle quantum);
   ~Host() override;
 
   NodeId id() const { return m_id; }

@@ -30,7 +30,7 @@ PcieShared::PcieShared(int node_count, const Config& config)
                         ? static_cast<std::uint32_t>(config.sim.train_packets)
                         : 1),
       paced(config.sim.mode == SimMode::Lt),
-      zero_load(config),
+      zero_load(config.fabric()),
       packet_time(zero_load.local().serialization(kMaxPacketFlits)),
       buffer_drain(zero_load.link().serialization(config.router.buffer_flits)) {}
 

@@ -17,18 +17,19 @@ bool goes_up(PacketKind kind) {
 
 }  // namespace
 
-RouterShared::RouterShared(const Torus& t, const Config& config)
+RouterShared::RouterShared(const Torus& t, const FabricParams& params)
     : torus(t),
-      routing(t, config.router),
-      vcs(config.router.vcs),
-      pipeline(config.router.pipeline_cycles),
-      coll(config.collective),
-      link(config.link, config.router.clock_mhz),
-      local(config.endpoint, config.router.clock_mhz),
+      routing(t, params.router),
+      vcs(params.router.vcs),
+      buffer_flits(params.router.buffer_flits),
+      pipeline(params.router.pipeline_cycles),
+      coll(params.collective),
+      link(params.link, params.router.clock_mhz),
+      local(params.endpoint, params.router.clock_mhz),
       // The crossbar to and from the PEGroup moves one flit per cycle, with no wire.
-      internal({kFlitBits * config.router.clock_mhz / 1000.0, 0.0}, config.router.clock_mhz) {}
+      internal({kFlitBits * params.router.clock_mhz / 1000.0, 0.0}, params.router.clock_mhz) {}
 
-RouterCore::RouterCore(NodeId id, const RouterShared& shared, const Config& config,
+RouterCore::RouterCore(NodeId id, const RouterShared& shared,
                        std::unique_ptr<CollectiveUnit> collective, PacketPool& pool)
     : m_id(id),
       m_local(static_cast<PortId>(shared.torus.direction_count())),
@@ -40,11 +41,11 @@ RouterCore::RouterCore(NodeId id, const RouterShared& shared, const Config& conf
   m_inputs.resize(ports * m_vc_count);
   m_input_busy.assign(ports, 0);
   m_output_busy.assign(ports, 0);
-  m_credits.assign(ports * m_vc_count, CreditCounter(config.router.buffer_flits));
+  m_credits.assign(ports * m_vc_count, CreditCounter(shared.buffer_flits));
   for (int p = 0; p < port_count(); ++p) {
     const auto port = static_cast<PortId>(p);
-    m_credits[input_index(port, vc_up())] = CreditCounter(config.collective.buffer_flits);
-    m_credits[input_index(port, vc_down())] = CreditCounter(config.collective.buffer_flits);
+    m_credits[input_index(port, vc_up())] = CreditCounter(shared.coll.buffer_flits);
+    m_credits[input_index(port, vc_down())] = CreditCounter(shared.coll.buffer_flits);
   }
   m_credits[input_index(pegroup_port(), 0)] = CreditCounter(kUnlimited);
   m_round_robin.assign(ports, static_cast<int>(ports * m_vc_count) - 1);

@@ -64,11 +64,12 @@ concept IssueShell = requires(T& shell, PortId out, Cycle cycle, const Grant& gr
 // What every router of one machine reads and none changes. A hop reads it, so one copy stays in
 // cache for all routers; a copy per router would be another cache miss per hop on a large torus.
 struct RouterShared {
-  RouterShared(const Torus& torus, const Config& config);
+  RouterShared(const Torus& torus, const FabricParams& params);
 
   const Torus& torus;
   DirectionOrderRouting routing;
-  int vcs;  // point-to-point VCs per port
+  int vcs;           // point-to-point VCs per port
+  int buffer_flits;  // per point-to-point VC
   int pipeline;
   CollectiveParams coll;
   ChannelTiming link, local, internal;
@@ -80,8 +81,8 @@ class RouterCore {
   // (injection in, ejection out), then the internal PEGroup port. Input port d holds packets
   // travelling in direction d. VCs per port: router.vcs point-to-point VCs, then VCUp, VCDown.
   // `collective` may be null (no trees); `pool` makes the copies of multi-destination packets.
-  RouterCore(NodeId id, const RouterShared& shared, const Config& config,
-             std::unique_ptr<CollectiveUnit> collective, PacketPool& pool);
+  RouterCore(NodeId id, const RouterShared& shared, std::unique_ptr<CollectiveUnit> collective,
+             PacketPool& pool);
 
   NodeId id() const { return m_id; }
   const RouterShared& shared() const { return m_shared; }

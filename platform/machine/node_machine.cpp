@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
-
 #include "models/core/packet_ledger.h"
 #include "platform/machine/sim_runner.h"
 
@@ -42,7 +40,8 @@ NodeMachine::NodeMachine(const Config& config)
   for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
     m_endpoints[n]->on_new_work([this, n] { m_system->wake_endpoint(n); });
     m_hosts.push_back(std::make_unique<Host>(fmt::format("host_{}", n).c_str(), n, nodes,
-                                             m_config, m_clock, quantum));
+                                             m_config.node, m_config.router.clock_mhz, m_clock,
+                                             quantum));
     m_hosts.back()->pcie.bind(m_endpoints[n]->host);
     m_endpoints[n]->dma.bind(m_hosts.back()->memory);
     if (WakeCalendar* calendar = m_system->wake_calendar()) {
@@ -98,7 +97,6 @@ std::string NodeMachine::waiting_nodes() const {
 }
 
 void NodeMachine::run(const ProgressSink& progress) {
-  const auto start = std::chrono::steady_clock::now();
   // Progress for the watchdog: CPU resumes and messages. Outstanding: programs not finished,
   // counted only while none of them is computing (a long computation is not a deadlock).
   SimRunner::Watch watch{[this] {
@@ -118,7 +116,6 @@ void NodeMachine::run(const ProgressSink& progress) {
   SimRunner runner(*m_system, m_config.sim, progress, watch);
   runner.run_until(kNever, "programs",
                    [this] { return !m_failure.empty() || m_finished == m_loaded; });
-  m_wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!m_failure.empty()) throw ModelError(m_failure);
   if (m_finished != m_loaded) throw ModelError(waiting_nodes());
 }

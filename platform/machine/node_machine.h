@@ -36,7 +36,6 @@ class NodeMachine {
   void run(const ProgressSink& progress = {});
 
   Cycle now() const { return m_system->clock().now(); }
-  double wall_seconds() const { return m_wall_seconds; }
   std::uint64_t messages_delivered() const;
 
  private:
@@ -54,7 +53,6 @@ class NodeMachine {
   std::vector<bool> m_running;
   int m_loaded = 0, m_finished = 0;
   std::string m_failure;
-  double m_wall_seconds = 0;
 };
 
 }  // namespace angara

@@ -18,7 +18,7 @@ namespace angara {
 System::System(const Config& config, std::vector<std::unique_ptr<TrafficSource>> sources,
                TrafficObserver& observer)
     : m_torus(config.topology.dims),
-      m_router_shared(m_torus, config),
+      m_router_shared(m_torus, config.fabric()),
       m_clock(config.router.clock_mhz),
       m_sources(std::move(sources)) {
   if (config.trace.on()) {
@@ -48,13 +48,13 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
   std::vector<RouterShell*> routers;
   std::vector<EndpointShell*> endpoints;
   for (NodeId n = 0; n < nodes; ++n) {
-    RouterCore core(n, m_router_shared, config, collective_unit(n, config), m_pool);
+    RouterCore core(n, m_router_shared, collective_unit(n, config), m_pool);
     if (traced(n)) core.set_trace(router_trace(n, config));
     auto router = std::make_unique<RouterShell>(fmt::format("router_{}", n).c_str(),
                                                 std::move(core), m_clock);
     auto endpoint = std::make_unique<EndpointShell>(
         fmt::format("endpoint_{}", n).c_str(),
-        EndpointCore(n, *m_sources[n], observer, m_ledger, m_pool, config), m_clock,
+        EndpointCore(n, *m_sources[n], observer, m_ledger, m_pool, config.fabric()), m_clock,
         endpoint_args...);
     routers.push_back(router.get());
     endpoints.push_back(endpoint.get());

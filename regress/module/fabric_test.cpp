@@ -68,7 +68,7 @@ void expect_zero_load_formula(const Config& config) {
     if (p.src == p.dst) continue;
     const int hops = torus.min_hops(p.src, p.dst);
     EXPECT_EQ(reply[i][1].get<int>(), hops) << torus.format(p.src) << "->" << torus.format(p.dst);
-    EXPECT_EQ(reply[i][0].get<Cycle>(), zero_load_latency(config, hops, 1 + p.data_flits))
+    EXPECT_EQ(reply[i][0].get<Cycle>(), zero_load_latency(config.fabric(), hops, 1 + p.data_flits))
         << torus.format(p.src) << "->" << torus.format(p.dst) << ", " << p.data_flits
         << " data flits, " << hops << " hops";
   }
@@ -79,7 +79,7 @@ TEST(ZeroLoad, LatencyEqualsFormulaOn3DTorusWithTable1) {
   c.topology.dims = {4, 4, 4};
   // Table 1: 2 ns cycle, 40-cycle links, 17 flits in 15 cycles: 1 + 4*3 + 3*41 + 15 = 151 at 3
   // hops.
-  EXPECT_EQ(zero_load_latency(c, 3, 17), 151u);
+  EXPECT_EQ(zero_load_latency(c.fabric(), 3, 17), 151u);
   expect_zero_load_formula(c);
 }
 

@@ -107,7 +107,7 @@ TEST(LtVersusAt, ZeroLoadLatencyIsIdenticalToTheCycle) {
     EXPECT_EQ(at, lt);
     for (std::size_t i = 0; i < probes.size(); ++i) {
       EXPECT_EQ(lt[i].get<Cycle>(),
-                zero_load_latency(c, torus.min_hops(probes[i].src, probes[i].dst),
+                zero_load_latency(c.fabric(), torus.min_hops(probes[i].src, probes[i].dst),
                                   1 + probes[i].data_flits));
     }
   }

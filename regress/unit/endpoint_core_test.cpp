@@ -56,7 +56,7 @@ struct Bench {
     source.requests.push_back({5, data_flits, created, kind});
   }
   EndpointCore& start(NodeId id, FlowControl flow) {
-    core = std::make_unique<EndpointCore>(id, source, observer, ledger, pool, config);
+    core = std::make_unique<EndpointCore>(id, source, observer, ledger, pool, config.fabric());
     core->set_flow_control(flow);
     return *core;
   }

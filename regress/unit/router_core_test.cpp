@@ -34,9 +34,9 @@ struct Fabric {
 
   Fabric() {
     config.topology.dims = {4, 4};
-    shared = std::make_unique<RouterShared>(torus, config);
+    shared = std::make_unique<RouterShared>(torus, config.fabric());
   }
-  RouterCore router(NodeId id) { return RouterCore(id, *shared, config, nullptr, pool); }
+  RouterCore router(NodeId id) { return RouterCore(id, *shared, nullptr, pool); }
   NodeId step(NodeId from, Direction d) const { return torus.neighbor(from, d); }
 
   // A point-to-point packet of `data_flits` data flits, wholly in a buffer from head_at/tail_at.
@@ -121,7 +121,7 @@ TEST(RouterCore, AHopTakesPipelineThenLinkLatencyAndSerialization) {
   EXPECT_EQ(p->head_at, 4u + 40 + 1);
   EXPECT_EQ(p->tail_at, 4u + 40 + 15);
   EXPECT_EQ(p->hops, 1);
-  const ZeroLoad zero(f.config);
+  const ZeroLoad zero(f.config.fabric());
   EXPECT_EQ(p->head_at - 1, zero.transit(1) - zero.transit(0));
   EXPECT_EQ(core.flit_hops(), 17u);
 }
@@ -158,7 +158,7 @@ TEST(RouterCore, AnUnloadedPathTakesTheZeroLoadLatency) {
   }
   EXPECT_EQ(here, dst);
   EXPECT_EQ(p->hops, 3);
-  EXPECT_EQ(p->tail_at, zero_load_latency(f.config, 3, 17));
+  EXPECT_EQ(p->tail_at, zero_load_latency(f.config.fabric(), 3, 17));
   EXPECT_EQ(p->tail_at, 19u + 44 * 3);  // Table 1: T0 = 19 + 44 H
 }
 

@@ -133,7 +133,7 @@ Cycle message_one_way_cycles(const Config& config, int hops, int bytes) {
   const auto with_header = static_cast<std::uint64_t>(bytes + kHeaderBytes);
   const int flits = 1 + (bytes + kFlitBytes - 1) / kFlitBytes;
   return cycles_for_ns(config.node.send_overhead_ns, mhz) + cycles_for_ns(pcie.transfer_ns(with_header), mhz) +
-         zero_load_latency(config, hops, flits) + cycles_for_ns(pcie.transfer_ns(with_header), mhz) +
+         zero_load_latency(config.fabric(), hops, flits) + cycles_for_ns(pcie.transfer_ns(with_header), mhz) +
          cycles_for_ns(config.node.recv_overhead_ns, mhz);
 }
 
