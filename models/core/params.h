@@ -88,7 +88,7 @@ struct CollectiveParams {
 enum class WorkloadKind { Synthetic, Collective, MsgRate, PingPong, Software, Spmv, Heat };
 enum class CollectiveOp { Broadcast, Reduce, Allreduce, Allgather };
 // How the CPU programs of a software experiment do the collective: with messages
-// (collectives/software_collectives.h), or by driving the hardware subnet through their PCIe
+// (collectives/software/software_collectives.h), or by driving the hardware subnet through their PCIe
 // endpoints (Subnet: the like-for-like comparison, both measured from program to program).
 enum class SoftwareAlgorithm { Tree, Binomial, RecursiveDoubling, Subnet };
 // The reduction operations of the collective subnet, on 64-bit signed integers.

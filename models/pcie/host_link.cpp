@@ -7,6 +7,37 @@
 #include "models/core/packet_ledger.h"
 
 namespace angara {
+namespace {
+
+// Why a write was refused, carried back to the writer in its payload.
+class Refusal : public tlm::tlm_extension<Refusal> {
+ public:
+  explicit Refusal(std::string reason) : m_reason(std::move(reason)) {}
+  tlm::tlm_extension_base* clone() const override { return new Refusal(m_reason); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    m_reason = static_cast<const Refusal&>(other).m_reason;
+  }
+  const std::string& reason() const { return m_reason; }
+
+ private:
+  std::string m_reason;
+};
+
+}  // namespace
+
+void refuse(tlm::tlm_generic_payload& gp, tlm::tlm_response_status status, std::string reason) {
+  gp.set_response_status(status);
+  if (tlm::tlm_extension_base* old = gp.set_extension(new Refusal(std::move(reason)))) old->free();
+}
+
+std::string take_refusal(tlm::tlm_generic_payload& gp) {
+  Refusal* refusal = gp.get_extension<Refusal>();
+  if (refusal == nullptr) return {};
+  std::string reason = refusal->reason();
+  gp.clear_extension(refusal);
+  refusal->free();
+  return reason;
+}
 
 tlm::tlm_sync_enum HostLinkEnd::nb_transport_fw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
                                                 sc_core::sc_time&) {
@@ -40,8 +71,10 @@ void post_write(tlm::tlm_initiator_socket<>& socket, const char* what, unsigned 
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   socket->b_transport(gp, delay);
   if (!gp.is_response_ok()) {
-    throw ModelError(fmt::format("node {}: {}: write of {} bytes to {:#x} refused: {}", node, what,
-                                 bytes, address, gp.get_response_string()));
+    const std::string reason = take_refusal(gp);
+    throw ModelError(fmt::format("node {}: {}: write of {} bytes to {:#x} refused: {}{}{}", node,
+                                 what, bytes, address, gp.get_response_string(),
+                                 reason.empty() ? "" : ": ", reason));
   }
 }
 

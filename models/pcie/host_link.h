@@ -6,6 +6,7 @@
 #include <tlm>
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace angara {
@@ -23,8 +24,16 @@ class HostLinkEnd : public tlm::tlm_fw_transport_if<>, public tlm::tlm_bw_transp
   void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
 };
 
+// Refuses the write `gp` with `status`, saying why: `reason` names the node, the channel and the
+// rule broken, and goes into the writer's error (post_write), which the status alone could not.
+void refuse(tlm::tlm_generic_payload& gp, tlm::tlm_response_status status, std::string reason);
+// The reason the other end gave for refusing `gp`, taken off it (payloads are reused); empty if
+// it gave none.
+std::string take_refusal(tlm::tlm_generic_payload& gp);
+
 // Writes `bytes` from `data` at `address` through `socket`; `delay` is annotated in and out.
-// Throws ModelError naming node `node`'s `what` and the response if the other end refuses it.
+// Throws ModelError naming node `node`'s `what`, the response and the other end's reason if it
+// refuses the write.
 void post_write(tlm::tlm_initiator_socket<>& socket, const char* what, unsigned node,
                 std::uint64_t address, const void* data, std::size_t bytes,
                 sc_core::sc_time& delay);

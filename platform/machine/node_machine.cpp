@@ -25,7 +25,8 @@ NodeMachine::NodeMachine(const Config& config)
       m_deliveries(std::make_unique<Deliveries>()) {
   m_config.validate();
   const int nodes = Torus(m_config.topology.dims).node_count();
-  m_pcie_shared = std::make_unique<PcieShared>(nodes, m_config);
+  m_pcie_shared = std::make_unique<PcieShared>(nodes, m_config.pcie, m_config.node, m_config.sim,
+                                               m_config.fabric());
   std::vector<std::unique_ptr<TrafficSource>> sources;
   for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
     auto endpoint = std::make_unique<PcieEndpoint>(fmt::format("pcie_{}", n).c_str(), n,

@@ -44,7 +44,7 @@ double message_bound_gbps(const Config& config, int bytes);
 //   send_overhead + [PCIe stores of 16 + L bytes + latency] + T0(hops, packet)
 //   + [DMA of L bytes and the 16-byte record + latency] + recv_overhead
 // each bracket rounded up to whole cycles (the adapter and the host see whole cycles); T0 is
-// models/router/zero_load.h. Half a ping-pong round trip at zero load is exactly this.
+// models/fabric/zero_load.h. Half a ping-pong round trip at zero load is exactly this.
 Cycle message_one_way_cycles(const Config& config, int hops, int bytes);
 
 }  // namespace angara
