@@ -51,7 +51,7 @@ po::options_description common_options(const char* title) {
 }
 
 // Parses the command line and runs `body` with the loaded config, turning errors into exit codes.
-int command(const char* name, int argc, char** argv, po::options_description options,
+int command(const char* name, int argc, char** argv, const po::options_description& options,
             const std::function<int(angara::Config&, const po::variables_map&)>& body) {
   po::options_description all;
   all.add(options).add_options()("config", po::value<std::string>());

@@ -99,6 +99,7 @@ int run_command(int argc, char** argv) {
   const fs::path out = c.vm["out"].as<std::string>();
   // Every sweep file is read before any point directory is made: bad input changes nothing.
   std::vector<angara::SweepPlan> plans;
+  plans.reserve(files.size());
   for (const auto& file : files) plans.push_back(angara::load_sweep(file));
   std::deque<angara::SweepDir> dirs;  // the points refer to them
   std::vector<angara::PointDir> points;
@@ -108,8 +109,8 @@ int run_command(int argc, char** argv) {
     dir.prepare(plans[i]);
     for (auto& point : angara::sweep_points(dir)) points.push_back(std::move(point));
   }
-  const auto r = angara::run_points(points, c.vm["jobs"].as<int>(),
-                                    angara::sibling_executable("angara-sim"));
+  const auto r =
+      angara::run_points(points, c.vm["jobs"].as<int>(), angara::sibling_executable("angara-sim"));
   return report(r, out);
 }
 
@@ -154,9 +155,8 @@ int task_command(int argc, char** argv) {
   const int chunk = c.vm["chunk"].as<int>(), first = c.vm["index"].as<int>() * chunk;
   const int last = std::min<int>(first + chunk, static_cast<int>(points.size()));
   const std::vector<angara::PointDir> mine(points.begin() + std::min(first, last),
-                                            points.begin() + last);
-  return report(angara::run_points(mine, 1, angara::sibling_executable("angara-sim")),
-                dir.root());
+                                           points.begin() + last);
+  return report(angara::run_points(mine, 1, angara::sibling_executable("angara-sim")), dir.root());
 }
 
 int collect_command(int argc, char** argv) {

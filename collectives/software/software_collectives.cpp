@@ -12,7 +12,9 @@ namespace angara {
 
 // --- Mailbox
 
-CpuCore& Mailbox::cpu() { return m_channel.host().core(); }
+CpuCore& Mailbox::cpu() {
+  return m_channel.host().core();
+}
 
 Task Mailbox::send(NodeId dst, std::span<const std::byte> bytes) {
   co_await send_all(m_channel, {dst, m_channel.address().channel}, bytes);

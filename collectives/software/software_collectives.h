@@ -5,9 +5,9 @@
 // is co_awaited by that node's program; all nodes call it with the same arguments apart from
 // their own data.
 //
-// The tree algorithms follow the same tree as the hardware (a collectives/subnet/tree.h Tree), but every
-// tree hop is a message: ejected to the host, handled by the CPU, injected again. Transit nodes
-// (members without pe) forward like any member; they only bring no data of their own.
+// The tree algorithms follow the same tree as the hardware (a collectives/subnet/tree.h Tree), but
+// every tree hop is a message: ejected to the host, handled by the CPU, injected again. Transit
+// nodes (members without pe) forward like any member; they only bring no data of their own.
 
 #include <cstddef>
 #include <cstdint>

@@ -13,7 +13,8 @@ int allgather_tree(int rank, int nodes, std::span<const int> trees) {
 
 Task subnet_allgather(CollectivePort& port, int nodes, std::span<const int> trees,
                       std::span<const std::byte> block,
-                      std::array<std::uint64_t, kMaxTrees>& landed, std::vector<std::byte>& result) {
+                      std::array<std::uint64_t, kMaxTrees>& landed,
+                      std::vector<std::byte>& result) {
   const int me = static_cast<int>(port.host().id());
   const std::size_t stride = (block.size() + 15) / 16 * 16;
   const std::uint64_t packets = (block.size() + 255) / 256;

@@ -18,9 +18,10 @@ const TreeRow& PeGroup::row(int tree) const {
 Cycle PeGroup::broadcaster(Cycle at, const Packet& p) {
   const Cycle start = std::max(at, m_broadcaster_free);
   m_broadcaster_free = start + m_params.broadcaster_cycles * static_cast<Cycle>(p.train);
-  if (m_trace)
+  if (m_trace) {
     trace_busy(m_trace->broadcaster_valid, m_trace->broadcaster_packet, p, start,
                m_broadcaster_free);
+  }
   return m_broadcaster_free;
 }
 

@@ -8,8 +8,8 @@
 #include <memory>
 #include <optional>
 
-#include "models/core/collective_format.h"
 #include "collectives/subnet/tree.h"
+#include "models/core/collective_format.h"
 #include "models/core/packet.h"
 
 namespace angara {

@@ -9,8 +9,8 @@
 namespace angara {
 
 struct MessageTag {
-  std::uint32_t packet = 0;       // packets from this sender to this node, numbered from 0
-  std::uint8_t dst_channel = 0;   // 8 bits: up to 256 channels per node
+  std::uint32_t packet = 0;      // packets from this sender to this node, numbered from 0
+  std::uint8_t dst_channel = 0;  // 8 bits: up to 256 channels per node
   std::uint8_t src_channel = 0;
   std::uint32_t message_bytes = 1;  // 1 .. 65536
 

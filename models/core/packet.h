@@ -30,10 +30,10 @@ enum class PacketKind : std::uint8_t {
   BroadcastRequest,  // a broadcast on its way up to the root, which turns it into a Broadcast
   Reduce,            // a contribution (or partial result) going up a tree
   UpCredit,          // credit block to its children: 8 more reduce results of a tree may go up
-  ReduceResult,      // a reduce's result, sent point-to-point from the tree's root to its destination
-  Message,           // a piece of a host message (models/pcie): its header carries a MessageTag
-  ReduceReport,      // credit block to its processor: completed reduces per tree
-  AllreduceResult,   // an allreduce's result, spreading down the tree from its root
+  ReduceResult,  // a reduce's result, sent point-to-point from the tree's root to its destination
+  Message,       // a piece of a host message (models/pcie): its header carries a MessageTag
+  ReduceReport,  // credit block to its processor: completed reduces per tree
+  AllreduceResult,  // an allreduce's result, spreading down the tree from its root
 };
 
 // Packets of the collective subnet travel on VCUp/VCDown and through the PEGroup.

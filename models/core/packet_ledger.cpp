@@ -23,18 +23,20 @@ void PacketLedger::delivered(const Packet& packet, NodeId at) {
   const auto src = static_cast<std::size_t>(h.sequence() >> kSeqSourceShift);
   const std::uint64_t n = h.sequence() & ((std::uint64_t{1} << kSeqSourceShift) - 1);
   if (src >= m_arrived.size() || n >= m_arrived[src].size()) {
-    throw ModelError(fmt::format("packet #{} delivered to node {} but never injected", h.sequence(), at));
+    throw ModelError(
+        fmt::format("packet #{} delivered to node {} but never injected", h.sequence(), at));
   }
   if (m_arrived[src][n]) {
     throw ModelError(fmt::format("packet #{} delivered twice (now to node {})", h.sequence(), at));
   }
   m_arrived[src][n] = true;
   if (h.dst != at) {
-    throw ModelError(fmt::format("packet #{} for node {} delivered to node {}", h.sequence(), h.dst, at));
+    throw ModelError(
+        fmt::format("packet #{} for node {} delivered to node {}", h.sequence(), h.dst, at));
   }
   if (!check_pattern_intact(packet)) {
-    throw ModelError(
-        fmt::format("packet #{} from node {} arrived with a corrupted payload", h.sequence(), h.src));
+    throw ModelError(fmt::format("packet #{} from node {} arrived with a corrupted payload",
+                                 h.sequence(), h.src));
   }
   ++m_delivered;
   m_last_delivery = std::max(m_last_delivery, packet.tail_at);

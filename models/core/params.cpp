@@ -9,7 +9,9 @@
 #include "models/core/packet.h"
 
 namespace angara {
-Cycle ceil_cycles(double cycles) { return static_cast<Cycle>(std::ceil(cycles - 1e-9)); }
+Cycle ceil_cycles(double cycles) {
+  return static_cast<Cycle>(std::ceil(cycles - 1e-9));
+}
 
 int TopologyParams::node_count() const {
   int n = 1;
@@ -227,12 +229,12 @@ void WorkloadParams::validate(const TopologyParams& topology,
 }
 
 void WorkloadParams::validate_algorithm() const {
-  const bool fits = algorithm == SoftwareAlgorithm::Subnet ||
-                    (op == CollectiveOp::Allgather
-                         ? algorithm == SoftwareAlgorithm::RecursiveDoubling
-                         : algorithm == SoftwareAlgorithm::Tree ||
-                               (op == CollectiveOp::Broadcast &&
-                                algorithm == SoftwareAlgorithm::Binomial));
+  const bool fits =
+      algorithm == SoftwareAlgorithm::Subnet ||
+      (op == CollectiveOp::Allgather
+           ? algorithm == SoftwareAlgorithm::RecursiveDoubling
+           : algorithm == SoftwareAlgorithm::Tree ||
+                 (op == CollectiveOp::Broadcast && algorithm == SoftwareAlgorithm::Binomial));
   if (!fits) {
     throw ConfigError("workload.algorithm", quoted(algorithm),
                       "broadcast: tree or binomial; reduce and allreduce: tree; allgather: "
@@ -254,10 +256,12 @@ void WorkloadParams::validate_messages(const TopologyParams& topology) const {
   if (sizes.empty()) throw ConfigError("workload.sizes", "[]", "give at least one message size");
   for (int size : sizes) {
     if (size < 1 || size > (1 << 20)) {
-      throw ConfigError("workload.sizes", fmt::format("{}", size), "message sizes are 1 B .. 1 MiB");
+      throw ConfigError("workload.sizes", fmt::format("{}", size),
+                        "message sizes are 1 B .. 1 MiB");
     }
   }
-  if (messages < 1) throw ConfigError("workload.messages", fmt::format("{}", messages), "at least 1");
+  if (messages < 1)
+    throw ConfigError("workload.messages", fmt::format("{}", messages), "at least 1");
 }
 
 void TrafficParams::validate() const {
@@ -346,16 +350,14 @@ void AppParams::validate(WorkloadKind kind, int nodes) const {
                         fmt::format("equal blocks: a multiple of the node count ({})", nodes));
     }
     if (nonzeros_per_row < 1) {
-      throw ConfigError("app.nonzeros_per_row", fmt::format("{}", nonzeros_per_row),
-                        "at least 1");
+      throw ConfigError("app.nonzeros_per_row", fmt::format("{}", nonzeros_per_row), "at least 1");
     }
     if (!(spmv_mflops > 0)) {
       throw ConfigError("app.spmv_mflops", fmt::format("{}", spmv_mflops), "must be positive");
     }
   }
   if (kind == WorkloadKind::Heat) {
-    if (grid.size() != 2 || grid[0] < 1 || grid[1] < 1 ||
-        std::int64_t{grid[0]} * grid[1] < nodes) {
+    if (grid.size() != 2 || grid[0] < 1 || grid[1] < 1 || std::int64_t{grid[0]} * grid[1] < nodes) {
       throw ConfigError("app.grid", fmt::format("[{}]", fmt::join(grid, ", ")),
                         fmt::format("two positive sizes [x, y] with at least one cell per node "
                                     "({} nodes)",
@@ -371,7 +373,8 @@ void AppParams::validate(WorkloadKind kind, int nodes) const {
 }
 
 void NodeParams::validate() const {
-  if (!(gflops > 0)) throw ConfigError("node.gflops", fmt::format("{}", gflops), "must be positive");
+  if (!(gflops > 0))
+    throw ConfigError("node.gflops", fmt::format("{}", gflops), "must be positive");
   if (!(send_overhead_ns >= 0)) {
     throw ConfigError("node.send_overhead_ns", fmt::format("{}", send_overhead_ns),
                       "must be zero or positive");

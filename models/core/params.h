@@ -88,8 +88,8 @@ struct CollectiveParams {
 enum class WorkloadKind { Synthetic, Collective, MsgRate, PingPong, Software, Spmv, Heat };
 enum class CollectiveOp { Broadcast, Reduce, Allreduce, Allgather };
 // How the CPU programs of a software experiment do the collective: with messages
-// (collectives/software/software_collectives.h), or by driving the hardware subnet through their PCIe
-// endpoints (Subnet: the like-for-like comparison, both measured from program to program).
+// (collectives/software/software_collectives.h), or by driving the hardware subnet through their
+// PCIe endpoints (Subnet: the like-for-like comparison, both measured from program to program).
 enum class SoftwareAlgorithm { Tree, Binomial, RecursiveDoubling, Subnet };
 // The reduction operations of the collective subnet, on 64-bit signed integers.
 enum class Reduction : std::uint8_t { Sum = 0, Min = 1, Max = 2 };
@@ -152,7 +152,7 @@ struct SimParams {
   // LT: a timing-only send (its values not carried, host_protocol.h) goes as trains of up to
   // this many packets, one transaction each, that hold every link as long as their packets.
   int train_packets = 1;
-  bool progress = true;           // progress lines on stderr for long runs
+  bool progress = true;  // progress lines on stderr for long runs
 
   void validate() const;
 };
@@ -177,12 +177,12 @@ struct NodeParams {
 // their iterations: workload.repetitions. Compute rates are the spec's measured single-node
 // rates; flops_per_cell is the model's count for the nonlinear scheme (docs/paper/REPORT.md).
 struct AppParams {
-  std::uint64_t rows = 20480000;        // spmv: matrix rows N, split in equal blocks
-  int nonzeros_per_row = 10;            // spmv: d
-  double spmv_mflops = 591;             // spmv: one node's rate, MFlop/s
-  std::vector<int> grid{6400, 6400};    // heat: cells along x and y
-  double heat_gflops = 11;              // heat: one node's rate, GFlop/s
-  int flops_per_cell = 25;              // heat: per cell and step (assumption)
+  std::uint64_t rows = 20480000;      // spmv: matrix rows N, split in equal blocks
+  int nonzeros_per_row = 10;          // spmv: d
+  double spmv_mflops = 591;           // spmv: one node's rate, MFlop/s
+  std::vector<int> grid{6400, 6400};  // heat: cells along x and y
+  double heat_gflops = 11;            // heat: one node's rate, GFlop/s
+  int flops_per_cell = 25;            // heat: per cell and step (assumption)
 
   void validate(WorkloadKind kind, int nodes) const;
 };

@@ -75,9 +75,9 @@ Packet* EndpointCore::start_packet(Cycle start) {
   p->train = req.train;
   p->header.vc = vc;
   // Collective packets are not point-to-point packets of the ledger: a sequence space of their own.
-  p->header.set_sequence(
-      collective ? (std::uint64_t{1} << 63) | PacketLedger::sequence(m_id, m_collective_sent++)
-                 : PacketLedger::sequence(m_id, m_sent));
+  p->header.set_sequence(collective ? (std::uint64_t{1} << 63) |
+                                          PacketLedger::sequence(m_id, m_collective_sent++)
+                                    : PacketLedger::sequence(m_id, m_sent));
   m_source.fill(*p, req);
   p->created = req.created;
   p->head_at = start + m_channel.latency + m_channel.serialization(1);

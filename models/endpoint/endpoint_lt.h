@@ -14,9 +14,7 @@
 
 namespace angara {
 
-class EndpointLt : public sc_core::sc_module,
-                   public EjectionEnd,
-                   private WakeCalendar::Sleeper {
+class EndpointLt : public sc_core::sc_module, public EjectionEnd, private WakeCalendar::Sleeper {
  public:
   tlm_utils::multi_passthrough_initiator_socket<EndpointLt, 0, FabricProtocol> inject;
   tlm_utils::multi_passthrough_target_socket<EndpointLt, 0, FabricProtocol> eject;

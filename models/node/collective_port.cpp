@@ -24,9 +24,10 @@ std::string CollectivePort::where() const {
 Timed<std::size_t> CollectivePort::broadcast(int tree, std::uint64_t offset,
                                              std::span<const std::byte> bytes) {
   if (tree < 0 || tree >= kMaxTrees || offset % 16 != 0) {
-    throw MessageError(fmt::format("{}: broadcast on tree {} to offset {}: TreeIds are 0..{} and "
-                                   "offsets multiples of 16",
-                                   where(), tree, offset, kMaxTrees - 1));
+    throw MessageError(
+        fmt::format("{}: broadcast on tree {} to offset {}: TreeIds are 0..{} and "
+                    "offsets multiples of 16",
+                    where(), tree, offset, kMaxTrees - 1));
   }
   CpuCore& cpu = m_host.core();
   const Cycle start = cpu.local_time() + m_host.send_call_cycles();
@@ -47,14 +48,16 @@ Timed<bool> CollectivePort::reduce(int tree, ReduceOp op, NodeId destination,
                                    std::span<const std::int64_t> words) {
   if (tree < 0 || tree >= kMaxTrees || words.empty() || words.size() > kMaxReduceWords ||
       words.size() % kWordsPerFlit != 0) {
-    throw MessageError(fmt::format("{}: reduce of {} words on tree {}: TreeIds are 0..{}, a reduce "
-                                   "packet carries 2 to {} words, an even number",
-                                   where(), words.size(), tree, kMaxTrees - 1, kMaxReduceWords));
+    throw MessageError(
+        fmt::format("{}: reduce of {} words on tree {}: TreeIds are 0..{}, a reduce "
+                    "packet carries 2 to {} words, an even number",
+                    where(), words.size(), tree, kMaxTrees - 1, kMaxReduceWords));
   }
   CpuCore& cpu = m_host.core();
   const Cycle start = cpu.local_time() + m_host.send_call_cycles();
   const std::size_t bytes = words.size_bytes();
-  if (m_host.tx_free(start) < bytes) return {cpu.compute(std::max<Cycle>(1, start - cpu.local_time())), false};
+  if (m_host.tx_free(start) < bytes)
+    return {cpu.compute(std::max<Cycle>(1, start - cpu.local_time())), false};
   host_protocol::SendHeader header;
   header.kind = host_protocol::SendKind::Reduce;
   header.tree = static_cast<std::uint8_t>(tree);
@@ -88,9 +91,10 @@ Timed<std::vector<std::int64_t>> CollectivePort::result(int tree, std::uint64_t 
   const Cycle at = cpu.local_time() + m_host.recv_call_cycles();
   const std::uint64_t landed = m_host.landed(tree, true, at);
   if (landed <= k || landed > k + kReducesPerTree) {
-    throw MessageError(fmt::format("{}: result of reduce {} of tree {} taken when {} results have "
-                                   "landed (it is there from {} to {})",
-                                   where(), k, tree, landed, k + 1, k + kReducesPerTree));
+    throw MessageError(
+        fmt::format("{}: result of reduce {} of tree {} taken when {} results have "
+                    "landed (it is there from {} to {})",
+                    where(), k, tree, landed, k + 1, k + kReducesPerTree));
   }
   const auto bytes = m_host.reduce_result(tree, static_cast<int>(k % kReducesPerTree),
                                           words * sizeof(std::int64_t));

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "models/core/packet_ledger.h"
 #include "models/core/collective_format.h"
+#include "models/core/packet_ledger.h"
 #include "models/node/message_channel.h"
 
 namespace angara {
@@ -73,7 +73,9 @@ CpuSignal& Host::readable(int channel) {
   return m_readable[channel];
 }
 
-CpuSignal& Host::writable() { return m_tx_sent.next(); }
+CpuSignal& Host::writable() {
+  return m_tx_sent.next();
+}
 
 void Host::VisibleCount::write(Cycle visible, std::uint64_t value) {
   m_pending.push_back({visible, value});
@@ -123,8 +125,8 @@ Cycle Host::send(const host_protocol::SendHeader& header,
 
 Host::VisibleCount& Host::landed_count(int tree, bool results) {
   if (tree < 0 || tree >= kMaxTrees) {
-    throw MessageError(fmt::format("node {}: no tree {} (TreeIds 0..{})", m_id, tree,
-                                   kMaxTrees - 1));
+    throw MessageError(
+        fmt::format("node {}: no tree {} (TreeIds 0..{})", m_id, tree, kMaxTrees - 1));
   }
   auto& count = m_landed[2 * static_cast<std::size_t>(tree) + (results ? 1 : 0)];
   if (!count) count = std::make_unique<VisibleCount>();
@@ -135,7 +137,9 @@ std::uint64_t Host::landed(int tree, bool results, Cycle at) {
   return landed_count(tree, results).at(at);
 }
 
-CpuSignal& Host::landing(int tree, bool results) { return landed_count(tree, results).next(); }
+CpuSignal& Host::landing(int tree, bool results) {
+  return landed_count(tree, results).next();
+}
 
 std::byte* Host::area_at(std::uint64_t offset, std::size_t bytes) {
   if (m_collective_area.size() < offset + bytes) m_collective_area.resize(offset + bytes);
@@ -144,7 +148,8 @@ std::byte* Host::area_at(std::uint64_t offset, std::size_t bytes) {
 
 std::byte* Host::result_slot(int tree, int reduce_id) {
   auto& slots = m_results.at(static_cast<std::size_t>(tree));
-  if (!slots) slots = std::make_unique<std::byte[]>(host_protocol::kResultSlotBytes * kReducesPerTree);
+  if (!slots)
+    slots = std::make_unique<std::byte[]>(host_protocol::kResultSlotBytes * kReducesPerTree);
   return slots.get() + static_cast<std::size_t>(reduce_id) * host_protocol::kResultSlotBytes;
 }
 

@@ -126,12 +126,12 @@ class Host : public CpuModule, public HostLinkEnd {
   std::vector<std::unique_ptr<std::byte[]>> m_rings;
   std::vector<std::deque<Received>> m_records;
   std::vector<CpuSignal> m_readable;
-  VisibleCount m_tx_sent;            // bytes the endpoint has put on the network
+  VisibleCount m_tx_sent;           // bytes the endpoint has put on the network
   std::uint64_t m_tx_accepted = 0;  // bytes the node's channels have sent
   std::vector<std::unique_ptr<MessageChannel>> m_channels;
   // Allocated on first use: most hosts of a big machine use one tree or none.
   std::vector<std::unique_ptr<VisibleCount>> m_landed;  // [2 * tree + results]
-  std::vector<std::byte> m_collective_area;            // grows to the highest byte landed
+  std::vector<std::byte> m_collective_area;             // grows to the highest byte landed
   std::vector<std::unique_ptr<std::byte[]>> m_results;  // [tree]: 16 slots of 256 bytes
 };
 

@@ -21,7 +21,9 @@ void Message::copy_to(std::span<std::byte> out) const {
 
 MessageChannel::MessageChannel(Host& host, int number) : m_host(host), m_number(number) {}
 
-NetAddr MessageChannel::address() const { return {m_host.id(), m_number}; }
+NetAddr MessageChannel::address() const {
+  return {m_host.id(), m_number};
+}
 
 std::string MessageChannel::where() const {
   return fmt::format("node {} channel {}", m_host.id(), m_number);
@@ -32,10 +34,10 @@ Timed<std::size_t> MessageChannel::send(NetAddr dst,
   const NodeParams& p = m_host.params();
   if (dst.node >= static_cast<NodeId>(m_host.nodes()) || dst.channel < 0 ||
       dst.channel >= p.channels) {
-    throw MessageError(fmt::format("{}: send to node {} channel {}: no such address (nodes 0..{}, "
-                                   "channels 0..{})",
-                                   where(), dst.node, dst.channel, m_host.nodes() - 1,
-                                   p.channels - 1));
+    throw MessageError(
+        fmt::format("{}: send to node {} channel {}: no such address (nodes 0..{}, "
+                    "channels 0..{})",
+                    where(), dst.node, dst.channel, m_host.nodes() - 1, p.channels - 1));
   }
   CpuCore& cpu = m_host.core();
   const Cycle start = cpu.local_time() + m_host.send_call_cycles();
@@ -87,8 +89,9 @@ CpuCore::ComputeAwaiter MessageChannel::recv_complete() {
   m_released += m_outstanding.front();
   m_outstanding.pop_front();
   CpuCore& cpu = m_host.core();
-  const Cycle done = m_host.store(host_protocol::kRxReleased + 8 * static_cast<std::uint64_t>(m_number),
-                                  &m_released, sizeof m_released, cpu.local_time());
+  const Cycle done =
+      m_host.store(host_protocol::kRxReleased + 8 * static_cast<std::uint64_t>(m_number),
+                   &m_released, sizeof m_released, cpu.local_time());
   return cpu.compute(done - cpu.local_time());
 }
 
@@ -96,9 +99,13 @@ CpuCore::SignalAwaiter MessageChannel::readable() {
   return m_host.core().wait(m_host.readable(m_number));
 }
 
-CpuCore::SignalAwaiter MessageChannel::writable() { return m_host.core().wait(m_host.writable()); }
+CpuCore::SignalAwaiter MessageChannel::writable() {
+  return m_host.core().wait(m_host.writable());
+}
 
-Task MessageChannel::room_for(std::size_t bytes) { return m_host.room_for(bytes); }
+Task MessageChannel::room_for(std::size_t bytes) {
+  return m_host.room_for(bytes);
+}
 
 bool MessageChannel::has_room(std::size_t bytes) const {
   return m_host.has_room(bytes, m_host.core().local_time());

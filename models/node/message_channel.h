@@ -54,8 +54,8 @@ inline constexpr int kMaxFragments = 3;  // SkifCh's SKIFCH_CONT_SIZE
 struct Message {
   NetAddr from;
   std::array<std::span<const std::byte>, kMaxFragments> fragments{};
-  int count = 0;           // fragments used
-  std::size_t bytes = 0;   // the message's length
+  int count = 0;          // fragments used
+  std::size_t bytes = 0;  // the message's length
   // Copies the message into `out` (at least `bytes` long).
   void copy_to(std::span<std::byte> out) const;
 };

@@ -12,10 +12,10 @@
 //   `tree`, its result to node dst_node() (reduce) or to every member (allreduce).
 //   A send with kTimingOnly in its flags (messages and broadcasts) is the header alone: its
 //   header.bytes are timed like any other send's, but their values are not carried: nothing is
-//   written where they land except the message record or the count. Programs whose data's values do not matter (SpMV's y) send this way, so
-//   that a big machine does not hold every node's copy; in LT its packets go as trains
-//   (sim.train_packets, models/core/packet.h).
-//   endpoint -> host (DMA writes into host memory):
+//   written where they land except the message record or the count. Programs whose data's values do
+//   not matter (SpMV's y) send this way, so that a big machine does not hold every node's copy; in
+//   LT its packets go as trains (sim.train_packets, models/core/packet.h). endpoint -> host (DMA
+//   writes into host memory):
 //     kTxSent      a u64, bytes of messages the endpoint has put on the network so far;
 //     kRecord      + channel: a MessageRecord, once the message's bytes are in the ring;
 //     kRing        + channel * ring_bytes + offset: a received message's bytes.

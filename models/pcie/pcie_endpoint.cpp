@@ -42,7 +42,8 @@ void PcieEndpoint::receive(const Packet& packet) {
       return;
     default:
       throw ModelError(fmt::format("node {}: the PCIe endpoint cannot take packet #{} of kind {}",
-                                   m_id, packet.header.high_word, static_cast<int>(packet.header.kind)));
+                                   m_id, packet.header.high_word,
+                                   static_cast<int>(packet.header.kind)));
   }
 }
 

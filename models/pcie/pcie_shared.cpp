@@ -9,9 +9,7 @@ PcieShared::PcieShared(int node_count, const PcieParams& pcie_params, const Node
       pcie(pcie_params),
       latency_ps(PcieTiming::ps(pcie_params.latency_ns)),
       packet_ps(pcie.serialization_ps(pcie_units::kPacketBytes)),
-      train_packets(sim.mode == SimMode::Lt
-                        ? static_cast<std::uint32_t>(sim.train_packets)
-                        : 1),
+      train_packets(sim.mode == SimMode::Lt ? static_cast<std::uint32_t>(sim.train_packets) : 1),
       paced(sim.mode == SimMode::Lt),
       zero_load(fabric),
       packet_time(zero_load.local().serialization(kMaxPacketFlits)),

@@ -7,9 +7,9 @@
 #include <cstdint>
 
 #include "models/core/params.h"
-#include "models/pcie/pcie_timing.h"
 #include "models/fabric/fabric_protocol.h"
 #include "models/fabric/zero_load.h"
+#include "models/pcie/pcie_timing.h"
 
 namespace angara {
 namespace pcie_units {

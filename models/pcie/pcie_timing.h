@@ -6,6 +6,7 @@
 // than the network link's (Table 1: gen2 x16 carries 64 Gbit/s of data, 58.5 Gbit/s of payload
 // in 256-byte TLPs, below the 75 Gbit/s links).
 
+#include <cmath>
 #include <cstdint>
 
 #include "models/core/params.h"
@@ -24,7 +25,9 @@ class PcieTiming {
   // Time the transfer occupies the link (no latency), ns.
   double serialization_ns(std::uint64_t bytes) const;
   std::uint64_t serialization_ps(std::uint64_t bytes) const { return ps(serialization_ns(bytes)); }
-  static std::uint64_t ps(double ns) { return static_cast<std::uint64_t>(ns * 1000.0 + 0.5); }
+  static std::uint64_t ps(double ns) {
+    return static_cast<std::uint64_t>(std::llround(ns * 1000.0));
+  }
   // One way, latency included: the first byte leaves the host at 0, the last arrives then, ns.
   double transfer_ns(std::uint64_t bytes) const {
     return m_params.latency_ns + serialization_ns(bytes);

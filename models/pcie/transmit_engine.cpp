@@ -131,7 +131,8 @@ void TransmitEngine::fill(Packet& packet) {
   const OutPacket& out = m_out.front();
   packet.data = out.data;
   if (out.request.kind == PacketKind::Message) packet.header.set_tag(out.tag);
-  if (out.request.kind == PacketKind::Broadcast) packet.header.set_landing_offset(out.landing_offset);
+  if (out.request.kind == PacketKind::Broadcast)
+    packet.header.set_landing_offset(out.landing_offset);
   packet.header.tree_id = out.tree;
   packet.header.reduce_id = out.reduce_id;
   packet.header.op = out.op;

@@ -66,8 +66,8 @@ class TransmitEngine {
   struct OutPacket {
     PacketRequest request;
     std::array<Flit, kMaxDataFlits> data{};
-    MessageTag tag;                    // a message's packet
-    std::uint64_t landing_offset = 0;  // a broadcast's packet: where it lands, bytes
+    MessageTag tag;                                // a message's packet
+    std::uint64_t landing_offset = 0;              // a broadcast's packet: where it lands, bytes
     std::uint8_t tree = 0, reduce_id = 0, op = 0;  // collective packets
     std::uint32_t bytes = 0;                       // message bytes it carries
     bool last = false;                             // of its message

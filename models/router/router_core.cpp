@@ -348,10 +348,10 @@ std::optional<RouterCore::Blocked> RouterCore::oldest_blocked(Cycle now) const {
         q.ready,
         fmt::format("router {} input port {} VC {}: packet #{} ({} -> {}, {} flits) waits since "
                     "cycle {} for output {} VC {}, which has {} free flits of the {} it needs",
-                    m_shared.torus.format(m_id), port_name(port), i % m_vc_count, p.header.high_word,
-                    m_shared.torus.format(p.header.src), m_shared.torus.format(p.header.dst),
-                    p.wire_flits(), q.ready, port_name(out), vc,
-                    m_credits[input_index(out, vc)].available(),
+                    m_shared.torus.format(m_id), port_name(port), i % m_vc_count,
+                    p.header.high_word, m_shared.torus.format(p.header.src),
+                    m_shared.torus.format(p.header.dst), p.wire_flits(), q.ready, port_name(out),
+                    vc, m_credits[input_index(out, vc)].available(),
                     need(port, out, *q.packet, q.route))};
   }
   return oldest;

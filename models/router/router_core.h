@@ -30,8 +30,8 @@
 #include "models/core/packet_pool.h"
 #include "models/core/params.h"
 #include "models/core/ring_queue.h"
-#include "models/router/collective_unit.h"
 #include "models/fabric/credit_counter.h"
+#include "models/router/collective_unit.h"
 #include "models/router/router_trace.h"
 #include "models/routing/direction_order_routing.h"
 

@@ -4,15 +4,10 @@
 #include <optional>
 #include <stdexcept>
 
-
 namespace angara {
 
 RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const FabricClock& clock)
-    : sc_core::sc_module(name),
-      out("out"),
-      in("in"),
-      m_clock(clock),
-      m_core(std::move(core)) {
+    : sc_core::sc_module(name), out("out"), in("in"), m_clock(clock), m_core(std::move(core)) {
   if (m_core.port_count() > static_cast<int>(m_outputs.size())) {
     throw std::logic_error("RouterLt: more ports than a 4D torus router has");
   }
@@ -22,8 +17,7 @@ RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const F
 // `packet.head_at`/`tail_at` say when it is in this router (the annotated delay, in cycles).
 void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& /*delay*/) {
   const auto in_port = static_cast<PortId>(port);
-  if (in_port == m_core.local_port() && !m_routers.empty() &&
-      !is_collective(packet.header.kind)) {
+  if (in_port == m_core.local_port() && !m_routers.empty() && !is_collective(packet.header.kind)) {
     prefetch_path(packet.header.dst);
   }
   const RouterCore::Route route = m_core.route(in_port, packet);

@@ -13,10 +13,10 @@
 #include <array>
 #include <span>
 
-#include "models/fabric/fabric_protocol.h"
-#include "models/timing/link_calendar.h"
-#include "models/router/router_core.h"
 #include "models/fabric/ejection_end.h"
+#include "models/fabric/fabric_protocol.h"
+#include "models/router/router_core.h"
+#include "models/timing/link_calendar.h"
 #include "models/timing/wake_calendar.h"
 
 namespace angara {
@@ -69,7 +69,7 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // output's calendar (prefetch_path() asks for exactly those).
   alignas(64) std::array<RouterLt*, 2 * kMaxDims> m_next{};  // [direction]
   const FabricClock& m_clock;
-  Cycle m_pegroup_input_free = 0;  // the crossbar input from the PEGroup
+  Cycle m_pegroup_input_free = 0;     // the crossbar input from the PEGroup
   EjectionEnd* m_endpoint = nullptr;  // on the local port
   RouterCore m_core;
   std::array<LinkCalendar, 2 * kMaxDims + 2> m_outputs;  // [port]

@@ -27,7 +27,7 @@ struct RouterTrace {
     Tracer::Signal packet = -1;     // its id (trace_id), 0 when none
   };
   Tracer* tracer = nullptr;
-  std::vector<Tracer::Signal> link_valid, link_packet;  // [port]: a packet on the output
+  std::vector<Tracer::Signal> link_valid, link_packet;   // [port]: a packet on the output
   std::vector<Tracer::Signal> credits_up, credits_down;  // [port]: free flits downstream
   std::vector<Vc> vc_up, vc_down;                        // [port]
 };

@@ -41,7 +41,7 @@ class alignas(64) LinkCalendar {
   void insert(std::size_t at, Booking b);
 
   static constexpr std::size_t kInline = 6;  // two cache lines in all
-  std::vector<Booking> m_spill;               // all bookings while more than kInline are held
+  std::vector<Booking> m_spill;              // all bookings while more than kInline are held
   std::uint32_t m_size = 0;
   std::array<Booking, kInline> m_inline{};
 };

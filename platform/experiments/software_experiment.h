@@ -1,8 +1,8 @@
 #pragma once
 // A software collective experiment ([workload] kind = "software"): the operation of the
 // collective experiment (broadcast, reduce, allreduce, or allgather) done by the nodes' CPU
-// programs with messages (collectives/software/software_collectives.h), repeated. Every node runs one
-// program; operation k starts on every node at the cycle operation k-1 completed everywhere (a
+// programs with messages (collectives/software/software_collectives.h), repeated. Every node runs
+// one program; operation k starts on every node at the cycle operation k-1 completed everywhere (a
 // zero-cost gate of the harness, as the hardware experiment starts each operation when the one
 // before has completed). Completion of an operation: from its start to the last cycle a
 // participant finished its part. The inputs are the hardware experiment's (collective_inputs.h)

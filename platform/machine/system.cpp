@@ -225,9 +225,10 @@ std::unique_ptr<PeGroupTrace> System::pegroup_trace(NodeId n, const Config& conf
 
 std::string System::trace_vcd() const {
   std::ostringstream out;
-  if (m_tracer)
+  if (m_tracer) {
     m_tracer->write_vcd(out,
                         m_clock.period().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+  }
   return out.str();
 }
 

@@ -15,13 +15,13 @@
 #include "models/core/packet_ledger.h"
 #include "models/core/packet_pool.h"
 #include "models/core/params.h"
-#include "models/timing/tracer.h"
 #include "models/endpoint/endpoint_core.h"
 #include "models/fabric/ejection_end.h"
 #include "models/fabric/fabric_protocol.h"
 #include "models/router/router_core.h"
 #include "models/router/router_trace.h"
 #include "models/routing/direction_order_routing.h"
+#include "models/timing/tracer.h"
 #include "models/topology/torus.h"
 
 namespace angara {

@@ -14,7 +14,7 @@ fs::path write_sbatch(const fs::path& dir, int points, const SlurmOptions& optio
   const fs::path root = fs::absolute(dir);
   const int tasks = (points + options.chunk - 1) / options.chunk;
   fs::create_directories(root / "slurm");
-  const fs::path script = root / "sweep.sbatch";
+  fs::path script = root / "sweep.sbatch";
   std::ofstream out(script);
   out << "#!/bin/bash\n"
       << "#SBATCH --job-name=angara-sweep\n"

@@ -33,7 +33,7 @@ void flatten(const Json& json, const std::string& prefix,
 
 // TOML strings lose their quotes in the table: "bubble" or 'bubble' -> bubble.
 std::string cell(const std::string& toml_value) {
-  const char q = toml_value.empty() ? 0 : toml_value.front();
+  const char q = toml_value.empty() ? '\0' : toml_value.front();
   if (toml_value.size() >= 2 && (q == '"' || q == '\'') && toml_value.back() == q) {
     return toml_value.substr(1, toml_value.size() - 2);
   }
@@ -144,9 +144,10 @@ void plot(const SweepTable& table, const PlotRequest& request) {
     if (!lines.count(key)) order.push_back(key);
     lines[key].emplace_back(vx, vy);
   }
-  if (order.empty())
+  if (order.empty()) {
     throw ConfigError("plot", table.rows.empty() ? "(no points)" : "(no ok points)",
                       "nothing to plot");
+  }
 
   const fs::path base = fs::path(request.output).replace_extension();
   std::ofstream data(base.string() + ".dat");

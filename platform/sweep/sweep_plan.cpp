@@ -120,7 +120,7 @@ std::vector<std::string> inline_settings(const toml::table* config) {
 }
 
 // A value as a piece of a file name: arrays joined by 'x', anything odd replaced by '_'.
-std::string name_piece(std::string value) {
+std::string name_piece(const std::string& value) {
   std::string out;
   for (char c : value) {
     if (c == '[' || c == ']' || c == ' ' || c == '"' || c == '\'') continue;

@@ -5,9 +5,11 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+
 #include <chrono>
-#include <cstdlib>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <fstream>
 #include <map>
@@ -44,7 +46,7 @@ std::string tail(const std::string& text, int lines) {
 }
 
 std::string clock_text(double seconds) {
-  const auto s = static_cast<long>(seconds + 0.5);
+  const auto s = std::lround(seconds);
   return fmt::format("{}:{:02}", s / 60, s % 60);
 }
 
@@ -186,7 +188,8 @@ RunReport run_points(const std::vector<PointDir>& points, int jobs, const fs::pa
       const std::string why = WIFEXITED(status)
                                   ? fmt::format("exit status {}", WEXITSTATUS(status))
                                   : fmt::format("killed by signal {}", WTERMSIG(status));
-      write_text(point.path() / "failed", why + "\n" + tail(read_text(point.path() / "run.log"), 10));
+      write_text(point.path() / "failed",
+                 why + "\n" + tail(read_text(point.path() / "run.log"), 10));
     }
     progress.finished(point.dir->root().filename().string() + "/" + point.name, ok,
                       static_cast<int>(running.size()));

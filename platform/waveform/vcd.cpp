@@ -110,7 +110,7 @@ std::optional<std::string> compare_vcd(const Vcd& expected, const Vcd& actual) {
 
 // How a value reads in a diagram: packet ids in hex, VC stages by name.
 std::string value_text(const VcdSignal& s, std::uint64_t v) {
-  static const char* const kStages[] = {"idle", "storing", "table", "analysis", "issuing"};
+  static constexpr const char* kStages[] = {"idle", "storing", "table", "analysis", "issuing"};
   if (s.name.size() > 6 && s.name.compare(s.name.size() - 6, 6, ".stage") == 0 && v < 5) {
     return kStages[v];
   }

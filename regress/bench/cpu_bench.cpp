@@ -66,7 +66,8 @@ void print(int cpus, int steps, double design_mps) {
 }  // namespace
 }  // namespace angara
 
-int main(int argc, char** argv) {
+// A failing bench throws through main and aborts with the error, as it should.
+int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   using namespace angara;
   int cpus = 0;
   int steps = 200;

@@ -14,8 +14,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "platform/experiments/collective_experiment.h"
 #include "platform/config/config_loader.h"
+#include "platform/experiments/collective_experiment.h"
 #include "platform/experiments/results_json.h"
 #include "platform/waveform/vcd.h"
 #include "regress/support/isolated.h"
@@ -46,7 +46,7 @@ std::string waveform(const std::string& scenario, int perturb = 0) {
     run_collective_experiment(c);
     return nlohmann::json(true);
   });
-  const std::string text = read(file);
+  std::string text = read(file);
   fs::remove(file);
   return text;
 }

@@ -38,6 +38,7 @@ nlohmann::json run(const Config& c) {
 
 std::vector<int> far_corner(const std::vector<int>& dims) {
   std::vector<int> c;
+  c.reserve(dims.size());
   for (int k : dims) c.push_back(k - 1);
   return c;
 }

@@ -125,7 +125,8 @@ INSTANTIATE_TEST_SUITE_P(
 // Bubble flow control at saturation with the least buffering it allows (one VC, room for two
 // largest packets): rings fill up, yet nothing deadlocks.
 TEST(Bubble, NeverDeadlocksAtSaturationWithMinimalBuffers) {
-  for (auto dims : std::vector<std::vector<int>>{{4, 4}, {5, 3}, {3, 3, 3}, {2, 2, 2, 2}, {8}}) {
+  for (const auto& dims :
+       std::vector<std::vector<int>>{{4, 4}, {5, 3}, {3, 3, 3}, {2, 2, 2, 2}, {8}}) {
     Config c = small_run(dims, 1.0, DeadlockScheme::Bubble);
     c.router.vcs = 1;
     c.router.buffer_flits = 34;

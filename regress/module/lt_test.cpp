@@ -62,7 +62,7 @@ nlohmann::json deliveries(const Config& config, Cycle cycles) {
 }
 
 TEST(LtVersusAt, SamePacketsReachTheSameNodesWithTheSamePayloads) {
-  for (auto dims : std::vector<std::vector<int>>{{4, 4, 4}, {3, 4, 2, 2}}) {
+  for (const auto& dims : std::vector<std::vector<int>>{{4, 4, 4}, {3, 4, 2, 2}}) {
     Config c;
     c.topology.dims = dims;
     c.traffic.rate = 0.3;

@@ -59,7 +59,8 @@ Task pong(MessageChannel& ch, NetAddr peer, std::size_t bytes, int reps) {
         continue;
       }
       got += message->bytes;
-      co_await send_all(ch, peer, {message->fragments.begin(), message->fragments.begin() + message->count});
+      co_await send_all(ch, peer,
+                        {message->fragments.begin(), message->fragments.begin() + message->count});
       co_await ch.recv_complete();
     }
   }
@@ -111,8 +112,8 @@ TEST(PingPong, HalfRoundTripAtZeroLoadIsTheDocumentedSumOfItsParts) {
         const Cycle expected = message_one_way_cycles(c, r["hops"], size["bytes"]);
         EXPECT_DOUBLE_EQ(size["half_rtt_ns"].get<double>(),
                          static_cast<double>(expected) * c.router.cycle_ns())
-            << "mode " << static_cast<int>(mode) << ", " << size["bytes"] << " B, "
-            << r["hops"] << " hops";
+            << "mode " << static_cast<int>(mode) << ", " << size["bytes"] << " B, " << r["hops"]
+            << " hops";
       }
     }
   }
@@ -234,7 +235,9 @@ TEST(MessageApi, MessagesFromOneSenderArriveInTheOrderSent) {
   }
 }
 
-Task complete_without_receive(MessageChannel& ch) { co_await ch.recv_complete(); }
+Task complete_without_receive(MessageChannel& ch) {
+  co_await ch.recv_complete();
+}
 Task send_nowhere(MessageChannel& ch) {
   const std::byte b[8]{};
   co_await ch.send({99, 0}, b);

@@ -11,8 +11,8 @@
 
 #include "collectives/software/software_collectives.h"
 #include "platform/experiments/collective_experiment.h"
-#include "platform/machine/node_machine.h"
 #include "platform/experiments/software_experiment.h"
+#include "platform/machine/node_machine.h"
 #include "regress/support/isolated.h"
 #include "regress/support/software_config.h"
 
@@ -79,9 +79,9 @@ TEST(SoftwareCollective, EveryAlgorithmGivesCorrectResultsOnSeveralToriInBothMod
     const int n = node_count(dims);
     for (SimMode mode : {SimMode::At, SimMode::Lt}) {
       for (const Case& k : cases) {
-        SCOPED_TRACE(testing::Message() << n << " nodes, mode " << static_cast<int>(mode)
-                                        << ", op " << static_cast<int>(k.op) << ", algorithm "
-                                        << static_cast<int>(k.algorithm));
+        SCOPED_TRACE(testing::Message()
+                     << n << " nodes, mode " << static_cast<int>(mode) << ", op "
+                     << static_cast<int>(k.op) << ", algorithm " << static_cast<int>(k.algorithm));
         Config c = software(dims, mode, k.op, k.algorithm);
         c.workload.reduction = Reduction::Min;
         const auto r = run_software(c);
@@ -100,7 +100,8 @@ TEST(SoftwareCollective, BroadcastFromANodeOtherThanTheRoot) {
     Config tree = software({3, 3, 3}, mode, CollectiveOp::Broadcast);
     tree.workload.source = {2, 2, 2};
     EXPECT_EQ(run_software(tree)["checked"], 2 * 26);
-    Config binomial = software({3, 3, 3}, mode, CollectiveOp::Broadcast, SoftwareAlgorithm::Binomial);
+    Config binomial =
+        software({3, 3, 3}, mode, CollectiveOp::Broadcast, SoftwareAlgorithm::Binomial);
     binomial.workload.source = {1, 2, 0};
     EXPECT_EQ(run_software(binomial)["checked"], 2 * 26);
   }
@@ -147,7 +148,8 @@ TEST(SoftwareCollective, ABroadcastSourceMustBeAProcessorOfTheTree) {
 
 TEST(SoftwareCollective, SameResultsAsTheHardwareSubnet) {
   for (const std::vector<int>& dims : {std::vector<int>{2, 2, 2}, std::vector<int>{4, 4, 4}}) {
-    for (CollectiveOp op : {CollectiveOp::Broadcast, CollectiveOp::Reduce, CollectiveOp::Allreduce}) {
+    for (CollectiveOp op :
+         {CollectiveOp::Broadcast, CollectiveOp::Reduce, CollectiveOp::Allreduce}) {
       std::vector<std::uint64_t> digests;
       for (Reduction reduction : {Reduction::Sum, Reduction::Min, Reduction::Max}) {
         Config c = software(dims, SimMode::Lt, op);
@@ -155,9 +157,8 @@ TEST(SoftwareCollective, SameResultsAsTheHardwareSubnet) {
         c.workload.repetitions = 3;
         const auto sw = run_software(c);
         const auto hw = run_hardware(c);
-        EXPECT_EQ(sw["digest"], hw["digest"])
-            << dims.size() << "D op " << static_cast<int>(op) << " reduction "
-            << static_cast<int>(reduction);
+        EXPECT_EQ(sw["digest"], hw["digest"]) << dims.size() << "D op " << static_cast<int>(op)
+                                              << " reduction " << static_cast<int>(reduction);
         EXPECT_EQ(sw["checked"], hw["checked"]);
         digests.push_back(sw["digest"]);
       }

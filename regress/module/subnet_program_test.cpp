@@ -9,8 +9,8 @@
 
 #include "models/node/collective_port.h"
 #include "platform/experiments/collective_experiment.h"
-#include "platform/machine/node_machine.h"
 #include "platform/experiments/software_experiment.h"
+#include "platform/machine/node_machine.h"
 #include "regress/support/isolated.h"
 #include "regress/support/software_config.h"
 
@@ -50,17 +50,19 @@ TEST(SubnetPrograms, ResultsEqualTheHardwareExperimentsAndNoMessageIsSent) {
     int n = 1;
     for (int d : dims) n *= d;
     for (SimMode mode : {SimMode::At, SimMode::Lt}) {
-      for (CollectiveOp op : {CollectiveOp::Broadcast, CollectiveOp::Reduce,
-                              CollectiveOp::Allreduce}) {
-        SCOPED_TRACE(testing::Message() << n << " nodes, mode " << static_cast<int>(mode)
-                                        << ", op " << static_cast<int>(op));
+      for (CollectiveOp op :
+           {CollectiveOp::Broadcast, CollectiveOp::Reduce, CollectiveOp::Allreduce}) {
+        SCOPED_TRACE(testing::Message() << n << " nodes, mode " << static_cast<int>(mode) << ", op "
+                                        << static_cast<int>(op));
         Config c = programs(dims, mode, op);
         if (op == CollectiveOp::Reduce) {
           c.workload.destination.assign(dims.size(), 0);
           c.workload.destination[0] = c.workload.destination[1] = 1;
         }
         const auto r = run_programs(c);
-        const int per_op = op == CollectiveOp::Broadcast ? n - 1 : op == CollectiveOp::Reduce ? 1 : n;
+        const int per_op = op == CollectiveOp::Broadcast ? n - 1
+                           : op == CollectiveOp::Reduce  ? 1
+                                                         : n;
         EXPECT_EQ(r["checked"], 3 * per_op);
         EXPECT_EQ(r["messages"], 0);
         EXPECT_EQ(r["digest"], run_endpoints(c)["digest"]);
@@ -75,9 +77,8 @@ TEST(SubnetPrograms, AllgatherOverSeveralTreesEqualsRecursiveDoubling) {
     c.collective.trees = trees;
     c.workload.payload_flits = 5;  // blocks of 80 bytes: offsets rounded to 16 still
     const auto subnet = run_programs(c);
-    const auto doubling = run_programs(
-        programs({4, 4, 2}, SimMode::Lt, CollectiveOp::Allgather,
-                 SoftwareAlgorithm::RecursiveDoubling));
+    const auto doubling = run_programs(programs({4, 4, 2}, SimMode::Lt, CollectiveOp::Allgather,
+                                                SoftwareAlgorithm::RecursiveDoubling));
     EXPECT_EQ(subnet["checked"], 3 * 32) << trees;
     Config same = c;
     same.workload.algorithm = SoftwareAlgorithm::RecursiveDoubling;

@@ -65,7 +65,8 @@ nlohmann::json run_gather(std::vector<int> dims, SimMode mode, int train_packets
       machine.load(n, gather_program(machine, n, g, block_bytes, ends[n], sizes[n]));
     }
     machine.run();
-    const bool same = std::all_of(sizes.begin(), sizes.end(), [&](auto s) { return s == sizes[0]; });
+    const bool same =
+        std::all_of(sizes.begin(), sizes.end(), [&](auto s) { return s == sizes[0]; });
     return nlohmann::json{{"end", *std::max_element(ends.begin(), ends.end())},
                           {"result_bytes", same ? static_cast<std::int64_t>(sizes[0]) : -1},
                           {"flit_hops", machine.system().flit_hops()}};
@@ -76,7 +77,8 @@ TEST(TimingOnly, AllgatherTakesExactlyAsLongAsWithValuesAndKeepsNone) {
   constexpr std::size_t kBlock = 3000;  // not a whole number of packets
   for (SimMode mode : {SimMode::At, SimMode::Lt}) {
     for (bool subnet : {false, true}) {
-      SCOPED_TRACE(testing::Message() << "mode " << static_cast<int>(mode) << ", subnet " << subnet);
+      SCOPED_TRACE(testing::Message()
+                   << "mode " << static_cast<int>(mode) << ", subnet " << subnet);
       const auto values = run_gather({3, 2, 2}, mode, 1, {subnet, Payload::Values}, kBlock);
       const auto timing = run_gather({3, 2, 2}, mode, 1, {subnet, Payload::TimingOnly}, kBlock);
       EXPECT_EQ(values["result_bytes"], 12 * kBlock);

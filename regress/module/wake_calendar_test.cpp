@@ -68,7 +68,8 @@ Played play(const std::function<void(Scene&)>& script) {
 // The log's entries from `begin` to `end`, sorted: a round whose order is the calendar's own.
 std::vector<std::string> sorted(const std::vector<std::string>& log, std::size_t begin,
                                 std::size_t end) {
-  std::vector<std::string> round(log.begin() + begin, log.begin() + end);
+  std::vector<std::string> round(log.begin() + static_cast<std::ptrdiff_t>(begin),
+                                 log.begin() + static_cast<std::ptrdiff_t>(end));
   std::sort(round.begin(), round.end());
   return round;
 }

@@ -73,14 +73,14 @@ TEST(LinkCalendar, TouchingBookingsJoin) {
 // fills is booked (a later booking finds no room there).
 TEST(LinkCalendar, SpreadBookingFillsTheGapsInOrder) {
   LinkCalendar c;
-  c.book(100, 10, 0);  // 100..110
-  c.book(130, 10, 0);  // 130..140
+  c.book(100, 10, 0);                         // 100..110
+  c.book(130, 10, 0);                         // 130..140
   EXPECT_EQ(c.book_spread(90, 50, 0), 160u);  // 90..100, 110..130 and 140..160
-  EXPECT_EQ(c.bookings(), 1u);                 // 90..160 all booked now
+  EXPECT_EQ(c.bookings(), 1u);                // 90..160 all booked now
   EXPECT_EQ(c.book(95, 5, 0), 160u);
   EXPECT_EQ(c.book(0, 5, 0), 0u);
-  EXPECT_EQ(c.book_spread(200, 7, 0), 207u);   // no booking in the way: in one piece
-  EXPECT_EQ(c.book_spread(300, 0, 0), 300u);   // nothing to book
+  EXPECT_EQ(c.book_spread(200, 7, 0), 207u);  // no booking in the way: in one piece
+  EXPECT_EQ(c.book_spread(300, 0, 0), 300u);  // nothing to book
 }
 
 }  // namespace

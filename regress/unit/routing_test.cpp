@@ -146,7 +146,7 @@ std::string case_name(const testing::TestParamInfo<RoutingCase>& info) {
 }
 
 // Makes GoogleTest print a failing case by name rather than as raw bytes.
-void PrintTo(const RoutingCase& c, std::ostream* os) {
+void PrintTo(const RoutingCase& c, std::ostream* os) {  // NOLINT: GoogleTest's name
   *os << case_label(c);
 }
 

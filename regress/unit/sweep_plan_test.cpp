@@ -34,7 +34,7 @@ class SweepPlanTest : public ::testing::Test {
 
   // Writes `text` to `name` (relative to the test dir, parents created) and returns its path.
   fs::path write(const std::string& name, const std::string& text) const {
-    const fs::path path = m_dir / name;
+    fs::path path = m_dir / name;
     fs::create_directories(path.parent_path());
     std::ofstream(path) << text;
     return path;

@@ -44,8 +44,8 @@ Task spmv_program(NodeContext ctx, AppLog& log) {
   CollectivePort port(host, Payload::TimingOnly);
   const int nodes = ctx.nodes;
   const std::uint64_t rows = c.app.rows / static_cast<std::uint64_t>(nodes);
-  const Cycle compute = compute_cycles(
-      c, 2.0 * c.app.nonzeros_per_row * static_cast<double>(rows), c.app.spmv_mflops / 1000.0);
+  const Cycle compute = compute_cycles(c, 2.0 * c.app.nonzeros_per_row * static_cast<double>(rows),
+                                       c.app.spmv_mflops / 1000.0);
   std::vector<int> trees;
   for (int t = 0; t < kMaxTrees; ++t) {
     if (ctx.trees[t] != nullptr) trees.push_back(t);
@@ -68,12 +68,14 @@ Task spmv_program(NodeContext ctx, AppLog& log) {
   }
 }
 
-HeatGrid::HeatGrid(const std::vector<int>& cells, int nodes) : m_nx(cells.at(0)), m_ny(cells.at(1)) {
+HeatGrid::HeatGrid(const std::vector<int>& cells, int nodes)
+    : m_nx(cells.at(0)), m_ny(cells.at(1)) {
   // The divisor pair whose blocks have the shortest perimeter (least halo).
   double best = 0;
   for (int p = 1; p <= nodes; ++p) {
     if (nodes % p != 0) continue;
-    const double perimeter = static_cast<double>(m_nx) / p + static_cast<double>(m_ny) / (nodes / p);
+    const double perimeter = static_cast<double>(m_nx) / p +
+                             static_cast<double>(m_ny) / (static_cast<double>(nodes) / p);
     if (best == 0 || perimeter < best) {
       best = perimeter;
       px = p;

@@ -228,7 +228,7 @@ CollectiveWorkload::Op& CollectiveWorkload::op_of(Job& job, const Packet& p) {
 }
 
 void CollectiveWorkload::delivered(const Packet& p, NodeId at) {
-  if (p.header.kind == PacketKind::Write) return;  // background traffic: the ledger checks it
+  if (p.header.kind == PacketKind::Write) return;   // background traffic: the ledger checks it
   if (p.header.kind == PacketKind::ReduceReport) {  // from this node's router
     m_sources.at(at)->report(unpack_report(p));
     if (m_wake) m_wake(at);
@@ -245,15 +245,16 @@ void CollectiveWorkload::delivered(const Packet& p, NodeId at) {
     expect(p.header.kind == PacketKind::Broadcast && at != t.source, p, at,
            "a broadcast must reach every processor but its source");
   } else {
-    expect(p.header.kind ==
-               (wl.op == CollectiveOp::Reduce ? PacketKind::ReduceResult : PacketKind::AllreduceResult),
+    expect(p.header.kind == (wl.op == CollectiveOp::Reduce ? PacketKind::ReduceResult
+                                                           : PacketKind::AllreduceResult),
            p, at, "unexpected packet kind for this operation");
     expect(wl.op == CollectiveOp::Allreduce || at == t.destination, p, at,
            "the reduce result reached another node than its destination");
   }
   expect(p.header.data_flits == wl.payload_flits, p, at, "wrong payload length");
   std::vector<std::int64_t> got(op.words.size());
-  for (std::size_t i = 0; i < got.size(); ++i) got[i] = word(p.data[i / 2], static_cast<int>(i % 2));
+  for (std::size_t i = 0; i < got.size(); ++i)
+    got[i] = word(p.data[i / 2], static_cast<int>(i % 2));
   expect(got == op.words, p, at,
          wl.op == CollectiveOp::Broadcast ? "broadcast payload corrupted"
                                           : "the result differs from the reduction of the inputs");

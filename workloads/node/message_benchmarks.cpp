@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/fabric/zero_load.h"
 #include "models/node/host.h"
 #include "models/pcie/pcie_timing.h"
-#include "models/fabric/zero_load.h"
 
 namespace angara {
 namespace {
@@ -41,12 +41,15 @@ Task send_done(MessageChannel& channel, NetAddr peer) {
   co_await send_all(channel, peer, done);
 }
 
-Task receive_done(MessageChannel& channel) { co_await receive_bytes(channel, 8); }
+Task receive_done(MessageChannel& channel) {
+  co_await receive_bytes(channel, 8);
+}
 
 // Flits on the wire for `bytes` of message in packets of at most 256 bytes.
 std::uint64_t wire_flits(int bytes) {
   const int packets = (bytes + kPacketBytes - 1) / kPacketBytes;
-  return static_cast<std::uint64_t>(packets + (bytes + kFlitBytes - 1) / kFlitBytes);
+  return static_cast<std::uint64_t>(packets) +
+         static_cast<std::uint64_t>((bytes + kFlitBytes - 1) / kFlitBytes);
 }
 
 }  // namespace
@@ -107,8 +110,9 @@ Task pingpong_responder(MessageChannel& channel, NetAddr peer, const WorkloadPar
           continue;
         }
         got += static_cast<int>(message->bytes);
-        co_await send_all(channel, peer,
-                          {message->fragments.begin(), message->fragments.begin() + message->count});
+        co_await send_all(
+            channel, peer,
+            {message->fragments.begin(), message->fragments.begin() + message->count});
         co_await channel.recv_complete();
       }
     }
@@ -117,10 +121,11 @@ Task pingpong_responder(MessageChannel& channel, NetAddr peer, const WorkloadPar
 
 double message_bound_gbps(const Config& config, int bytes) {
   const double bits = 8.0 * bytes;
-  const double pcie_ns = PcieTiming(config.pcie).serialization_ns(
-      static_cast<std::uint64_t>(bytes + kHeaderBytes));
+  const double pcie_ns =
+      PcieTiming(config.pcie).serialization_ns(static_cast<std::uint64_t>(bytes) + kHeaderBytes);
   const double wire_bits = static_cast<double>(wire_flits(bytes)) * kFlitBits;
-  const double narrowest_gbps = std::min(config.link.bandwidth_gbps, config.endpoint.bandwidth_gbps);
+  const double narrowest_gbps =
+      std::min(config.link.bandwidth_gbps, config.endpoint.bandwidth_gbps);
   return std::min(bits / pcie_ns, bits * narrowest_gbps / wire_bits);
 }
 
@@ -130,10 +135,12 @@ Cycle message_one_way_cycles(const Config& config, int hops, int bytes) {
   }
   const double mhz = config.router.clock_mhz;
   const PcieTiming pcie(config.pcie);
-  const auto with_header = static_cast<std::uint64_t>(bytes + kHeaderBytes);
+  const auto with_header = static_cast<std::uint64_t>(bytes) + kHeaderBytes;
   const int flits = 1 + (bytes + kFlitBytes - 1) / kFlitBytes;
-  return cycles_for_ns(config.node.send_overhead_ns, mhz) + cycles_for_ns(pcie.transfer_ns(with_header), mhz) +
-         zero_load_latency(config.fabric(), hops, flits) + cycles_for_ns(pcie.transfer_ns(with_header), mhz) +
+  return cycles_for_ns(config.node.send_overhead_ns, mhz) +
+         cycles_for_ns(pcie.transfer_ns(with_header), mhz) +
+         zero_load_latency(config.fabric(), hops, flits) +
+         cycles_for_ns(pcie.transfer_ns(with_header), mhz) +
          cycles_for_ns(config.node.recv_overhead_ns, mhz);
 }
 
