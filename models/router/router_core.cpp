@@ -10,11 +10,6 @@ namespace {
 
 constexpr int kUnlimited = 1 << 30;  // the PEGroup takes whatever the crossbar hands it
 
-// Up-bound collective packets use VCUp, down-bound ones VCDown.
-bool goes_up(PacketKind kind) {
-  return kind == PacketKind::Reduce || kind == PacketKind::BroadcastRequest;
-}
-
 }  // namespace
 
 RouterShared::RouterShared(const Torus& t, const FabricParams& params)
@@ -92,13 +87,6 @@ Cycle RouterCore::ready_at(PortId port, const Packet& p, const Route& r) const {
   const Cycle out_ser = timing(out).serialization(p.wire_flits());
   const Cycle tail_bound = p.tail_at > out_ser ? p.tail_at - out_ser : 0;
   return std::max(p.head_at + m_shared.pipeline, tail_bound);
-}
-
-VcId RouterCore::out_vc(PortId out, const Packet& p, const Route& r) const {
-  if (out == pegroup_port()) return 0;
-  if (!is_collective(p.header.kind)) return r.p2p_vc;
-  if (out == m_local) return vc_up();  // the endpoint's collective buffer
-  return goes_up(p.header.kind) ? vc_up() : vc_down();
 }
 
 // VCUp and VCDown inherit the deterministic VC's bubble flow control: overlapping trees chain

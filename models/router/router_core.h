@@ -232,4 +232,15 @@ void RouterCore::issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Rout
   shell.hand_on(Grant{p, in, in_vc, last, out, vc, start, start + length});
 }
 
+// Inline: RouterCore::issue, a template both shells instantiate, asks it for every copy.
+inline VcId RouterCore::out_vc(PortId out, const Packet& p, const Route& r) const {
+  if (out == pegroup_port()) return 0;
+  if (!is_collective(p.header.kind)) return r.p2p_vc;
+  if (out == m_local) return vc_up();  // the endpoint's collective buffer
+  // Up-bound collective packets use VCUp, down-bound ones VCDown.
+  const bool up =
+      p.header.kind == PacketKind::Reduce || p.header.kind == PacketKind::BroadcastRequest;
+  return up ? vc_up() : vc_down();
+}
+
 }  // namespace angara
