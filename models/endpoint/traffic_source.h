@@ -1,6 +1,6 @@
 #pragma once
 // The seam between a node's endpoint and what it runs: a workload hands out packets to send, an
-// observer hears about created and delivered packets. The CPU and PCIe endpoint (issue 5) sit on
+// observer hears about created and delivered packets. A node's PCIe endpoint is such a source, on
 // the same router port and protocol.
 
 #include <optional>
