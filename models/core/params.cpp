@@ -19,6 +19,20 @@ int TopologyParams::node_count() const {
   return n;
 }
 
+void TopologyParams::check_node(const std::string& key, const std::vector<int>& c) const {
+  const auto text = fmt::format("[{}]", fmt::join(c, ", "));
+  if (c.size() != dims.size()) {
+    throw ConfigError(
+        key, text,
+        fmt::format("a node is given by {} coordinates, one per dimension", dims.size()));
+  }
+  for (std::size_t d = 0; d < c.size(); ++d) {
+    if (c[d] < 0 || c[d] >= dims[d]) {
+      throw ConfigError(key, text, fmt::format("coordinate {} must be 0 to {}", d, dims[d] - 1));
+    }
+  }
+}
+
 void TopologyParams::validate() const {
   const auto text = fmt::format("[{}]", fmt::join(dims, ", "));
   if (dims.empty() || dims.size() > kMaxDims) {
@@ -101,25 +115,6 @@ void ChannelParams::validate(const std::string& section) const {
   }
 }
 
-namespace {
-
-// Coordinates of a node on the torus: one per dimension, each on its ring.
-void check_coords(const std::string& key, const std::vector<int>& c, const TopologyParams& t) {
-  const auto text = fmt::format("[{}]", fmt::join(c, ", "));
-  if (c.size() != t.dims.size()) {
-    throw ConfigError(
-        key, text,
-        fmt::format("a node is given by {} coordinates, one per dimension", t.dims.size()));
-  }
-  for (std::size_t d = 0; d < c.size(); ++d) {
-    if (c[d] < 0 || c[d] >= t.dims[d]) {
-      throw ConfigError(key, text, fmt::format("coordinate {} must be 0 to {}", d, t.dims[d] - 1));
-    }
-  }
-}
-
-}  // namespace
-
 void CollectiveParams::validate(const TopologyParams& topology) const {
   if (trees < 0 || trees > 16) {
     throw ConfigError("collective.trees", fmt::format("{}", trees), "0 to 16 trees (TreeId 0..15)");
@@ -128,8 +123,8 @@ void CollectiveParams::validate(const TopologyParams& topology) const {
     throw ConfigError("collective.roots", fmt::format("{} roots", roots.size()),
                       fmt::format("at most one root per tree ({} trees)", trees));
   }
-  for (const auto& r : roots) check_coords("collective.roots", r, topology);
-  for (const auto& n : transit) check_coords("collective.transit", n, topology);
+  for (const auto& r : roots) topology.check_node("collective.roots", r);
+  for (const auto& n : transit) topology.check_node("collective.transit", n);
   std::vector<bool> used(16, false);
   for (int id = 0; id < trees; ++id) used[id] = true;
   for (std::size_t i = 0; i < tree.size(); ++i) {
@@ -143,7 +138,7 @@ void CollectiveParams::validate(const TopologyParams& topology) const {
     used[tree[i].id] = true;
     for (std::size_t r = 0; r < tree[i].rows.size(); ++r) {
       const auto& row = tree[i].rows[r];
-      check_coords(fmt::format("{}.rows[{}].node", key, r), row.node, topology);
+      topology.check_node(fmt::format("{}.rows[{}].node", key, r), row.node);
       Direction d;
       if (!row.to_root.empty() && !parse_direction(row.to_root, d)) {
         throw ConfigError(fmt::format("{}.rows[{}].to_root", key, r), "\"" + row.to_root + "\"",
@@ -166,112 +161,6 @@ void CollectiveParams::validate(const TopologyParams& topology) const {
       {"collective.reducer_flit_cycles", reducer_flit_cycles}};
   for (const auto& [key, value] : cycles) {
     if (value < 0) throw ConfigError(key, fmt::format("{}", value), "must be zero or positive");
-  }
-}
-
-namespace {
-
-// The value as the config file writes it, for error messages.
-const char* quoted(SoftwareAlgorithm algorithm) {
-  constexpr const char* kNames[] = {"\"tree\"", "\"binomial\"", "\"recursive_doubling\"",
-                                    "\"subnet\""};
-  return kNames[static_cast<int>(algorithm)];
-}
-
-}  // namespace
-
-void WorkloadParams::validate(const TopologyParams& topology,
-                              const CollectiveParams& collective) const {
-  if (kind == WorkloadKind::Synthetic) return;
-  if (payload_flits < 1 || payload_flits > kMaxDataFlits) {
-    throw ConfigError("workload.payload_flits", fmt::format("{}", payload_flits),
-                      "a packet carries 1 to 16 data flits");
-  }
-  if (repetitions < 1) {
-    throw ConfigError("workload.repetitions", fmt::format("{}", repetitions), "at least 1");
-  }
-  if (kind == WorkloadKind::MsgRate || kind == WorkloadKind::PingPong) {
-    validate_messages(topology);
-    return;
-  }
-  if (kind == WorkloadKind::Collective && op == CollectiveOp::Allgather) {
-    throw ConfigError("workload.op", "\"allgather\"",
-                      "the hardware subnet has no allgather; run it in software: "
-                      "workload.kind = \"software\"");
-  }
-  if (kind == WorkloadKind::Software) validate_algorithm();
-  if (kind == WorkloadKind::Spmv || kind == WorkloadKind::Heat) {
-    const auto message_algorithm =
-        kind == WorkloadKind::Spmv ? SoftwareAlgorithm::RecursiveDoubling : SoftwareAlgorithm::Tree;
-    if (algorithm != SoftwareAlgorithm::Subnet && algorithm != message_algorithm) {
-      throw ConfigError("workload.algorithm", quoted(algorithm),
-                        kind == WorkloadKind::Spmv
-                            ? "spmv allgathers by recursive_doubling or over the subnet"
-                            : "heat allreduces along the tree or over the subnet");
-    }
-  }
-  const bool given = std::any_of(collective.tree.begin(), collective.tree.end(),
-                                 [this](const TreeSpec& t) { return t.id == tree; });
-  const bool uses_tree = kind == WorkloadKind::Collective || algorithm == SoftwareAlgorithm::Tree ||
-                         (algorithm == SoftwareAlgorithm::Subnet && op != CollectiveOp::Allgather);
-  if (uses_tree && !given && (tree < 0 || tree >= collective.trees)) {
-    throw ConfigError("workload.tree", fmt::format("{}", tree),
-                      fmt::format("no such tree: collective.trees = {} (TreeId 0..{}) and no "
-                                  "[[collective.tree]] with this id",
-                                  collective.trees, collective.trees - 1));
-  }
-  if (!source.empty()) check_coords("workload.source", source, topology);
-  if (!destination.empty()) check_coords("workload.destination", destination, topology);
-  if (!(background_rate >= 0.0 && background_rate <= 1.0)) {
-    throw ConfigError("workload.background_rate", fmt::format("{}", background_rate),
-                      "between 0 and 1 flit per node per cycle");
-  }
-}
-
-void WorkloadParams::validate_algorithm() const {
-  const bool fits =
-      algorithm == SoftwareAlgorithm::Subnet ||
-      (op == CollectiveOp::Allgather
-           ? algorithm == SoftwareAlgorithm::RecursiveDoubling
-           : algorithm == SoftwareAlgorithm::Tree ||
-                 (op == CollectiveOp::Broadcast && algorithm == SoftwareAlgorithm::Binomial));
-  if (!fits) {
-    throw ConfigError("workload.algorithm", quoted(algorithm),
-                      "broadcast: tree or binomial; reduce and allreduce: tree; allgather: "
-                      "recursive_doubling; any operation: subnet");
-  }
-}
-
-void WorkloadParams::validate_messages(const TopologyParams& topology) const {
-  if (!peer.empty()) {
-    check_coords("workload.peer", peer, topology);
-    if (std::all_of(peer.begin(), peer.end(), [](int c) { return c == 0; })) {
-      throw ConfigError("workload.peer", fmt::format("[{}]", fmt::join(peer, ", ")),
-                        "rank 1 must be another node than rank 0 (node 0)");
-    }
-  } else if (topology.dims.front() < 2) {
-    throw ConfigError("topology.dims", fmt::format("[{}]", fmt::join(topology.dims, ", ")),
-                      "the default peer is node 0's +X neighbour: give workload.peer");
-  }
-  if (sizes.empty()) throw ConfigError("workload.sizes", "[]", "give at least one message size");
-  for (int size : sizes) {
-    if (size < 1 || size > (1 << 20)) {
-      throw ConfigError("workload.sizes", fmt::format("{}", size),
-                        "message sizes are 1 B .. 1 MiB");
-    }
-  }
-  if (messages < 1)
-    throw ConfigError("workload.messages", fmt::format("{}", messages), "at least 1");
-}
-
-void TrafficParams::validate() const {
-  if (!(rate >= 0.0 && rate <= 1.0)) {
-    throw ConfigError("traffic.rate", fmt::format("{}", rate),
-                      "must be between 0 and 1 flit per node per cycle (Bernoulli injection)");
-  }
-  if (packet_flits < 1 || packet_flits > kMaxDataFlits) {
-    throw ConfigError("traffic.packet_flits", fmt::format("{}", packet_flits),
-                      "a packet carries 1 to 16 data flits (256 bytes at most)");
   }
 }
 
@@ -302,73 +191,6 @@ void PcieParams::validate() const {
   }
   if (!(latency_ns >= 0)) {
     throw ConfigError("pcie.latency_ns", fmt::format("{}", latency_ns), "must be zero or positive");
-  }
-}
-
-bool TraceParams::traces(const std::string& block) const {
-  return std::find(blocks.begin(), blocks.end(), block) != blocks.end();
-}
-
-void TraceParams::validate(const TopologyParams& topology, SimMode mode) const {
-  if (!on()) return;
-  if (mode != SimMode::At) {
-    throw ConfigError("trace.nodes", fmt::format("{} nodes", nodes.size()),
-                      "waveforms are drawn from the AT model: set sim.mode = \"at\"");
-  }
-  for (const auto& n : nodes) check_coords("trace.nodes", n, topology);
-  const TraceParams all;
-  for (const auto& b : blocks) {
-    if (!all.traces(b)) {
-      throw ConfigError("trace.blocks", "\"" + b + "\"",
-                        fmt::format("unknown block; known: {}", fmt::join(all.blocks, ", ")));
-    }
-  }
-  if (file.empty()) throw ConfigError("trace.file", "\"\"", "name the VCD file to write");
-}
-
-void Config::validate() const {
-  topology.validate();
-  const int dims = static_cast<int>(topology.dims.size());
-  router.validate(dims);
-  link.validate("link");
-  endpoint.validate("endpoint");
-  collective.validate(topology);
-  workload.validate(topology, collective);
-  traffic.validate();
-  sim.validate();
-  trace.validate(topology, sim.mode);
-  pcie.validate();
-  node.validate();
-  app.validate(workload.kind, topology.node_count());
-}
-
-void AppParams::validate(WorkloadKind kind, int nodes) const {
-  if (kind == WorkloadKind::Spmv) {
-    const auto n = static_cast<std::uint64_t>(nodes);
-    if (rows < n || rows % n != 0) {
-      throw ConfigError("app.rows", fmt::format("{}", rows),
-                        fmt::format("equal blocks: a multiple of the node count ({})", nodes));
-    }
-    if (nonzeros_per_row < 1) {
-      throw ConfigError("app.nonzeros_per_row", fmt::format("{}", nonzeros_per_row), "at least 1");
-    }
-    if (!(spmv_mflops > 0)) {
-      throw ConfigError("app.spmv_mflops", fmt::format("{}", spmv_mflops), "must be positive");
-    }
-  }
-  if (kind == WorkloadKind::Heat) {
-    if (grid.size() != 2 || grid[0] < 1 || grid[1] < 1 || std::int64_t{grid[0]} * grid[1] < nodes) {
-      throw ConfigError("app.grid", fmt::format("[{}]", fmt::join(grid, ", ")),
-                        fmt::format("two positive sizes [x, y] with at least one cell per node "
-                                    "({} nodes)",
-                                    nodes));
-    }
-    if (!(heat_gflops > 0)) {
-      throw ConfigError("app.heat_gflops", fmt::format("{}", heat_gflops), "must be positive");
-    }
-    if (flops_per_cell < 1) {
-      throw ConfigError("app.flops_per_cell", fmt::format("{}", flops_per_cell), "at least 1");
-    }
   }
 }
 

@@ -17,6 +17,9 @@ struct TopologyParams {
 
   int node_count() const;
   void validate() const;
+  // Throws a ConfigError under `key` unless `coords` name a node: one coordinate per dimension,
+  // each on its ring.
+  void check_node(const std::string& key, const std::vector<int>& coords) const;
 };
 
 // How the deterministic routing avoids deadlock on the torus rings.
@@ -83,59 +86,8 @@ struct CollectiveParams {
   void validate(const TopologyParams& topology) const;
 };
 
-// synthetic: [traffic]; collective: the hardware subnet driven from the endpoints; msgrate,
-// pingpong, software: CPU programs over the message API (models/node).
-enum class WorkloadKind { Synthetic, Collective, MsgRate, PingPong, Software, Spmv, Heat };
-enum class CollectiveOp { Broadcast, Reduce, Allreduce, Allgather };
-// How the CPU programs of a software experiment do the collective: with messages
-// (collectives/software/software_collectives.h), or by driving the hardware subnet through their
-// PCIe endpoints (Subnet: the like-for-like comparison, both measured from program to program).
-enum class SoftwareAlgorithm { Tree, Binomial, RecursiveDoubling, Subnet };
 // The reduction operations of the collective subnet, on 64-bit signed integers.
 enum class Reduction : std::uint8_t { Sum = 0, Min = 1, Max = 2 };
-
-// What the endpoints run: [traffic] for the synthetic kind; for the collective kind, one
-// operation repeated, each started when the one before has completed.
-struct WorkloadParams {
-  WorkloadKind kind = WorkloadKind::Synthetic;
-  CollectiveOp op = CollectiveOp::Broadcast;
-  Reduction reduction = Reduction::Sum;
-  int tree = 0;                  // TreeId
-  std::vector<int> source;       // broadcast source; empty: the tree's root
-  std::vector<int> destination;  // reduce result's node; empty: the tree's root
-  int payload_flits = 16;        // data flits per packet, 1..16
-  int repetitions = 10;
-  bool overlap = false;  // start every operation at once (the processors' 16-reduce window applies)
-  bool all_trees = false;        // run each operation on every tree at once (tree is then ignored)
-  double background_rate = 0.0;  // uniform point-to-point traffic beside, flits/node/cycle
-  SoftwareAlgorithm algorithm = SoftwareAlgorithm::Tree;  // software collectives
-  // msgrate and pingpong: rank 0 is node 0, rank 1 is `peer` (empty: node 0's +X neighbour)
-  std::vector<int> peer;
-  std::vector<int> sizes{8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};  // message bytes
-  int messages = 1000;  // msgrate: messages per size; pingpong: round trips per size
-
-  // Bytes a collective operation carries (payload_flits flits of 16 bytes).
-  int payload_bytes() const { return payload_flits * 16; }
-
-  void validate(const TopologyParams& topology, const CollectiveParams& collective) const;
-
- private:
-  void validate_algorithm() const;
-  void validate_messages(const TopologyParams& topology) const;
-};
-
-enum class TrafficPattern { Uniform };
-enum class InjectionProcess { Bernoulli };
-
-struct TrafficParams {
-  TrafficPattern pattern = TrafficPattern::Uniform;
-  InjectionProcess injection = InjectionProcess::Bernoulli;
-  double rate = 0.3;      // offered load, flits (header + data) per node per cycle, 0..1
-  int packet_flits = 16;  // data flits per packet, 1..16 (one header flit is added)
-
-  int wire_flits() const { return 1 + packet_flits; }
-  void validate() const;
-};
 
 // AT: flit-accurate flow control with credits and buffers. LT: blocking calls through the whole
 // network with link reservations and temporal decoupling, for fast sweeps.
@@ -172,21 +124,6 @@ struct NodeParams {
   void validate() const;
 };
 
-// The applications of spec section 3 as CPU programs (workload kinds spmv and heat). Their
-// collectives: workload.algorithm (spmv: recursive_doubling or subnet; heat: tree or subnet);
-// their iterations: workload.repetitions. Compute rates are the spec's measured single-node
-// rates; flops_per_cell is the model's count for the nonlinear scheme (docs/paper/REPORT.md).
-struct AppParams {
-  std::uint64_t rows = 20480000;      // spmv: matrix rows N, split in equal blocks
-  int nonzeros_per_row = 10;          // spmv: d
-  double spmv_mflops = 591;           // spmv: one node's rate, MFlop/s
-  std::vector<int> grid{6400, 6400};  // heat: cells along x and y
-  double heat_gflops = 11;            // heat: one node's rate, GFlop/s
-  int flops_per_cell = 25;            // heat: per cell and step (assumption)
-
-  void validate(WorkloadKind kind, int nodes) const;
-};
-
 enum class PcieEncoding { B8b10b, B128b130b };
 
 // The PCIe link between a node's host and its network adapter (Table 1: gen2 x16, 300 ns).
@@ -201,43 +138,12 @@ struct PcieParams {
   void validate() const;
 };
 
-// Waveforms of chosen nodes' blocks (AT only), written as a VCD file.
-struct TraceParams {
-  std::vector<std::vector<int>> nodes;  // coordinates; empty: tracing off
-  std::vector<std::string> blocks{"link",        "vcup",    "vcdown", "pegroup_fifo",
-                                  "broadcaster", "reducer", "credit"};
-  std::string file = "trace.vcd";
-
-  bool on() const { return !nodes.empty(); }
-  bool traces(const std::string& block) const;
-  void validate(const TopologyParams& topology, SimMode mode) const;
-};
-
 // What the routers and their endpoints are built from: the fabric's own parameters.
 struct FabricParams {
   RouterParams router;
-  ChannelParams link;      // router-to-router links
-  ChannelParams endpoint;  // injection and ejection ports of the router
-  CollectiveParams collective;
-};
-
-// A whole experiment's parameters.
-struct Config {
-  TopologyParams topology;
-  RouterParams router;
-  ChannelParams link;
+  ChannelParams link;                 // router-to-router links
   ChannelParams endpoint{75.0, 0.0};  // injection and ejection ports of the router
   CollectiveParams collective;
-  WorkloadParams workload;
-  TrafficParams traffic;
-  SimParams sim;
-  TraceParams trace;
-  PcieParams pcie;
-  NodeParams node;
-  AppParams app;
-
-  FabricParams fabric() const { return {router, link, endpoint, collective}; }
-  void validate() const;
 };
 
 // Rounds cycles up, forgiving the last bits of floating-point error (75 Gbit/s is not exact in

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/core/params.h"
+#include "platform/config/config.h"
 
 namespace angara {
 

@@ -21,7 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/core/config_error.h"
-#include "models/core/params.h"
+#include "platform/config/config.h"
 
 namespace angara::config_values {
 

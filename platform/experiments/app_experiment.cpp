@@ -42,8 +42,14 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
           2.0 * config.app.nonzeros_per_row * static_cast<double>(config.app.rows);
     }
     for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
-      const NodeContext ctx{
-          n, machine.host(n), nodes, machine.torus(), machine.system().trees(), config};
+      const NodeContext ctx{n,
+                            machine.host(n),
+                            nodes,
+                            machine.torus(),
+                            machine.system().trees(),
+                            config.router.clock_mhz,
+                            config.workload,
+                            config.app};
       machine.load(n, heat ? heat_program(ctx, grid, expected_max, log) : spmv_program(ctx, log));
     }
     machine.run(progress);

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "models/core/params.h"
+#include "platform/config/config.h"
 
 namespace angara {
 

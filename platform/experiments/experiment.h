@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/core/latency_stats.h"
-#include "models/core/params.h"
+#include "platform/config/config.h"
 #include "platform/experiments/run_record.h"
 #include "platform/machine/progress.h"
 

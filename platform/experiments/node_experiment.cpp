@@ -20,7 +20,7 @@ struct Figures {
 Figures figures(const MessageBenchResult& r, const SizePoint& p) {
   Figures f{};
   f.time_ns = static_cast<double>(p.cycles) * r.config.router.cycle_ns();
-  f.bound_gbit_s = message_bound_gbps(r.config, p.bytes);
+  f.bound_gbit_s = message_bound_gbps(r.config.pcie, r.config.fabric(), p.bytes);
   if (is_msgrate(r.config)) {
     f.rate_mmsg_s = p.count / f.time_ns * 1e3;
     f.bandwidth_gbit_s = 8.0 * p.bytes * p.count / f.time_ns;

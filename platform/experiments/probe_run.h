@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "models/core/params.h"
+#include "platform/config/config.h"
 
 namespace angara {
 

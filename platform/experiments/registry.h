@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "models/core/params.h"
+#include "platform/config/config.h"
 #include "platform/experiments/results_json.h"
 #include "platform/machine/progress.h"
 

@@ -5,7 +5,7 @@
 
 #include <chrono>
 
-#include "models/core/params.h"
+#include "platform/config/config.h"
 
 namespace angara {
 

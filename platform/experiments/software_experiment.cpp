@@ -86,7 +86,8 @@ class Harness {
  private:
   int tree_id() const { return m_tree != nullptr ? m_tree->id : m_wl.tree; }
   std::vector<std::int64_t> inputs(int k, NodeId node) const {
-    return collective_inputs(m_config, k, tree_id(), node);
+    return collective_inputs(m_config.sim.seed, m_config.workload.payload_flits, k, tree_id(),
+                             node);
   }
   const std::vector<std::int64_t>& expected(int k);
   // Node `node`'s part of operation k over the hardware subnet; `words` in: its data, out: what

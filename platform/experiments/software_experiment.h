@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/core/params.h"
+#include "platform/config/config.h"
 #include "platform/experiments/run_record.h"
 #include "platform/machine/progress.h"
 

@@ -14,7 +14,6 @@
 #include "collectives/subnet/tree.h"
 #include "models/core/packet_ledger.h"
 #include "models/core/packet_pool.h"
-#include "models/core/params.h"
 #include "models/endpoint/endpoint_core.h"
 #include "models/fabric/ejection_end.h"
 #include "models/fabric/fabric_protocol.h"
@@ -23,6 +22,7 @@
 #include "models/routing/direction_order_routing.h"
 #include "models/timing/tracer.h"
 #include "models/topology/torus.h"
+#include "platform/config/config.h"
 
 namespace angara {
 

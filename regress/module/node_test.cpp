@@ -109,7 +109,8 @@ TEST(PingPong, HalfRoundTripAtZeroLoadIsTheDocumentedSumOfItsParts) {
       c.workload.peer = peer;
       const auto r = run_bench(c);
       for (const auto& size : r["sizes"]) {
-        const Cycle expected = message_one_way_cycles(c, r["hops"], size["bytes"]);
+        const Cycle expected =
+            message_one_way_cycles(c.node, c.pcie, c.fabric(), r["hops"], size["bytes"]);
         EXPECT_DOUBLE_EQ(size["half_rtt_ns"].get<double>(),
                          static_cast<double>(expected) * c.router.cycle_ns())
             << "mode " << static_cast<int>(mode) << ", " << size["bytes"] << " B, " << r["hops"]

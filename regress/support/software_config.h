@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/core/params.h"
+#include "platform/config/config.h"
 
 namespace angara::test {
 

@@ -44,7 +44,7 @@ class Listener : public TrafficObserver {
 
 // Endpoint channel of Table 1: latency 0, S(1) = 1, S(5) = 5, S(17) = 15 cycles.
 struct Bench {
-  Config config;
+  FabricParams params;
   Script source;
   Listener observer;
   PacketLedger ledger;
@@ -56,15 +56,15 @@ struct Bench {
     source.requests.push_back({5, data_flits, created, kind});
   }
   EndpointCore& start(NodeId id, FlowControl flow) {
-    core = std::make_unique<EndpointCore>(id, source, observer, ledger, pool, config.fabric());
+    core = std::make_unique<EndpointCore>(id, source, observer, ledger, pool, params);
     core->set_flow_control(flow);
     return *core;
   }
   // One injection VC of 34 flits (room for two 17-flit packets), `packets` 17-flit requests
   // created at cycle 0.
   EndpointCore& start_with_two_packet_buffer(int packets, FlowControl flow) {
-    config.router.vcs = 1;
-    config.router.buffer_flits = 34;
+    params.router.vcs = 1;
+    params.router.buffer_flits = 34;
     for (int i = 0; i < packets; ++i) request(0);
     return start(0, flow);
   }
@@ -103,8 +103,8 @@ TEST(EndpointCore, PacketsFollowOneAnotherOnTheInjectionChannel) {
 // from class 0; a collective packet goes to the PEGroup FIFO (VC vcs) and takes no turn.
 TEST(EndpointCore, PointToPointPacketsTakeTheVcSetsInTurn) {
   Bench b;
-  b.config.router.deadlock = DeadlockScheme::Dateline;
-  b.config.router.vcs = 4;
+  b.params.router.deadlock = DeadlockScheme::Dateline;
+  b.params.router.vcs = 4;
   b.request(0);
   b.request(0, 1, PacketKind::Broadcast);
   b.request(0);

@@ -1,7 +1,7 @@
 // Unit tests of the machine parameters: Table 1 defaults, channel timing in whole cycles and the
 // configuration checks (each names the offending key).
 
-#include "models/core/params.h"
+#include "platform/config/config.h"
 
 #include <gtest/gtest.h>
 

@@ -27,15 +27,12 @@ PortId port_of(Direction d) {
 // A 4x4 torus with the default (Table 1) parameters: P = 3, link L = 40 and S(1) = 1, S(17) = 15,
 // local channel L = 0 and the same serialization, 64-flit buffers, 2 VCs, bubble rule.
 struct Fabric {
-  Config config;
+  FabricParams params;
   Torus torus{{4, 4}};
   std::unique_ptr<RouterShared> shared;
   PacketPool pool;
 
-  Fabric() {
-    config.topology.dims = {4, 4};
-    shared = std::make_unique<RouterShared>(torus, config.fabric());
-  }
+  Fabric() { shared = std::make_unique<RouterShared>(torus, params); }
   RouterCore router(NodeId id) { return RouterCore(id, *shared, nullptr, pool); }
   NodeId step(NodeId from, Direction d) const { return torus.neighbor(from, d); }
 
@@ -121,7 +118,7 @@ TEST(RouterCore, AHopTakesPipelineThenLinkLatencyAndSerialization) {
   EXPECT_EQ(p->head_at, 4u + 40 + 1);
   EXPECT_EQ(p->tail_at, 4u + 40 + 15);
   EXPECT_EQ(p->hops, 1);
-  const ZeroLoad zero(f.config.fabric());
+  const ZeroLoad zero(f.params);
   EXPECT_EQ(p->head_at - 1, zero.transit(1) - zero.transit(0));
   EXPECT_EQ(core.flit_hops(), 17u);
 }
@@ -158,7 +155,7 @@ TEST(RouterCore, AnUnloadedPathTakesTheZeroLoadLatency) {
   }
   EXPECT_EQ(here, dst);
   EXPECT_EQ(p->hops, 3);
-  EXPECT_EQ(p->tail_at, zero_load_latency(f.config.fabric(), 3, 17));
+  EXPECT_EQ(p->tail_at, zero_load_latency(f.params, 3, 17));
   EXPECT_EQ(p->tail_at, 19u + 44 * 3);  // Table 1: T0 = 19 + 44 H
 }
 

@@ -18,8 +18,8 @@ namespace {
 constexpr std::size_t kWordBytes = 8;  // one double per row or cell
 
 // Cycles to do `flops` at `gflops`.
-Cycle compute_cycles(const Config& config, double flops, double gflops) {
-  return cycles_for_ns(flops / gflops, config.router.clock_mhz);
+Cycle compute_cycles(const NodeContext& ctx, double flops, double gflops) {
+  return cycles_for_ns(flops / gflops, ctx.clock_mhz);
 }
 
 // One block of bytes every program sends from: the model moves real bytes, their values do not
@@ -33,7 +33,6 @@ std::span<const std::byte> outgoing(std::size_t bytes) {
 }  // namespace
 
 Task spmv_program(NodeContext ctx, AppLog& log) {
-  const Config& c = ctx.config;
   const NodeId node = ctx.node;
   Host& host = ctx.host;
   CpuCore& cpu = host.core();
@@ -43,22 +42,23 @@ Task spmv_program(NodeContext ctx, AppLog& log) {
   Mailbox mailbox(host.channel(0));
   CollectivePort port(host, Payload::TimingOnly);
   const int nodes = ctx.nodes;
-  const std::uint64_t rows = c.app.rows / static_cast<std::uint64_t>(nodes);
-  const Cycle compute = compute_cycles(c, 2.0 * c.app.nonzeros_per_row * static_cast<double>(rows),
-                                       c.app.spmv_mflops / 1000.0);
+  const std::uint64_t rows = ctx.app.rows / static_cast<std::uint64_t>(nodes);
+  const Cycle compute =
+      compute_cycles(ctx, 2.0 * ctx.app.nonzeros_per_row * static_cast<double>(rows),
+                     ctx.app.spmv_mflops / 1000.0);
   std::vector<int> trees;
   for (int t = 0; t < kMaxTrees; ++t) {
     if (ctx.trees[t] != nullptr) trees.push_back(t);
   }
   std::array<std::uint64_t, kMaxTrees> landed{};
   const auto block = outgoing(rows * kWordBytes);
-  for (int k = 0; k < c.workload.repetitions; ++k) {
+  for (int k = 0; k < ctx.workload.repetitions; ++k) {
     IterationRecord& r = log[node][k];
     co_await cpu.compute(compute);
     r.compute = compute;
     const Cycle start = cpu.local_time();
     std::vector<std::byte> y;  // stays empty: the allgathers return once every block is in
-    if (c.workload.algorithm == SoftwareAlgorithm::Subnet) {
+    if (ctx.workload.algorithm == SoftwareAlgorithm::Subnet) {
       co_await subnet_allgather(port, nodes, trees, block, landed, y);
     } else {
       co_await recursive_doubling_allgather(mailbox, nodes, block, y);
@@ -111,7 +111,6 @@ std::int64_t heat_sigma(NodeId node, int k) {
 
 Task heat_program(NodeContext ctx, const HeatGrid& grid,
                   const std::vector<std::int64_t>& expected_max, AppLog& log) {
-  const Config& c = ctx.config;
   const NodeId node = ctx.node;
   Host& host = ctx.host;
   CpuCore& cpu = host.core();
@@ -121,11 +120,11 @@ Task heat_program(NodeContext ctx, const HeatGrid& grid,
   const int rank = static_cast<int>(node);
   const std::int64_t w = grid.width(rank), h = grid.height(rank);
   const std::int64_t interior = std::max<std::int64_t>(0, w - 2) * std::max<std::int64_t>(0, h - 2);
-  const double rate = c.app.heat_gflops;
+  const double rate = ctx.app.heat_gflops;
   const Cycle interior_cycles =
-      compute_cycles(c, static_cast<double>(interior) * c.app.flops_per_cell, rate);
+      compute_cycles(ctx, static_cast<double>(interior) * ctx.app.flops_per_cell, rate);
   const Cycle boundary_cycles =
-      compute_cycles(c, static_cast<double>(w * h - interior) * c.app.flops_per_cell, rate);
+      compute_cycles(ctx, static_cast<double>(w * h - interior) * ctx.app.flops_per_cell, rate);
   // A face along x (to the left/right neighbour) is h cells, along y (down/up) w cells.
   auto face_bytes = [&](int neighbour) {
     const bool same_row = neighbour / grid.px == rank / grid.px;
@@ -133,7 +132,7 @@ Task heat_program(NodeContext ctx, const HeatGrid& grid,
   };
   const std::vector<int> neighbours = grid.neighbours(rank);
   std::vector<std::byte> halo;
-  for (int k = 0; k < c.workload.repetitions; ++k) {
+  for (int k = 0; k < ctx.workload.repetitions; ++k) {
     IterationRecord& r = log[node][k];
     for (int nb : neighbours) {
       co_await mailbox.send(static_cast<NodeId>(nb), outgoing(face_bytes(nb)));
@@ -146,7 +145,7 @@ Task heat_program(NodeContext ctx, const HeatGrid& grid,
     r.compute = interior_cycles + boundary_cycles;
     const Cycle start = cpu.local_time();
     std::vector<std::int64_t> words = {heat_sigma(node, k), 0};
-    if (c.workload.algorithm == SoftwareAlgorithm::Subnet) {
+    if (ctx.workload.algorithm == SoftwareAlgorithm::Subnet) {
       co_await hardware_allreduce(port, 0, Reduction::Max, static_cast<std::uint64_t>(k), words);
     } else {
       co_await tree_allreduce(mailbox, ctx.torus, tree, Reduction::Max, words);

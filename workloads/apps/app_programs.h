@@ -19,18 +19,22 @@
 #include "models/cpu/task.h"
 #include "models/node/host.h"
 #include "models/topology/torus.h"
+#include "workloads/params/workload_params.h"
 
 namespace angara {
 
-// What a node's program sees of the machine: its own host, the machine's size, geometry and
-// trees, and the experiment's parameters.
+// What a node's program sees of the machine: its own host, the machine's size, geometry, trees
+// and clock, and what to run (app: the application's sizes and rates; workload: its iterations
+// and collective algorithm).
 struct NodeContext {
   NodeId node = 0;
   Host& host;
   int nodes = 0;
   const Torus& torus;
   const TreeSet& trees;
-  const Config& config;
+  double clock_mhz = 0;
+  const WorkloadParams& workload;
+  const AppParams& app;
 };
 
 struct IterationRecord {

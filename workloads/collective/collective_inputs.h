@@ -16,13 +16,13 @@
 namespace angara {
 
 // Node `node`'s input words for operation `k` on tree `tree`: two 64-bit words per payload flit,
-// random from the seed. A reduce combines every processor's inputs; a broadcast carries its
+// random from the run's seed. A reduce combines every processor's inputs; a broadcast carries its
 // source's.
-inline std::vector<std::int64_t> collective_inputs(const Config& config, int k, int tree,
-                                                   NodeId node) {
-  Rng rng(config.sim.seed, (static_cast<std::uint64_t>(k) << 24) +
-                               (static_cast<std::uint64_t>(tree) << 20) + node + 1);
-  std::vector<std::int64_t> words(static_cast<std::size_t>(2 * config.workload.payload_flits));
+inline std::vector<std::int64_t> collective_inputs(std::uint64_t seed, int payload_flits, int k,
+                                                   int tree, NodeId node) {
+  Rng rng(seed, (static_cast<std::uint64_t>(k) << 24) + (static_cast<std::uint64_t>(tree) << 20) +
+                    node + 1);
+  std::vector<std::int64_t> words(static_cast<std::size_t>(2 * payload_flits));
   for (auto& w : words) w = static_cast<std::int64_t>(rng.next());
   return words;
 }

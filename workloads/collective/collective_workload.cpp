@@ -63,7 +63,7 @@ class CollectiveWorkload::Source : public TrafficSource {
       fill_check_pattern(p);
       return;
     }
-    const auto& wl = m_w.m_config.workload;
+    const auto& wl = m_w.m_workload;
     const int k = op_in(r.tag), tree = tree_of(r);
     p.header.tree_id = static_cast<std::uint8_t>(tree);
     p.header.reduce_id = static_cast<std::uint8_t>(k % kReducesPerTree);
@@ -71,7 +71,7 @@ class CollectiveWorkload::Source : public TrafficSource {
     if (r.kind == PacketKind::Reduce) {
       p.header.op = ReduceOp{wl.reduction, wl.op == CollectiveOp::Allreduce}.encode();
     }
-    const auto words = collective_inputs(m_w.m_config, k, tree, m_node);
+    const auto words = collective_inputs(m_w.m_seed, m_w.m_workload.payload_flits, k, tree, m_node);
     for (std::size_t i = 0; i < words.size(); ++i) {
       set_word(p.data[i / 2], static_cast<int>(i % 2), words[i]);
     }
@@ -95,15 +95,16 @@ class CollectiveWorkload::Source : public TrafficSource {
   std::optional<PacketRequest> m_background_next;
 };
 
-CollectiveWorkload::CollectiveWorkload(const Config& config, std::vector<Target> targets)
-    : m_config(config), m_nodes(config.topology.node_count()) {
+CollectiveWorkload::CollectiveWorkload(const WorkloadParams& workload, const TrafficParams& traffic,
+                                       std::uint64_t seed, int nodes, std::vector<Target> targets)
+    : m_workload(workload), m_traffic(traffic), m_seed(seed), m_nodes(nodes) {
   for (Target& t : targets) {
     Job job;
     for (NodeId n = 0; n < static_cast<NodeId>(t.tree.rows.size()); ++n) {
       if (t.tree.rows[n].member && t.tree.rows[n].pe) job.pe_nodes.push_back(n);
     }
     const int pe = static_cast<int>(job.pe_nodes.size());
-    switch (config.workload.op) {
+    switch (m_workload.op) {
       case CollectiveOp::Broadcast:
         job.expected = pe - (t.tree.rows[t.source].pe ? 1 : 0);
         break;
@@ -130,13 +131,13 @@ int CollectiveWorkload::pe_nodes() const {
 
 std::vector<std::unique_ptr<TrafficSource>> CollectiveWorkload::make_sources() {
   std::vector<std::unique_ptr<TrafficSource>> sources;
-  const auto& wl = m_config.workload;
+  const auto& wl = m_workload;
   for (NodeId n = 0; n < static_cast<NodeId>(m_nodes); ++n) {
     std::unique_ptr<TrafficSource> background;
     if (wl.background_rate > 0) {
-      TrafficParams t = m_config.traffic;
+      TrafficParams t = m_traffic;
       t.rate = wl.background_rate;
-      background = std::make_unique<UniformTraffic>(n, m_nodes, t, m_config.sim.seed);
+      background = std::make_unique<UniformTraffic>(n, m_nodes, t, m_seed);
     }
     auto s = std::make_unique<Source>(*this, n, std::move(background));
     m_sources.push_back(s.get());
@@ -148,7 +149,7 @@ std::vector<std::unique_ptr<TrafficSource>> CollectiveWorkload::make_sources() {
 void CollectiveWorkload::start(int k, Cycle at) {
   if (k != m_started) throw std::logic_error("collective operations start in order");
   ++m_started;
-  const auto& wl = m_config.workload;
+  const auto& wl = m_workload;
   for (int j = 0; j < static_cast<int>(m_jobs.size()); ++j) {
     Job& job = m_jobs[j];
     const Target& t = job.target;
@@ -158,12 +159,12 @@ void CollectiveWorkload::start(int k, Cycle at) {
     PacketRequest r{t.destination, wl.payload_flits, at, PacketKind::Reduce, tag_of(j, k)};
     if (wl.op == CollectiveOp::Broadcast) {
       r.kind = PacketKind::Broadcast;
-      op.words = collective_inputs(m_config, k, t.tree.id, t.source);
+      op.words = collective_inputs(m_seed, wl.payload_flits, k, t.tree.id, t.source);
       m_sources[t.source]->add(r);
       if (m_wake) m_wake(t.source);
     } else {
       for (NodeId n : job.pe_nodes) {
-        const auto in = collective_inputs(m_config, k, t.tree.id, n);
+        const auto in = collective_inputs(m_seed, wl.payload_flits, k, t.tree.id, n);
         if (op.words.empty()) {
           op.words = in;
         } else {
@@ -237,7 +238,7 @@ void CollectiveWorkload::delivered(const Packet& p, NodeId at) {
   ++m_delivered;
   Job& job = job_of(p);
   Op& op = op_of(job, p);
-  const auto& wl = m_config.workload;
+  const auto& wl = m_workload;
   const Target& t = job.target;
   expect(!op.got[at], p, at, "delivered twice to this node");
   expect(t.tree.rows[at].pe, p, at, "delivered to a transit node or a node outside the tree");

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "collectives/subnet/tree.h"
-#include "models/core/params.h"
 #include "models/endpoint/traffic_source.h"
+#include "workloads/params/workload_params.h"
 
 namespace angara {
 
@@ -29,7 +29,10 @@ class CollectiveWorkload : public TrafficObserver {
     NodeId source = 0;
     NodeId destination = 0;
   };
-  CollectiveWorkload(const Config& config, std::vector<Target> targets);
+  // `traffic`: the background's packets (its rate is workload.background_rate); `seed`: the
+  // inputs' and the background's.
+  CollectiveWorkload(const WorkloadParams& workload, const TrafficParams& traffic,
+                     std::uint64_t seed, int nodes, std::vector<Target> targets);
   ~CollectiveWorkload() override;
 
   // One source per node, to hand to the System; the workload keeps using them.
@@ -74,7 +77,9 @@ class CollectiveWorkload : public TrafficObserver {
   Op& op_of(Job& job, const Packet& packet);
   void expect(bool condition, const Packet& packet, NodeId at, const char* what) const;
 
-  Config m_config;
+  WorkloadParams m_workload;
+  TrafficParams m_traffic;
+  std::uint64_t m_seed = 0;
   std::vector<Job> m_jobs;
   int m_started = 0;
   int m_nodes = 0;

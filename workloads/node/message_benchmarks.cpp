@@ -119,29 +119,30 @@ Task pingpong_responder(MessageChannel& channel, NetAddr peer, const WorkloadPar
   }
 }
 
-double message_bound_gbps(const Config& config, int bytes) {
+double message_bound_gbps(const PcieParams& pcie, const FabricParams& fabric, int bytes) {
   const double bits = 8.0 * bytes;
   const double pcie_ns =
-      PcieTiming(config.pcie).serialization_ns(static_cast<std::uint64_t>(bytes) + kHeaderBytes);
+      PcieTiming(pcie).serialization_ns(static_cast<std::uint64_t>(bytes) + kHeaderBytes);
   const double wire_bits = static_cast<double>(wire_flits(bytes)) * kFlitBits;
   const double narrowest_gbps =
-      std::min(config.link.bandwidth_gbps, config.endpoint.bandwidth_gbps);
+      std::min(fabric.link.bandwidth_gbps, fabric.endpoint.bandwidth_gbps);
   return std::min(bits / pcie_ns, bits * narrowest_gbps / wire_bits);
 }
 
-Cycle message_one_way_cycles(const Config& config, int hops, int bytes) {
-  if (bytes < 1 || bytes > std::min(kPacketBytes, config.node.pio_max_bytes)) {
+Cycle message_one_way_cycles(const NodeParams& node, const PcieParams& pcie_params,
+                             const FabricParams& fabric, int hops, int bytes) {
+  if (bytes < 1 || bytes > std::min(kPacketBytes, node.pio_max_bytes)) {
     throw std::invalid_argument("message_one_way_cycles: one packet stored by the CPU only");
   }
-  const double mhz = config.router.clock_mhz;
-  const PcieTiming pcie(config.pcie);
+  const double mhz = fabric.router.clock_mhz;
+  const PcieTiming pcie(pcie_params);
   const auto with_header = static_cast<std::uint64_t>(bytes) + kHeaderBytes;
   const int flits = 1 + (bytes + kFlitBytes - 1) / kFlitBytes;
-  return cycles_for_ns(config.node.send_overhead_ns, mhz) +
+  return cycles_for_ns(node.send_overhead_ns, mhz) +
          cycles_for_ns(pcie.transfer_ns(with_header), mhz) +
-         zero_load_latency(config.fabric(), hops, flits) +
+         zero_load_latency(fabric, hops, flits) +
          cycles_for_ns(pcie.transfer_ns(with_header), mhz) +
-         cycles_for_ns(config.node.recv_overhead_ns, mhz);
+         cycles_for_ns(node.recv_overhead_ns, mhz);
 }
 
 }  // namespace angara

@@ -12,6 +12,7 @@
 #include "models/core/params.h"
 #include "models/cpu/task.h"
 #include "models/node/message_channel.h"
+#include "workloads/params/workload_params.h"
 
 namespace angara {
 
@@ -37,7 +38,7 @@ Task pingpong_responder(MessageChannel& channel, NetAddr peer, const WorkloadPar
 // PCIe (each message with its 16-byte header or record, in TLPs), the injection channel and the
 // links (256-byte packets of 16-byte flits plus a header flit). The model must keep
 // r(L) * L <= this.
-double message_bound_gbps(const Config& config, int bytes);
+double message_bound_gbps(const PcieParams& pcie, const FabricParams& fabric, int bytes);
 
 // The zero-load one-way time of a message of up to min(256, node.pio_max_bytes) bytes (one
 // packet, stored by the CPU), from the send call to the receive returning, in cycles:
@@ -45,6 +46,7 @@ double message_bound_gbps(const Config& config, int bytes);
 //   + [DMA of L bytes and the 16-byte record + latency] + recv_overhead
 // each bracket rounded up to whole cycles (the adapter and the host see whole cycles); T0 is
 // models/fabric/zero_load.h. Half a ping-pong round trip at zero load is exactly this.
-Cycle message_one_way_cycles(const Config& config, int hops, int bytes);
+Cycle message_one_way_cycles(const NodeParams& node, const PcieParams& pcie,
+                             const FabricParams& fabric, int hops, int bytes);
 
 }  // namespace angara

@@ -3,9 +3,9 @@
 // probability rate / wire_flits (so the offered load is `rate` flits per node per cycle), sent to
 // a destination drawn uniformly from the other nodes. Packet size is fixed.
 
-#include "models/core/params.h"
 #include "models/core/rng.h"
 #include "models/endpoint/traffic_source.h"
+#include "workloads/params/workload_params.h"
 
 namespace angara {
 

@@ -1,0 +1,44 @@
+#pragma once
+// A whole experiment's parameters as the config file gives them: the machine's (models/core),
+// the workload's (workloads/params) and the waveforms to record.
+
+#include <string>
+#include <vector>
+
+#include "models/core/params.h"
+#include "workloads/params/workload_params.h"
+
+namespace angara {
+
+// Waveforms of chosen nodes' blocks (AT only), written as a VCD file.
+struct TraceParams {
+  std::vector<std::vector<int>> nodes;  // coordinates; empty: tracing off
+  std::vector<std::string> blocks{"link",        "vcup",    "vcdown", "pegroup_fifo",
+                                  "broadcaster", "reducer", "credit"};
+  std::string file = "trace.vcd";
+
+  bool on() const { return !nodes.empty(); }
+  bool traces(const std::string& block) const;
+  void validate(const TopologyParams& topology, SimMode mode) const;
+};
+
+// A whole experiment's parameters.
+struct Config {
+  TopologyParams topology;
+  RouterParams router;
+  ChannelParams link;
+  ChannelParams endpoint{75.0, 0.0};  // injection and ejection ports of the router
+  CollectiveParams collective;
+  WorkloadParams workload;
+  TrafficParams traffic;
+  SimParams sim;
+  TraceParams trace;
+  PcieParams pcie;
+  NodeParams node;
+  AppParams app;
+
+  FabricParams fabric() const { return {router, link, endpoint, collective}; }
+  void validate() const;
+};
+
+}  // namespace angara

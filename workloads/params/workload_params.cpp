@@ -1,0 +1,147 @@
+#include "workloads/params/workload_params.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <algorithm>
+
+#include "models/core/config_error.h"
+
+namespace angara {
+
+namespace {
+
+// The value as the config file writes it, for error messages.
+const char* quoted(SoftwareAlgorithm algorithm) {
+  constexpr const char* kNames[] = {"\"tree\"", "\"binomial\"", "\"recursive_doubling\"",
+                                    "\"subnet\""};
+  return kNames[static_cast<int>(algorithm)];
+}
+
+}  // namespace
+
+void WorkloadParams::validate(const TopologyParams& topology,
+                              const CollectiveParams& collective) const {
+  if (kind == WorkloadKind::Synthetic) return;
+  if (payload_flits < 1 || payload_flits > kMaxDataFlits) {
+    throw ConfigError("workload.payload_flits", fmt::format("{}", payload_flits),
+                      "a packet carries 1 to 16 data flits");
+  }
+  if (repetitions < 1) {
+    throw ConfigError("workload.repetitions", fmt::format("{}", repetitions), "at least 1");
+  }
+  if (kind == WorkloadKind::MsgRate || kind == WorkloadKind::PingPong) {
+    validate_messages(topology);
+    return;
+  }
+  if (kind == WorkloadKind::Collective && op == CollectiveOp::Allgather) {
+    throw ConfigError("workload.op", "\"allgather\"",
+                      "the hardware subnet has no allgather; run it in software: "
+                      "workload.kind = \"software\"");
+  }
+  if (kind == WorkloadKind::Software) validate_algorithm();
+  if (kind == WorkloadKind::Spmv || kind == WorkloadKind::Heat) {
+    const auto message_algorithm =
+        kind == WorkloadKind::Spmv ? SoftwareAlgorithm::RecursiveDoubling : SoftwareAlgorithm::Tree;
+    if (algorithm != SoftwareAlgorithm::Subnet && algorithm != message_algorithm) {
+      throw ConfigError("workload.algorithm", quoted(algorithm),
+                        kind == WorkloadKind::Spmv
+                            ? "spmv allgathers by recursive_doubling or over the subnet"
+                            : "heat allreduces along the tree or over the subnet");
+    }
+  }
+  const bool given = std::any_of(collective.tree.begin(), collective.tree.end(),
+                                 [this](const TreeSpec& t) { return t.id == tree; });
+  const bool uses_tree = kind == WorkloadKind::Collective || algorithm == SoftwareAlgorithm::Tree ||
+                         (algorithm == SoftwareAlgorithm::Subnet && op != CollectiveOp::Allgather);
+  if (uses_tree && !given && (tree < 0 || tree >= collective.trees)) {
+    throw ConfigError("workload.tree", fmt::format("{}", tree),
+                      fmt::format("no such tree: collective.trees = {} (TreeId 0..{}) and no "
+                                  "[[collective.tree]] with this id",
+                                  collective.trees, collective.trees - 1));
+  }
+  if (!source.empty()) topology.check_node("workload.source", source);
+  if (!destination.empty()) topology.check_node("workload.destination", destination);
+  if (!(background_rate >= 0.0 && background_rate <= 1.0)) {
+    throw ConfigError("workload.background_rate", fmt::format("{}", background_rate),
+                      "between 0 and 1 flit per node per cycle");
+  }
+}
+
+void WorkloadParams::validate_algorithm() const {
+  const bool fits =
+      algorithm == SoftwareAlgorithm::Subnet ||
+      (op == CollectiveOp::Allgather
+           ? algorithm == SoftwareAlgorithm::RecursiveDoubling
+           : algorithm == SoftwareAlgorithm::Tree ||
+                 (op == CollectiveOp::Broadcast && algorithm == SoftwareAlgorithm::Binomial));
+  if (!fits) {
+    throw ConfigError("workload.algorithm", quoted(algorithm),
+                      "broadcast: tree or binomial; reduce and allreduce: tree; allgather: "
+                      "recursive_doubling; any operation: subnet");
+  }
+}
+
+void WorkloadParams::validate_messages(const TopologyParams& topology) const {
+  if (!peer.empty()) {
+    topology.check_node("workload.peer", peer);
+    if (std::all_of(peer.begin(), peer.end(), [](int c) { return c == 0; })) {
+      throw ConfigError("workload.peer", fmt::format("[{}]", fmt::join(peer, ", ")),
+                        "rank 1 must be another node than rank 0 (node 0)");
+    }
+  } else if (topology.dims.front() < 2) {
+    throw ConfigError("topology.dims", fmt::format("[{}]", fmt::join(topology.dims, ", ")),
+                      "the default peer is node 0's +X neighbour: give workload.peer");
+  }
+  if (sizes.empty()) throw ConfigError("workload.sizes", "[]", "give at least one message size");
+  for (int size : sizes) {
+    if (size < 1 || size > (1 << 20)) {
+      throw ConfigError("workload.sizes", fmt::format("{}", size),
+                        "message sizes are 1 B .. 1 MiB");
+    }
+  }
+  if (messages < 1)
+    throw ConfigError("workload.messages", fmt::format("{}", messages), "at least 1");
+}
+
+void TrafficParams::validate() const {
+  if (!(rate >= 0.0 && rate <= 1.0)) {
+    throw ConfigError("traffic.rate", fmt::format("{}", rate),
+                      "must be between 0 and 1 flit per node per cycle (Bernoulli injection)");
+  }
+  if (packet_flits < 1 || packet_flits > kMaxDataFlits) {
+    throw ConfigError("traffic.packet_flits", fmt::format("{}", packet_flits),
+                      "a packet carries 1 to 16 data flits (256 bytes at most)");
+  }
+}
+
+void AppParams::validate(WorkloadKind kind, int nodes) const {
+  if (kind == WorkloadKind::Spmv) {
+    const auto n = static_cast<std::uint64_t>(nodes);
+    if (rows < n || rows % n != 0) {
+      throw ConfigError("app.rows", fmt::format("{}", rows),
+                        fmt::format("equal blocks: a multiple of the node count ({})", nodes));
+    }
+    if (nonzeros_per_row < 1) {
+      throw ConfigError("app.nonzeros_per_row", fmt::format("{}", nonzeros_per_row), "at least 1");
+    }
+    if (!(spmv_mflops > 0)) {
+      throw ConfigError("app.spmv_mflops", fmt::format("{}", spmv_mflops), "must be positive");
+    }
+  }
+  if (kind == WorkloadKind::Heat) {
+    if (grid.size() != 2 || grid[0] < 1 || grid[1] < 1 || std::int64_t{grid[0]} * grid[1] < nodes) {
+      throw ConfigError("app.grid", fmt::format("[{}]", fmt::join(grid, ", ")),
+                        fmt::format("two positive sizes [x, y] with at least one cell per node "
+                                    "({} nodes)",
+                                    nodes));
+    }
+    if (!(heat_gflops > 0)) {
+      throw ConfigError("app.heat_gflops", fmt::format("{}", heat_gflops), "must be positive");
+    }
+    if (flops_per_cell < 1) {
+      throw ConfigError("app.flops_per_cell", fmt::format("{}", flops_per_cell), "at least 1");
+    }
+  }
+}
+
+}  // namespace angara
