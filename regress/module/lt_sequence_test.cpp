@@ -1,0 +1,93 @@
+// LT against AT over sequences at zero load: every repetition of an operation run back to back
+// (each started when the one before has completed) takes the same cycles in both modes, and a
+// ping-pong's half round trip is the same at every size. Each simulation runs in a child.
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <vector>
+
+#include "platform/experiments/collective_experiment.h"
+#include "platform/experiments/node_experiment.h"
+#include "platform/experiments/results_json.h"
+#include "regress/support/isolated.h"
+
+namespace angara {
+namespace {
+
+using test::run_isolated;
+
+Config in_mode(Config c, SimMode mode) {
+  c.sim.mode = mode;
+  c.sim.progress = false;
+  return c;
+}
+
+nlohmann::json run_collective(const Config& c) {
+  return run_isolated([&] { return nlohmann::json(to_json(run_collective_experiment(c))); });
+}
+
+nlohmann::json run_bench(const Config& c) {
+  return run_isolated([&] { return nlohmann::json(to_json(run_message_benchmark(c))); });
+}
+
+// LT once started the second operation at the first's start, before the kernel had reached its
+// end: on top of it (4x4x4 broadcast: 391 cycles, the second 481).
+TEST(LtVersusAtInSequence, EveryRepetitionOfACollectiveTakesAsLongAsInAt) {
+  struct Case {
+    std::vector<int> dims;
+    std::vector<int> corner;  // broadcast source and reduce destination; {}: the root
+    int payload_flits;
+  };
+  for (const Case& k : std::vector<Case>{{{4, 4, 4}, {}, 16},
+                                         {{8, 8, 8}, {}, 16},
+                                         {{4, 4, 4, 4}, {}, 16},
+                                         {{3, 4, 2, 5}, {2, 3, 1, 4}, 5}}) {
+    for (CollectiveOp op :
+         {CollectiveOp::Broadcast, CollectiveOp::Reduce, CollectiveOp::Allreduce}) {
+      Config c;
+      c.topology.dims = k.dims;
+      c.workload.kind = WorkloadKind::Collective;
+      c.workload.op = op;
+      c.workload.source = k.corner;
+      c.workload.destination = k.corner;
+      c.workload.payload_flits = k.payload_flits;
+      c.workload.repetitions = 10;
+      const auto at = run_collective(in_mode(c, SimMode::At));
+      const auto lt = run_collective(in_mode(c, SimMode::Lt));
+      const auto what =
+          fmt::format("{} on {}", at["op"].get<std::string>(), fmt::join(k.dims, "x"));
+      const auto& cycles = at["per_operation_cycles"];
+      ASSERT_EQ(cycles.size(), 10U) << what;
+      EXPECT_EQ(cycles, nlohmann::json(10, cycles[0])) << what << ": AT, zero load";
+      EXPECT_EQ(lt["per_operation_cycles"], cycles) << what;
+      EXPECT_EQ(lt["results_digest"], at["results_digest"]) << what;
+      EXPECT_EQ(lt["deliveries_checked"], at["deliveries_checked"]) << what;
+    }
+  }
+}
+
+// 2 KiB and more are streams of packets, which AT's 64-flit VCs hold back (the credit loop of an
+// 80 ns link) and LT, without buffers, does not: 128-flit VCs cover it.
+TEST(LtVersusAtInSequence, PingPongHalfRoundTripIsTheSameAtEverySize) {
+  for (int buffer_flits : {64, 128}) {
+    Config c;
+    c.topology.dims = {4, 4, 4};
+    c.workload.kind = WorkloadKind::PingPong;
+    c.workload.messages = 5;
+    c.workload.sizes = {8, 16, 64, 200, 256, 512, 1024};
+    if (buffer_flits == 128) c.workload.sizes.insert(c.workload.sizes.end(), {2048, 4000, 4096});
+    c.router.buffer_flits = buffer_flits;
+    const auto at = run_bench(in_mode(c, SimMode::At));
+    const auto lt = run_bench(in_mode(c, SimMode::Lt));
+    ASSERT_EQ(at["sizes"].size(), c.workload.sizes.size());
+    for (std::size_t i = 0; i < c.workload.sizes.size(); ++i) {
+      EXPECT_EQ(lt["sizes"][i]["half_rtt_ns"], at["sizes"][i]["half_rtt_ns"])
+          << c.workload.sizes[i] << " B, " << buffer_flits << "-flit VCs";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace angara
