@@ -11,7 +11,9 @@
 #include "platform/experiments/collective_experiment.h"
 #include "platform/experiments/node_experiment.h"
 #include "platform/experiments/results_json.h"
+#include "platform/experiments/software_experiment.h"
 #include "regress/support/isolated.h"
+#include "regress/support/software_config.h"
 
 namespace angara {
 namespace {
@@ -70,6 +72,34 @@ TEST(LtVersusAtInSequence, EveryRepetitionOfACollectiveTakesAsLongAsInAt) {
 
 // 2 KiB and more are streams of packets, which AT's 64-flit VCs hold back (the credit loop of an
 // 80 ns link) and LT, without buffers, does not: 128-flit VCs cover it.
+// The same operations as CPU programs, with messages along the tree or driving the subnet.
+TEST(LtVersusAtInSequence, EveryRepetitionOfASoftwareCollectiveTakesAsLongAsInAt) {
+  struct Case {
+    CollectiveOp op;
+    SoftwareAlgorithm algorithm;
+  };
+  for (const auto& dims : std::vector<std::vector<int>>{{4, 4, 4}, {3, 4, 2, 2}}) {
+    for (const Case& k : std::vector<Case>{{CollectiveOp::Broadcast, SoftwareAlgorithm::Tree},
+                                           {CollectiveOp::Broadcast, SoftwareAlgorithm::Binomial},
+                                           {CollectiveOp::Reduce, SoftwareAlgorithm::Tree},
+                                           {CollectiveOp::Allreduce, SoftwareAlgorithm::Tree},
+                                           {CollectiveOp::Broadcast, SoftwareAlgorithm::Subnet},
+                                           {CollectiveOp::Reduce, SoftwareAlgorithm::Subnet},
+                                           {CollectiveOp::Allreduce, SoftwareAlgorithm::Subnet}}) {
+      auto run = [&](SimMode mode) {
+        const Config c = test::software_config(dims, mode, k.op, k.algorithm, 5);
+        return run_isolated([&] { return nlohmann::json(to_json(run_software_experiment(c))); });
+      };
+      const auto at = run(SimMode::At);
+      const auto lt = run(SimMode::Lt);
+      EXPECT_EQ(lt["per_operation_cycles"], at["per_operation_cycles"])
+          << at["op"] << " by " << at["algorithm"] << " on "
+          << fmt::format("{}", fmt::join(dims, "x"));
+      EXPECT_EQ(lt["results_digest"], at["results_digest"]);
+    }
+  }
+}
+
 // 1 KiB and more are streams of packets, which AT's 64-flit VCs hold back (the credit loop of an
 // 80 ns link) and LT, without buffers, does not: 128-flit VCs cover it.
 void expect_same_per_size(WorkloadKind kind, int messages, const char* figure) {
