@@ -66,6 +66,7 @@ bool CpuCore::SignalAwaiter::await_ready() noexcept {
     waited = true;
     return false;
   }
+  first->m_taken = core.m_local;
   return core.advance_to(std::exchange(first->m_pending, kNever));
 }
 
@@ -89,7 +90,10 @@ void CpuCore::SignalAwaiter::await_resume() noexcept {
   for (CpuSignal* s : {&signal, other}) {
     if (s == nullptr) continue;
     s->m_waiter = nullptr;
-    if (s->m_pending <= core.m_local) s->m_pending = kNever;
+    if (s->m_pending <= core.m_local) {
+      s->m_pending = kNever;
+      s->m_taken = core.m_local;
+    }
   }
 }
 

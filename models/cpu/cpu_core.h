@@ -6,6 +6,7 @@
 #include <coroutine>
 #include <cstdint>
 #include <functional>
+#include <utility>
 
 #include "models/core/ids.h"
 #include "models/cpu/task.h"
@@ -21,12 +22,20 @@ class CpuSignal {
   // The waiting program may continue at cycle `at` (a notification in the kernel's past counts as
   // "now"); without a waiter, the next co_await of this signal takes it.
   void notify(Cycle at);
+  // The same for a write the kernel made at cycle `written` (into host memory). In AT, whose
+  // programs never run ahead, one written before the waiter's last taking of the signal was
+  // taken with it; an LT program ahead of the kernel may have taken it first: the notification
+  // is dropped, as AT's taking dropped it (what is still to be read is notified before a wait).
+  void notify(Cycle at, Cycle written) {
+    if (written >= m_taken || m_waiter != nullptr) notify(at);
+  }
   bool pending() const { return m_pending != kNever; }
   Cycle pending_at() const { return m_pending; }
 
  private:
   friend class CpuCore;
   Cycle m_pending = kNever;     // earliest notified cycle not yet taken
+  Cycle m_taken = 0;            // local cycle of the last taking of every notification
   CpuCore* m_waiter = nullptr;  // the core suspended on this signal
 };
 
@@ -78,8 +87,38 @@ class CpuCore {
     void await_resume() noexcept;
   };
 
+  // A call that reads what other modules write for the program and costs CPU time: `poll()`
+  // reads at local time and returns {answer, cycle the call ends}, a false answer for "nothing".
+  // Ahead of the kernel (LT) it may read before a module behind has written what AT, whose
+  // kernel is at the program's time, would have shown; so "nothing" is read again once the
+  // kernel has caught up. What was found stands: what has landed stays.
+  template <typename Poll>
+  struct [[nodiscard]] PollAwaiter {
+    CpuCore& core;
+    Poll poll;
+    decltype(std::declval<Poll&>()()) answer{};
+    bool again = false;
+    bool await_ready() {
+      answer = poll();
+      again = !answer.first && core.m_local > core.m_now;
+      return !again && core.advance_to(answer.second);
+    }
+    void await_suspend(std::coroutine_handle<>) noexcept { core.m_wakeup = core.m_local; }
+    auto await_resume() {
+      if (again) {
+        answer = poll();
+        core.advance_to(answer.second);  // past the horizon, the next call suspends
+      }
+      return std::move(answer.first);
+    }
+  };
+
   // Spends `cycles` of local time; suspends only if that reaches the horizon.
   ComputeAwaiter compute(Cycle cycles) { return {*this, cycles}; }
+  template <typename Poll>
+  PollAwaiter<Poll> poll(Poll poll) {
+    return {*this, std::move(poll)};
+  }
   // Spends ceil(flops / flops_per_cycle) cycles; throws std::invalid_argument if flops < 0.
   ComputeAwaiter compute_flops(double flops);
   // Suspends until the kernel reaches `at` (always, if `at` is later than now()).

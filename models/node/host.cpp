@@ -77,9 +77,9 @@ CpuSignal& Host::writable() {
   return m_tx_sent.next();
 }
 
-void Host::VisibleCount::write(Cycle visible, std::uint64_t value) {
+void Host::VisibleCount::write(Cycle visible, std::uint64_t value, Cycle written) {
   m_pending.push_back({visible, value});
-  m_signal.notify(visible);
+  m_signal.notify(visible, written);
 }
 
 std::uint64_t Host::VisibleCount::at(Cycle when) {
@@ -166,14 +166,14 @@ void Host::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   } else if (address == kTxSent && length == sizeof(std::uint64_t)) {
     std::uint64_t sent = 0;
     std::memcpy(&sent, data, sizeof sent);
-    m_tx_sent.write(visible, sent);
+    m_tx_sent.write(visible, sent, clock().now());
   } else if (address >= kRecord && address < kRecord + m_records.size() &&
              length == sizeof(MessageRecord)) {
     const auto channel = static_cast<std::size_t>(address - kRecord);
     Received& received = m_records[channel].emplace_back();
     received.visible = visible;
     std::memcpy(&received.record, data, sizeof received.record);
-    m_readable[channel].notify(visible);
+    m_readable[channel].notify(visible, clock().now());
   } else if (length == sizeof(std::uint64_t) &&
              ((address >= kBroadcastCount && address < kBroadcastCount + 8 * kMaxTrees) ||
               (address >= kResultCount && address < kResultCount + 8 * kMaxTrees))) {
@@ -182,7 +182,7 @@ void Host::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     std::memcpy(&landed, data, sizeof landed);
     landed_count(static_cast<int>((address - (results ? kResultCount : kBroadcastCount)) / 8),
                  results)
-        .write(visible, landed);
+        .write(visible, landed, clock().now());
   } else if (address >= kReduceResult &&
              address + length <= kReduceResult + kMaxTrees * kReducesPerTree * kResultSlotBytes) {
     const std::uint64_t slot = (address - kReduceResult) / kResultSlotBytes;

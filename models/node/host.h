@@ -94,7 +94,7 @@ class Host : public CpuModule, public HostLinkEnd {
   // visible to the program from the cycle it has landed.
   class VisibleCount {
    public:
-    void write(Cycle visible, std::uint64_t value);
+    void write(Cycle visible, std::uint64_t value, Cycle written);  // by the kernel at `written`
     std::uint64_t at(Cycle when);  // the latest value visible at `when`
     // The signal a program waits on for the next value, notified again for a value landed but
     // not yet visible (the program may run ahead of the kernel).

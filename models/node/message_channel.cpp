@@ -62,11 +62,15 @@ Timed<std::size_t> MessageChannel::send(NetAddr dst,
   return {cpu.compute(done - cpu.local_time()), bytes};
 }
 
-Timed<std::optional<Message>> MessageChannel::recv() {
+CpuCore::PollAwaiter<MessageChannel::RecvPoll> MessageChannel::recv() {
+  return m_host.core().poll(RecvPoll{*this});
+}
+
+std::pair<std::optional<Message>, Cycle> MessageChannel::take() {
   CpuCore& cpu = m_host.core();
   const Cycle at = cpu.local_time() + m_host.recv_call_cycles();
   const auto record = m_host.take_record(m_number, at);
-  if (!record) return {cpu.compute(std::max<Cycle>(1, at - cpu.local_time())), std::nullopt};
+  if (!record) return {std::nullopt, std::max(at, cpu.local_time() + 1)};
   const auto ring_bytes = static_cast<std::size_t>(m_host.params().rx_ring_bytes);
   const std::byte* ring = m_host.ring(m_number);
   Message message;
@@ -78,7 +82,7 @@ Timed<std::optional<Message>> MessageChannel::recv() {
     if (first < record->bytes) message.fragments[message.count++] = {ring, record->bytes - first};
   }
   m_outstanding.push_back((record->bytes + 15) / 16 * 16);
-  return {cpu.compute(at - cpu.local_time()), message};
+  return {message, at};
 }
 
 CpuCore::ComputeAwaiter MessageChannel::recv_complete() {

@@ -82,7 +82,12 @@ class MessageChannel {
   Timed<std::size_t> send(NetAddr dst, std::span<const std::byte> bytes) {
     return send(dst, std::span<const std::span<const std::byte>>(&bytes, 1));
   }
-  Timed<std::optional<Message>> recv();
+  // What recv() reads when awaited: the oldest record visible when the call ends.
+  struct RecvPoll {
+    MessageChannel& channel;
+    std::pair<std::optional<Message>, Cycle> operator()() const { return channel.take(); }
+  };
+  CpuCore::PollAwaiter<RecvPoll> recv();
   CpuCore::ComputeAwaiter recv_complete();
   // Wait for a message to arrive / for room in the send buffer (may wake early: call again).
   CpuCore::SignalAwaiter readable();
@@ -102,6 +107,7 @@ class MessageChannel {
 
  private:
   std::string where() const;
+  std::pair<std::optional<Message>, Cycle> take();
 
   Host& m_host;
   int m_number;

@@ -45,17 +45,34 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
            for (int k = 0; k < workload.operations(); ++k) open += !workload.complete(k);
            return open;
          }});
+    // An operation is over for the next to start once the kernel has passed the cycle at which
+    // AT's endpoints took its last delivery: an AT router hands a packet to its endpoint as it
+    // starts it on the ejection channel. LT knows of deliveries sooner, in the call that sends
+    // them (a whole operation at its first cycle), and would start the next one on top of it.
+    const ChannelTiming ejection(config.endpoint, config.router.clock_mhz);
+    const Cycle ejection_to_tail =
+        ejection.latency + ejection.serialization(kHeaderFlits + wl.payload_flits);
+    std::vector<Cycle> starts;
     auto all_done = [&] {
+      Cycle taken = 0;
       for (int k = 0; k < workload.operations(); ++k) {
         if (!workload.complete(k)) return false;
+        taken = std::max(taken, starts[k] + workload.completion_cycles(k) - ejection_to_tail);
       }
-      return true;
+      return taken < runner.now();
+    };
+    auto run_operations = [&] {
+      runner.run_until(kNever, "collective", all_done);
+      // LT's kernel may fall idle before that cycle (nothing left but what it already knows):
+      // time goes on in whole slices, those at which AT's runner looked.
+      while (!all_done()) runner.run_until(runner.now() + runner.slice(), "collective", all_done);
     };
     for (int k = 0; k < wl.repetitions; ++k) {
-      workload.start(k, runner.now());
-      if (!wl.overlap) runner.run_until(kNever, "collective", all_done);
+      starts.push_back(runner.now());
+      workload.start(k, starts.back());
+      if (!wl.overlap) run_operations();
     }
-    runner.run_until(kNever, "collective", all_done);
+    run_operations();
     // Background traffic stops with the last operation; what is in flight is delivered and
     // counted.
     system.stop_creating();

@@ -27,6 +27,7 @@ class SimRunner {
   SimRunner(System& system, const SimParams& sim, const ProgressSink& progress, Watch watch);
 
   Cycle now() const { return m_system.clock().now(); }
+  Cycle slice() const { return m_slice; }  // cycles the kernel runs between two looks
   double wall_seconds() const;
 
   // Runs until `done()` holds or cycle `limit` is reached (kNever: until the kernel is idle).

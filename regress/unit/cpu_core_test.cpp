@@ -318,5 +318,62 @@ TEST(CpuSignal, PingPongBetweenTwoCores) {
   EXPECT_EQ(b.local_time(), 63u);
 }
 
+// A poll that finds nothing while the program is ahead of the kernel is read again once the kernel
+// has reached local time: a module behind may write what AT would have shown by then.
+TEST(CpuCore, APollFindingNothingAheadOfTheKernelReadsAgainWhenItCatchesUp) {
+  CpuCore cpu(100, 1.0);
+  int value = 0;  // what another module writes; the poll costs 10 cycles
+  Trace trace;
+  std::vector<int> answers;
+  auto program = [&]() -> Task {
+    co_await cpu.compute(30);  // ahead of the kernel (0)
+    answers.push_back(co_await cpu.poll([&] { return std::pair{value, cpu.local_time() + 10}; }));
+    trace.emplace_back(cpu.now(), cpu.local_time());
+    answers.push_back(co_await cpu.poll([&] { return std::pair{value, cpu.local_time() + 10}; }));
+    trace.emplace_back(cpu.now(), cpu.local_time());
+  };
+  cpu.load(program());
+  cpu.run(0);
+  EXPECT_EQ(cpu.next_wakeup(), 30u);  // found nothing at 30, the kernel at 0: waits for it
+  value = 7;                          // written at a kernel cycle before 30
+  cpu.run(30);
+  EXPECT_EQ(answers, (std::vector<int>{7, 7}));  // the second poll found it at once
+  EXPECT_EQ(trace, (Trace{{30, 40}, {30, 50}}));
+  EXPECT_TRUE(cpu.finished());
+}
+
+// A write the kernel made before the program's last taking of a signal (at a later local time)
+// does not notify it again, unless the program waits on it: AT had taken it with the rest.
+TEST(CpuSignal, AWriteFromBeforeTheLastTakingDoesNotNotifyAgain) {
+  CpuCore cpu(100, 1.0);
+  CpuSignal signal;
+  Trace trace;
+  auto program = [&]() -> Task {
+    co_await cpu.compute(50);
+    co_await cpu.wait(signal);  // takes the notification at local time 50
+    trace.emplace_back(cpu.now(), cpu.local_time());
+    co_await cpu.compute(60);  // to 110: past the horizon, suspends
+    co_await cpu.wait(signal);
+    trace.emplace_back(cpu.now(), cpu.local_time());
+    co_await cpu.wait(signal);
+    trace.emplace_back(cpu.now(), cpu.local_time());
+  };
+  signal.notify(40);
+  cpu.load(program());
+  cpu.run(0);
+  EXPECT_EQ(trace, (Trace{{0, 50}}));
+  signal.notify(70, 45);  // written before the taking, nobody waiting: dropped
+  EXPECT_FALSE(signal.pending());
+  signal.notify(90, 60);  // written after it: kept
+  EXPECT_EQ(signal.pending_at(), 90u);
+  cpu.run(110);
+  EXPECT_EQ(trace, (Trace{{0, 50}, {110, 110}}));
+  EXPECT_EQ(cpu.next_wakeup(), kNever);  // waiting
+  signal.notify(130, 45);                // written long before, but the program waits: wakes it
+  EXPECT_EQ(cpu.next_wakeup(), 130u);
+  drive(cpu);
+  EXPECT_EQ(trace, (Trace{{0, 50}, {110, 110}, {130, 130}}));
+  EXPECT_TRUE(cpu.finished());
+}
 }  // namespace
 }  // namespace angara
