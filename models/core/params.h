@@ -104,6 +104,10 @@ struct SimParams {
   // LT: a timing-only send (its values not carried, host_protocol.h) goes as trains of up to
   // this many packets, one transaction each, that hold every link as long as their packets.
   int train_packets = 1;
+  // LT: model the buffers behind every output and their credits (each packet's hold of a
+  // buffer, input FIFO order, one packet at a time through a crossbar input); false: contention
+  // on the channels only, faster and optimistic wherever buffers limit a stream or a load.
+  bool lt_buffers = false;
   bool progress = true;  // progress lines on stderr for long runs
 
   void validate() const;

@@ -17,7 +17,8 @@ EndpointCore::EndpointCore(NodeId id, TrafficSource& source, TrafficObserver& ob
       m_collective_vc(static_cast<VcId>(params.router.vcs)),
       m_next(source.next()),
       m_stop(kNever),
-      m_credits(params.router.vcs, CreditCounter(params.router.buffer_flits)) {
+      m_credits(params.router.vcs, CreditCounter(params.router.buffer_flits)),
+      m_holds(m_credits.size() + 1) {
   m_credits.emplace_back(params.collective.buffer_flits);  // the PEGroup FIFO
 }
 
@@ -48,17 +49,24 @@ Packet* EndpointCore::inject(Cycle now, Cycle horizon) {
   if (m_queue.empty()) return nullptr;
   const PacketRequest& front = m_queue.front();
   Cycle start = std::max(front.created, m_channel_free);
-  if (m_flow == FlowControl::Credits) start = std::max(start, now);
-  if (start >= horizon) return nullptr;
-  if (m_flow == FlowControl::Credits) {
-    CreditCounter& credits = m_credits[vc_for(front)];
-    const int flits = front.wire_flits();
-    if (credits.at(start) < flits) return nullptr;
-    credits.consume(flits);
+  const VcId vc = vc_for(front);
+  const int flits = front.wire_flits();
+  if (m_flow != FlowControl::Credits) {
+    if (m_flow == FlowControl::Holds) start = room(vc, std::max(start, now), flits, now);
+    if (start >= horizon) return nullptr;
+    if (m_flow == FlowControl::Holds) {
+      m_holds[vc].open(start, std::min(flits, m_credits[vc].capacity()));
+    }
+    Packet* p = start_packet(start);
+    m_observer.on_the_way(p->header.dst);
+    return p;
   }
-  Packet* p = start_packet(start);
-  if (m_flow == FlowControl::None) m_observer.on_the_way(p->header.dst);
-  return p;
+  start = std::max(start, now);
+  if (start >= horizon) return nullptr;
+  CreditCounter& credits = m_credits[vc];
+  if (credits.at(start) < flits) return nullptr;
+  credits.consume(flits);
+  return start_packet(start);
 }
 
 Packet* EndpointCore::start_packet(Cycle start) {
@@ -100,16 +108,26 @@ Cycle EndpointCore::next_wakeup(Cycle now) {
   Cycle next = kNever;
   if (m_next && m_next->created < m_stop) {
     next = std::max(m_next->created, now + 1);
-    if (m_flow == FlowControl::None) next = std::max(next, m_channel_free);
+    if (m_flow != FlowControl::Credits) next = std::max(next, m_channel_free);
   }
   if (m_queue.empty()) return next;
   const PacketRequest& front = m_queue.front();
   const Cycle from = std::max({front.created, m_channel_free, now + 1});
   if (m_flow == FlowControl::None) return std::min(next, from);
+  if (m_flow == FlowControl::Holds) {
+    return std::min(next, room(vc_for(front), from, front.wire_flits(), now));
+  }
   CreditCounter& credits = m_credits[vc_for(front)];
   const Cycle ready = credits.when(from, front.wire_flits());
   if (ready == kNever) credits.mark_waited_on();  // the credit return will wake us
   return std::min(next, ready);
+}
+
+// The first cycle from `from` at which injection VC `vc` has room for `flits` (a train: at most
+// the whole buffer), from the holds of the packets sent before.
+Cycle EndpointCore::room(VcId vc, Cycle from, int flits, Cycle now) {
+  const int capacity = m_credits[vc].capacity();
+  return m_holds[vc].earliest(from, std::min(flits, capacity), capacity, now);
 }
 
 bool EndpointCore::return_credits(VcId vc, int flits, Cycle at) {

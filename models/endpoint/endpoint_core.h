@@ -12,6 +12,7 @@
 #include "models/core/ring_queue.h"
 #include "models/endpoint/traffic_source.h"
 #include "models/fabric/credit_counter.h"
+#include "models/timing/hold_calendar.h"
 
 namespace angara {
 
@@ -21,11 +22,13 @@ class EndpointCore {
                PacketPool& pool, const FabricParams& params);
 
   // How packets are let into the router. Credits (AT): a packet waits for room in the router's
-  // injection buffer and starts at the cycle the shell runs. None (LT, whose network has no
-  // buffers): a packet starts as soon as it is created and the channel is free, however far
-  // ahead of the kernel; it then crosses the network within the shell's call, so the observer
-  // hears it is on its way (TrafficObserver::on_the_way).
-  enum class FlowControl : std::uint8_t { Credits, None };
+  // injection buffer and starts at the cycle the shell runs. Holds (LT with buffers): a packet
+  // starts as soon as it is created, the channel is free and the injection buffer has room,
+  // however far ahead of the kernel; the room is known from when the packets before it left that
+  // buffer (released()), as each crosses the network within the shell's call. None (LT without
+  // buffers): as soon as it is created and the channel is free. In LT the observer hears a
+  // packet is on its way (TrafficObserver::on_the_way).
+  enum class FlowControl : std::uint8_t { Credits, Holds, None };
 
   NodeId id() const { return m_id; }
   const ChannelTiming& timing() const { return m_channel; }
@@ -41,6 +44,11 @@ class EndpointCore {
   Cycle next_wakeup(Cycle now);
   // Credits from the router for injection VC `vc`; true if the endpoint waits for them.
   bool return_credits(VcId vc, int flits, Cycle at);
+  // Holds: the packet inject() returned last, on VC `vc`, left the router's injection buffer at
+  // `left`.
+  void released(VcId vc, Cycle left) {
+    if (m_flow == FlowControl::Holds) m_holds[vc].close(left + m_channel.latency);
+  }
   // Takes a delivered packet: checks it, reports it and recycles it.
   void deliver(Packet* packet);
   // Asks the cache for what deliver() reads here (the members up to m_pool).
@@ -60,6 +68,7 @@ class EndpointCore {
   // Takes the queue's front and starts it on the injection channel at `start`.
   Packet* start_packet(Cycle start);
   VcId next_vc() const;
+  Cycle room(VcId vc, Cycle from, int flits, Cycle now);
   VcId vc_for(const PacketRequest& request) const;
 
   NodeId m_id;
@@ -77,6 +86,7 @@ class EndpointCore {
   Cycle m_stop;
   Cycle m_channel_free = 0;
   std::vector<CreditCounter> m_credits;  // [vc]: free flits in the router's injection buffer
+  std::vector<HoldCalendar> m_holds;     // [vc]: the same buffer's holds (Holds)
   std::uint64_t m_sent = 0;              // ledger (Write) packets, for sequence numbers
   std::uint64_t m_p2p_sent = 0;          // point-to-point packets of any kind: VC sets in turn
   std::uint64_t m_collective_sent = 0;   // collective packets

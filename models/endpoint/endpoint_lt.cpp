@@ -3,7 +3,8 @@
 namespace angara {
 
 EndpointLt::EndpointLt(const sc_core::sc_module_name& name, const EndpointCore& core,
-                       const FabricClock& clock, Cycle quantum, WakeCalendar& calendar)
+                       const FabricClock& clock, Cycle quantum, WakeCalendar& calendar,
+                       bool buffers)
     : sc_core::sc_module(name),
       inject("inject"),
       eject("eject"),
@@ -11,12 +12,15 @@ EndpointLt::EndpointLt(const sc_core::sc_module_name& name, const EndpointCore& 
       m_clock(clock),
       m_quantum(quantum),
       m_calendar(calendar) {
-  m_core.set_flow_control(EndpointCore::FlowControl::None);
+  m_core.set_flow_control(buffers ? EndpointCore::FlowControl::Holds
+                                  : EndpointCore::FlowControl::None);
   eject.register_b_transport(this, &EndpointLt::b_transport);
   m_calendar.wake_at(*this, 0);
 }
 
-void EndpointLt::take(Packet& packet, sc_core::sc_time& /*delay*/) {
+// The sink takes the whole packet when its tail arrives, as in AT.
+void EndpointLt::take(Packet& packet, sc_core::sc_time& delay) {
+  delay = m_clock.until(packet.tail_at);
   m_core.deliver(&packet);
 }
 
@@ -24,8 +28,10 @@ void EndpointLt::woken() {
   const Cycle now = m_clock.now();
   const Cycle horizon = (now / m_quantum + 1) * m_quantum;  // end of this quantum
   while (Packet* packet = m_core.inject(now, horizon)) {
+    const VcId vc = packet->header.vc;  // the packet may be recycled within the call
     sc_core::sc_time delay = m_clock.until(packet->head_at);
     inject[0]->b_transport(*packet, delay);
+    m_core.released(vc, m_clock.after(delay));
   }
   const Cycle next = m_core.next_wakeup(now);
   if (next != kNever) m_calendar.wake_at(*this, next);

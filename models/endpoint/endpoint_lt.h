@@ -2,7 +2,8 @@
 // The loosely-timed traffic endpoint over EndpointCore. Temporally decoupled: woken once per
 // global quantum (or when its next packet is due), it sends every packet that starts before the
 // quantum ends, each through the whole network in one blocking call with its start as the
-// annotated delay. Packets are not held back by credits (the LT network has no buffers).
+// annotated delay. With buffers modelled, a packet waits for room in the router's injection
+// buffer, known from when the packets before it left (the delay each call returns).
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -20,9 +21,10 @@ class EndpointLt : public sc_core::sc_module, public EjectionEnd, private WakeCa
   tlm_utils::multi_passthrough_target_socket<EndpointLt, 0, FabricProtocol> eject;
 
   // `quantum`: the global quantum in cycles (tlm_global_quantum, set once by the platform);
-  // `calendar` wakes it (first at cycle 0).
+  // `calendar` wakes it (first at cycle 0); `buffers`: packets wait for room in the router's
+  // injection buffer (sim.lt_buffers).
   EndpointLt(const sc_core::sc_module_name& name, const EndpointCore& core,
-             const FabricClock& clock, Cycle quantum, WakeCalendar& calendar);
+             const FabricClock& clock, Cycle quantum, WakeCalendar& calendar, bool buffers);
 
   EndpointCore& core() { return m_core; }
   // Looks at the source again now (it was given more work).

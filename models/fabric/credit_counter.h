@@ -11,7 +11,9 @@ namespace angara {
 
 class CreditCounter {
  public:
-  explicit CreditCounter(int flits = 0) : m_available(flits) {}
+  explicit CreditCounter(int flits = 0) : m_capacity(flits), m_available(flits) {}
+
+  int capacity() const { return m_capacity; }  // the buffer's flits
 
   // Credits usable at `now` (absorbs the returns that are due).
   int at(Cycle now);
@@ -25,6 +27,7 @@ class CreditCounter {
   int available() const { return m_available; }
 
  private:
+  int m_capacity;
   int m_available;
   RingQueue<std::pair<Cycle, int>> m_pending;
   bool m_waited_on = false;

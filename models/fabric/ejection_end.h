@@ -11,7 +11,8 @@ namespace angara {
 
 class EjectionEnd {
  public:
-  // Takes `packet`, whose tail_at says when it arrived; `delay` is its head's arrival from now.
+  // Takes `packet`, whose tail_at says when it arrived; `delay` in: its head's arrival from now;
+  // out: when the packet has left the ejection buffer (its credits then go back).
   virtual void take(Packet& packet, sc_core::sc_time& delay) = 0;
   // Asks the cache for what taking a packet reads (a packet is on its way here).
   virtual void prefetch() const = 0;

@@ -36,13 +36,10 @@ RouterCore::RouterCore(NodeId id, const RouterShared& shared,
   m_inputs.resize(ports * m_vc_count);
   m_input_busy.assign(ports, 0);
   m_output_busy.assign(ports, 0);
-  m_credits.assign(ports * m_vc_count, CreditCounter(shared.buffer_flits));
-  for (int p = 0; p < port_count(); ++p) {
-    const auto port = static_cast<PortId>(p);
-    m_credits[input_index(port, vc_up())] = CreditCounter(shared.coll.buffer_flits);
-    m_credits[input_index(port, vc_down())] = CreditCounter(shared.coll.buffer_flits);
+  for (int i = 0; i < static_cast<int>(ports) * m_vc_count; ++i) {
+    m_credits.emplace_back(
+        buffer_flits(static_cast<PortId>(i / m_vc_count), static_cast<VcId>(i % m_vc_count)));
   }
-  m_credits[input_index(pegroup_port(), 0)] = CreditCounter(kUnlimited);
   m_round_robin.assign(ports, static_cast<int>(ports * m_vc_count) - 1);
 }
 
@@ -89,12 +86,9 @@ Cycle RouterCore::ready_at(PortId port, const Packet& p, const Route& r) const {
   return std::max(p.head_at + m_shared.pipeline, tail_bound);
 }
 
-// VCUp and VCDown inherit the deterministic VC's bubble flow control: overlapping trees chain
-// their ring segments into whole rings, so a collective packet entering a ring (from another
-// direction, the processor or the PEGroup) needs room for one more largest packet.
-int RouterCore::need(PortId in, PortId out, const Packet& p, const Route& r) const {
-  if (!is_collective(p.header.kind) || out >= m_local || out == in) return r.need;
-  return r.need + kMaxPacketFlits;
+int RouterCore::buffer_flits(PortId out, VcId vc) const {
+  if (out == pegroup_port()) return kUnlimited;
+  return vc < m_shared.vcs ? m_shared.buffer_flits : m_shared.coll.buffer_flits;
 }
 
 Packet* RouterCore::copy_for(Packet& packet, bool last) {
@@ -127,8 +121,8 @@ struct RouterCore::Allocation {
   std::vector<Grant>& grants;
   Cycle now;
 
-  Cycle book(PortId out, Cycle /*earliest*/, Cycle length) {
-    core.m_output_busy[out] = now + length;
+  Cycle book(OutputRequest& r) {
+    core.m_output_busy[r.out] = now + r.length;
     return now;
   }
   void hand_on(const Grant& g) {
@@ -232,7 +226,7 @@ void RouterCore::forward(Packet& packet, const Grant& g) {
   const ChannelTiming& t = timing(g.out_port);
   packet.header.vc = g.out_vc;
   packet.head_at = g.start + t.latency + t.serialization(1);
-  packet.tail_at = g.start + t.latency + t.serialization(packet.wire_flits());
+  packet.tail_at = g.tail_out + t.latency;
   if (g.out_port < m_local) {
     ++packet.hops;
     m_flit_hops += static_cast<std::uint64_t>(packet.wire_flits());

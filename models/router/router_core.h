@@ -50,14 +50,29 @@ struct Grant {
   Cycle tail_out = 0;  // cycle the tail has left this router
 };
 
+// What a copy from input `in` asks of an output: `length` cycles on its channel (and through the
+// crossbar input) from `earliest` on, and room for `need` free flits in VC `vc` of the buffer
+// behind it, where it will hold `flits`.
+struct OutputRequest {
+  PortId in = 0;
+  PortId out = 0;
+  VcId vc = 0;
+  int flits = 0;
+  int need = 0;
+  Cycle earliest = 0;
+  Cycle length = 0;
+};
+
 // A timing shell's part in RouterCore::issue(), a template parameter so that a loosely-timed hop
-// pays no indirect call. `book(out, earliest, length)` reserves output `out` for `length` cycles
-// from the first cycle at or after `earliest` it can and returns that cycle (AT: allocation found
-// it free now; LT: the first gap in its calendar). `hand_on(grant)` carries the grant out:
-// forwards the copy or gives it to the PEGroup (AT: after allocation; LT: at once).
+// pays no indirect call. `book(request)` reserves the output from the first cycle at or after
+// `request.earliest` it can and returns that cycle; it may lengthen `request.length` (an LT
+// train, paced by the credit loop) (AT: allocation found the output free and the
+// credits there now; LT: the first gap in its calendar at which the buffer behind has room).
+// `hand_on(grant)` carries the grant out: forwards the copy or gives it to the PEGroup (AT:
+// after allocation; LT: at once).
 template <typename T>
-concept IssueShell = requires(T& shell, PortId out, Cycle cycle, const Grant& grant) {
-  { shell.book(out, cycle, cycle) } -> std::same_as<Cycle>;
+concept IssueShell = requires(T& shell, OutputRequest& request, const Grant& grant) {
+  { shell.book(request) } -> std::same_as<Cycle>;
   shell.hand_on(grant);
 };
 
@@ -89,6 +104,7 @@ class RouterCore {
   PortId local_port() const { return m_local; }
   PortId pegroup_port() const { return static_cast<PortId>(m_local + 1); }
   int port_count() const { return m_local + 2; }
+  int vc_count() const { return m_vc_count; }  // per port: point-to-point VCs, VCUp, VCDown
   VcId vc_up() const { return static_cast<VcId>(m_shared.vcs); }
   VcId vc_down() const { return static_cast<VcId>(m_shared.vcs + 1); }
   const ChannelTiming& timing(PortId port) const;
@@ -107,6 +123,8 @@ class RouterCore {
   VcId out_vc(PortId out, const Packet& packet, const Route& route) const;
   // Free flits output `out`'s VC must show before `packet` from input `in` may take it.
   int need(PortId in, PortId out, const Packet& packet, const Route& route) const;
+  // The flits of output `out`'s VC `vc`: the buffer behind it (the PEGroup's: unlimited).
+  int buffer_flits(PortId out, VcId vc) const;
   // A copy for one more destination, or the packet itself for its last one.
   Packet* copy_for(Packet& packet, bool last);
 
@@ -226,10 +244,16 @@ void RouterCore::issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Rout
   const VcId vc = out_vc(out, packet, route);
   Packet* p = copy_for(packet, last);
   route.outs &= static_cast<std::uint16_t>(~bit(out));
-  const Cycle length = timing(out).serialization(p->wire_flits());
-  const Cycle start = shell.book(out, input_free, length);
-  input_free = start + length;
-  shell.hand_on(Grant{p, in, in_vc, last, out, vc, start, start + length});
+  OutputRequest request{in,
+                        out,
+                        vc,
+                        p->wire_flits(),
+                        need(in, out, *p, route),
+                        input_free,
+                        timing(out).serialization(p->wire_flits())};
+  const Cycle start = shell.book(request);
+  input_free = start + request.length;
+  shell.hand_on(Grant{p, in, in_vc, last, out, vc, start, input_free});
 }
 
 // Inline: RouterCore::issue, a template both shells instantiate, asks it for every copy.
@@ -241,6 +265,14 @@ inline VcId RouterCore::out_vc(PortId out, const Packet& p, const Route& r) cons
   const bool up =
       p.header.kind == PacketKind::Reduce || p.header.kind == PacketKind::BroadcastRequest;
   return up ? vc_up() : vc_down();
+}
+
+// VCUp and VCDown inherit the deterministic VC's bubble flow control: overlapping trees chain
+// their ring segments into whole rings, so a collective packet entering a ring (from another
+// direction, the processor or the PEGroup) needs room for one more largest packet.
+inline int RouterCore::need(PortId in, PortId out, const Packet& p, const Route& r) const {
+  if (!is_collective(p.header.kind) || out >= m_local || out == in) return r.need;
+  return r.need + kMaxPacketFlits;
 }
 
 }  // namespace angara

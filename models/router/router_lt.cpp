@@ -1,5 +1,8 @@
 #include "models/router/router_lt.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <bit>
 #include <optional>
 #include <stdexcept>
@@ -7,7 +10,13 @@
 namespace angara {
 
 RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const FabricClock& clock)
-    : sc_core::sc_module(name), out("out"), in("in"), m_clock(clock), m_core(std::move(core)) {
+    : sc_core::sc_module(name),
+      out("out"),
+      in("in"),
+      m_clock(clock),
+      m_core(std::move(core)),
+      m_holds(static_cast<std::size_t>(m_core.port_count()) * m_core.vc_count()),
+      m_order(m_holds.size()) {
   if (m_core.port_count() > static_cast<int>(m_outputs.size())) {
     throw std::logic_error("RouterLt: more ports than a 4D torus router has");
   }
@@ -15,18 +24,70 @@ RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const F
 }
 
 // `packet.head_at`/`tail_at` say when it is in this router (the annotated delay, in cycles).
-void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& /*delay*/) {
+void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& delay) {
   const auto in_port = static_cast<PortId>(port);
   if (in_port == m_core.local_port() && !m_routers.empty() && !is_collective(packet.header.kind)) {
     prefetch_path(packet.header.dst);
   }
+  InputOrder& order = m_order[in_port * m_core.vc_count() + packet.header.vc];
+  const Cycle arrival = packet.head_at;
   const RouterCore::Route route = m_core.route(in_port, packet);
-  pass(in_port, packet, route, m_core.ready_at(in_port, packet, route));
+  const bool to_pegroup = (route.outs >> m_core.pegroup_port()) & 1u;
+  Cycle ready = m_core.ready_at(in_port, packet, route);
+  if (m_buffers) ready = std::max(ready, order.earliest(arrival, m_clock.now()));
+  const Cycle left = pass(in_port, packet, route, ready);
+  if (m_buffers) order.left(arrival, left);
   // Only the PEGroup taking a packet moves the collective's timer (point-to-point packets do not).
-  if ((route.outs >> m_core.pegroup_port()) & 1u) arm_timer();
+  if (to_pegroup) arm_timer();
+  delay = m_clock.until(left);
 }
 
-void RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready) {
+Cycle RouterLt::book(OutputRequest& r, Cycle now) {
+  LinkCalendar& link = m_outputs[r.out];
+  if (!m_buffers || r.out == m_core.pegroup_port()) return link.book(r.earliest, r.length, now);
+  // The crossbar input carries one packet at a time, whichever VC it comes from (the PEGroup's
+  // input orders its sends itself).
+  LinkCalendar* input = r.in == m_core.pegroup_port() ? nullptr : &m_crossbar_inputs[r.in];
+  HoldCalendar& holds = m_holds[r.out * m_core.vc_count() + r.vc];
+  // A train stands for packets that follow one another through the buffer: it needs and holds
+  // at most the whole buffer.
+  const int capacity = m_core.buffer_flits(r.out, r.vc);
+  const int need = std::min(r.need, capacity);
+  if (r.flits > capacity) r.length = std::max(r.length, paced(r.out, r.vc, r.flits));
+  Cycle at = r.earliest;
+  for (;;) {
+    const Cycle free = link.fit(at, r.length, now);
+    const Cycle through = input ? input->fit(free, r.length, now) : free;
+    const Cycle room = holds.earliest(through, need, capacity, now);
+    if (room == kNever) {
+      throw std::logic_error(
+          fmt::format("router {}: output {} VC {} waits on a buffer that is "
+                      "still being booked",
+                      m_core.id(), m_core.port_name(r.out), r.vc));
+    }
+    if (room == at) break;
+    at = room;
+  }
+  link.take(at, r.length);
+  if (input) input->take(at, r.length);
+  holds.open(at, std::min(r.flits, capacity));
+  return at;
+}
+
+// A stream through a VC moves at most its buffer per credit round trip (the head to the next
+// router, its pipeline, the packet out of it, the credits back): the time a train of `flits`
+// takes at that pace, with the point-to-point VC sets its packets would have taken in turn.
+Cycle RouterLt::paced(PortId out, VcId vc, int flits) const {
+  const RouterShared& shared = m_core.shared();
+  const ChannelTiming& t = m_core.timing(out);
+  const Cycle round_trip =
+      2 * t.latency + t.serialization(1) + shared.pipeline + t.serialization(kMaxPacketFlits);
+  const int sets = vc < shared.vcs ? shared.vcs / shared.routing.vc_classes() : 1;
+  const int window = m_core.buffer_flits(out, vc) * sets;
+  return (static_cast<Cycle>(flits) * round_trip + window - 1) / window;
+}
+
+Cycle RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready) {
   // Copies leave one after another through the crossbar input; the PEGroup's input also
   // carries its sends one after another (they come out of one call, in order).
   Cycle input_free = port == m_core.pegroup_port() ? std::max(ready, m_pegroup_input_free) : ready;
@@ -36,6 +97,7 @@ void RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle 
     const auto out_port = static_cast<PortId>(std::countr_zero(route.outs));
     m_core.issue(shell, port, in_vc, packet, route, out_port, input_free);
   }
+  return input_free;
 }
 
 void RouterLt::hand_on(const Grant& g) {
@@ -57,6 +119,10 @@ void RouterLt::hand_on(const Grant& g) {
   } else {
     out[port]->b_transport(packet, delay);
   }
+  // The credits come back one channel latency after the packet has left the buffer there.
+  if (!m_buffers) return;
+  m_holds[port * m_core.vc_count() + g.out_vc].close(m_clock.after(delay) +
+                                                     m_core.timing(port).latency);
 }
 
 void RouterLt::send(const CollectiveSend& s) {
@@ -78,8 +144,10 @@ void RouterLt::arm_timer() {
 }
 
 void RouterLt::set_fabric(std::span<RouterLt* const> routers,
-                          std::span<EjectionEnd* const> endpoints, WakeCalendar& calendar) {
+                          std::span<EjectionEnd* const> endpoints, WakeCalendar& calendar,
+                          bool buffers) {
   m_calendar = &calendar;
+  m_buffers = buffers;
   m_routers = routers;
   m_endpoints = endpoints;
   m_endpoint = endpoints[m_core.id()];

@@ -1,11 +1,14 @@
 #pragma once
-// The loosely-timed router: no buffers. A packet crosses it inside one blocking call:
-// RouterCore routes it and times it as in AT, the output channel is booked in a LinkCalendar
-// (contention without back-pressure) and the packet goes on to the next module in the same call
-// chain. A packet with several destinations issues its copies one after another through its
-// crossbar input, as in AT; copies for the PEGroup are handed over at once and what the PEGroup
-// sends goes on in the same call. The machine's WakeCalendar wakes the PEGroup's timer, only
-// when one is set. See docs/ARCHITECTURE.md for where this departs from AT.
+// The loosely-timed router. A packet crosses it inside one blocking call: RouterCore routes it
+// and times it as in AT, the output channel is booked in a LinkCalendar, and the packet goes on
+// to the next module in the same call chain. With buffers modelled (sim.lt_buffers) the booking
+// waits also for the crossbar input, the packets ahead in the input VC and room in the buffer
+// behind the output (a HoldCalendar per output VC: AT's credits, known ahead); the next module
+// tells on return when the packet left that buffer (the annotated delay), and the hold ends then. A
+// packet with several destinations issues its copies one after another through its crossbar input,
+// as in AT; copies for the PEGroup are handed over at once and what the PEGroup sends goes on in
+// the same call. The machine's WakeCalendar wakes the PEGroup's timer, only when one is set. See
+// docs/ARCHITECTURE.md for where this departs from AT.
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -15,7 +18,9 @@
 
 #include "models/fabric/ejection_end.h"
 #include "models/fabric/fabric_protocol.h"
+#include "models/router/input_order.h"
 #include "models/router/router_core.h"
+#include "models/timing/hold_calendar.h"
 #include "models/timing/link_calendar.h"
 #include "models/timing/wake_calendar.h"
 
@@ -35,14 +40,21 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // its neighbour in direction d, the local port to its endpoint): a hop then makes the call the
   // socket would make itself, and a packet entering the network has its path's state fetched
   // from memory all at once instead of one cache miss after another (docs/PERFORMANCE.md).
-  // `calendar` wakes the PEGroup's timer.
+  // `calendar` wakes the PEGroup's timer; `buffers`: model the buffers behind the outputs (else
+  // only the channels).
   void set_fabric(std::span<RouterLt* const> routers, std::span<EjectionEnd* const> endpoints,
-                  WakeCalendar& calendar);
+                  WakeCalendar& calendar, bool buffers);
 
  private:
+  // `delay` in: the head's arrival; out: when the packet has left its input buffer here.
   void b_transport(int port, Packet& packet, sc_core::sc_time& delay);
-  // Sends `packet` from input `port` to every output of `route`, from cycle `ready` on.
-  void pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready);
+  // Sends `packet` from input `port` to every output of `route`, from cycle `ready` on; returns
+  // the cycle its last copy's tail has left.
+  Cycle pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready);
+  // The first cycle from `r.earliest` at which the output is free for `r.length` cycles and the
+  // buffer behind it has room, booked there; a train's length paced by the credit loop.
+  Cycle book(OutputRequest& r, Cycle now);
+  Cycle paced(PortId out, VcId vc, int flits) const;
   void send(const CollectiveSend& send);
   void woken() override;  // the PEGroup's timer
   void arm_timer();
@@ -59,9 +71,7 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
     RouterLt& router;
     Cycle now;
 
-    Cycle book(PortId out, Cycle earliest, Cycle length) {
-      return router.m_outputs[out].book(earliest, length, now);
-    }
+    Cycle book(OutputRequest& r) { return router.book(r, now); }
     void hand_on(const Grant& grant) { router.hand_on(grant); }
   };
 
@@ -73,9 +83,13 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   EjectionEnd* m_endpoint = nullptr;  // on the local port
   RouterCore m_core;
   std::array<LinkCalendar, 2 * kMaxDims + 2> m_outputs;  // [port]
+  std::vector<HoldCalendar> m_holds;                     // [port * VCs + vc]: buffers behind
+  std::vector<InputOrder> m_order;                       // [port * VCs + vc]: input FIFOs
+  std::array<LinkCalendar, 2 * kMaxDims + 1> m_crossbar_inputs;  // [port]: the PEGroup's aside
   std::span<RouterLt* const> m_routers;
   std::span<EjectionEnd* const> m_endpoints;
   WakeCalendar* m_calendar = nullptr;
+  bool m_buffers = false;
 };
 
 }  // namespace angara

@@ -30,7 +30,7 @@ void LinkCalendar::insert(std::size_t at, Booking b) {
   ++m_size;
 }
 
-Cycle LinkCalendar::book(Cycle ready, Cycle length, Cycle floor) {
+Cycle LinkCalendar::fit(Cycle ready, Cycle length, Cycle floor) {
   {
     const std::span<Booking> b = booked();
     const auto expired =
@@ -46,9 +46,22 @@ Cycle LinkCalendar::book(Cycle ready, Cycle length, Cycle floor) {
     if (start + length <= it->first) break;
     start = std::max(start, it->second);
   }
+  return start;
+}
+
+Cycle LinkCalendar::book(Cycle ready, Cycle length, Cycle floor) {
+  const Cycle start = fit(ready, length, floor);
+  take(start, length);
+  return start;
+}
+
+void LinkCalendar::take(Cycle start, Cycle length) {
+  const std::span<Booking> b = booked();
   const Cycle end = start + length;
+  auto it = std::lower_bound(b.begin(), b.end(), start,
+                             [](const Booking& x, Cycle t) { return x.second <= t; });
   // Bookings that touch are kept as one interval: a saturated link then holds a few intervals,
-  // not one per packet, and the search above stays short.
+  // not one per packet, and the search in fit() stays short.
   const bool joins_before = it != b.begin() && std::prev(it)->second == start;
   const bool joins_after = it != b.end() && it->first == end;
   const auto at = static_cast<std::size_t>(it - b.begin());
@@ -62,7 +75,6 @@ Cycle LinkCalendar::book(Cycle ready, Cycle length, Cycle floor) {
   } else {
     insert(at, {start, end});
   }
-  return start;
 }
 
 Cycle LinkCalendar::book_spread(Cycle ready, Cycle length, Cycle floor) {

@@ -20,6 +20,10 @@ class alignas(64) LinkCalendar {
   // that start. Bookings that end at or before `floor` are forgotten first: no packet can be
   // ready before `floor` (the current SystemC cycle) any more.
   Cycle book(Cycle ready, Cycle length, Cycle floor);
+  // The start book() would take, without booking it.
+  Cycle fit(Cycle ready, Cycle length, Cycle floor);
+  // Books [start, start + length), which fit() found free.
+  void take(Cycle start, Cycle length);
   // Books `length` cycles in pieces: the free gaps from `ready` on, in order, until they add up
   // to it; returns when the last piece ends. For a transfer whose parts may interleave with
   // others' (a PCIe burst is a train of TLPs), so that short bookings made ahead of time do not

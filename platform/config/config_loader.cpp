@@ -216,6 +216,9 @@ const std::vector<KeySpec>& key_specs() {
       field<&Config::sim, &SimParams::train_packets>(
           "sim", "train_packets",
           "LT: packets of a timing-only send carried as one transaction (1: each alone)"),
+      field<&Config::sim, &SimParams::lt_buffers>(
+          "sim", "lt_buffers",
+          "LT: model buffers and credits (closer to AT under load, slower); false: links only"),
       field<&Config::sim, &SimParams::progress>("sim", "progress", "progress lines on stderr"),
   };
   return specs;

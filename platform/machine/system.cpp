@@ -34,7 +34,7 @@ System::System(const Config& config, std::vector<std::unique_ptr<TrafficSource>>
                                             static_cast<double>(config.sim.quantum_cycles));
     m_wake_calendar = std::make_unique<WakeCalendar>("wake_calendar", m_clock);
     build<RouterLt, EndpointLt>(config, observer, config.sim.quantum_cycles,
-                                std::ref(*m_wake_calendar));
+                                std::ref(*m_wake_calendar), config.sim.lt_buffers);
   } else {
     build<RouterAt, EndpointAt>(config, observer);
   }
@@ -79,7 +79,7 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     m_lt_routers = std::move(routers);
     m_lt_endpoints.assign(endpoints.begin(), endpoints.end());
     for (RouterLt* router : m_lt_routers) {
-      router->set_fabric(m_lt_routers, m_lt_endpoints, *m_wake_calendar);
+      router->set_fabric(m_lt_routers, m_lt_endpoints, *m_wake_calendar, config.sim.lt_buffers);
     }
   }
 }

@@ -89,6 +89,7 @@ drain_cycles = 1000
 watchdog_cycles = 300
 quantum_cycles = 250
 train_packets = 8
+lt_buffers = true
 progress = false
 [pcie]
 lanes = 8
@@ -206,6 +207,7 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.sim.watchdog_cycles, 300u);
   EXPECT_EQ(config.sim.quantum_cycles, 250u);
   EXPECT_EQ(config.sim.train_packets, 8);
+  EXPECT_TRUE(config.sim.lt_buffers);
   EXPECT_FALSE(config.sim.progress);
 }
 

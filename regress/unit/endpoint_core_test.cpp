@@ -109,7 +109,7 @@ TEST(EndpointCore, PointToPointPacketsTakeTheVcSetsInTurn) {
   b.request(0, 1, PacketKind::Broadcast);
   b.request(0);
   b.request(0);
-  EndpointCore& e = b.start(0, FlowControl::None);
+  EndpointCore& e = b.start(0, FlowControl::Holds);
   std::vector<VcId> vcs;
   while (Packet* p = e.inject(0, 1000)) vcs.push_back(p->header.vc);
   EXPECT_EQ(vcs, (std::vector<VcId>{0, 4, 2, 0}));
@@ -131,8 +131,8 @@ TEST(EndpointCore, CreditsAreSpentOnInjectionAndReturnedByTheRouter) {
   EXPECT_EQ(p->head_at, 101u);
 }
 
-// LT: the same buffer, but packets go back to back up to the horizon, credits or not, each
-// announced to the observer; the shell wakes when the next could start.
+// LT without buffers: the same buffer, but packets go back to back up to the horizon, credits or
+// not, each announced to the observer; the shell wakes when the next could start.
 TEST(EndpointCore, WithoutFlowControlPacketsRunAheadToTheHorizon) {
   Bench b;
   EndpointCore& e = b.start_with_two_packet_buffer(8, FlowControl::None);
@@ -144,10 +144,31 @@ TEST(EndpointCore, WithoutFlowControlPacketsRunAheadToTheHorizon) {
   EXPECT_EQ(e.inject(100, 200)->head_at, 106u);
 }
 
+// LT with buffers: the same buffer; packets run ahead of the kernel up to the horizon, each
+// announced to the observer, and each waits for room known from when those before it left the
+// router's buffer (released()); the shell wakes when the next could start.
+TEST(EndpointCore, WithHoldsPacketsRunAheadToTheHorizonAsTheBufferMakesRoom) {
+  Bench b;
+  EndpointCore& e = b.start_with_two_packet_buffer(8, FlowControl::Holds);
+  std::vector<Cycle> starts;
+  Cycle left = 40;  // the router lets each packet go 40 cycles after the one before
+  while (Packet* p = e.inject(0, 100)) {
+    starts.push_back(p->head_at - 1);
+    e.released(p->header.vc, left);
+    left += 40;
+  }
+  // Two fit at once (0 and 15, back to back); the third waits until the first has left (40),
+  // the fourth until the second has (80); the fifth could start at 120, past the horizon.
+  EXPECT_EQ(starts, (std::vector<Cycle>{0, 15, 40, 80}));
+  EXPECT_EQ(b.observer.on_the_way_to, std::vector<NodeId>(4, 5));
+  EXPECT_EQ(e.next_wakeup(0), 120u);
+  EXPECT_EQ(e.inject(120, 200)->head_at, 121u);
+}
+
 // With credits the shell takes each request when it is created; without, it is woken for one
 // only when it could start.
 TEST(EndpointCore, TheShellWakesAtCreationWithCreditsAndAtTheStartWithout) {
-  for (FlowControl flow : {FlowControl::Credits, FlowControl::None}) {
+  for (FlowControl flow : {FlowControl::Credits, FlowControl::Holds, FlowControl::None}) {
     Bench b;
     b.request(0);
     b.request(10);

@@ -29,6 +29,18 @@ TEST(LinkCalendar, OutOfOrderBookingFillsAGapThatFits) {
   EXPECT_EQ(c.book(110, 400, 0), 530u);  // no gap of 400 before the last booking
 }
 
+// fit() finds what book() would take and books nothing; take() books it.
+TEST(LinkCalendar, FitThenTakeIsBook) {
+  LinkCalendar c;
+  c.book(100, 15, 0);
+  EXPECT_EQ(c.fit(105, 15, 0), 115u);
+  EXPECT_EQ(c.fit(105, 15, 0), 115u);
+  EXPECT_EQ(c.bookings(), 1u);
+  c.take(115, 15);
+  EXPECT_EQ(c.bookings(), 1u);  // touching: one interval 100..130
+  EXPECT_EQ(c.fit(105, 15, 0), 130u);
+}
+
 TEST(LinkCalendar, ForgetsBookingsThatEndedBeforeTheFloor) {
   LinkCalendar c;
   for (Cycle t = 0; t < 1000; t += 20) c.book(t, 15, 0);

@@ -215,10 +215,12 @@ TEST(RouterCore, ABlockedHeadWaitsForCreditsAndHoldsOnlyItsVc) {
 struct RecordingShell {
   std::map<PortId, Cycle> busy_until;
   std::vector<Grant> handed;
+  std::vector<OutputRequest> asked;
 
-  Cycle book(PortId out, Cycle earliest, Cycle length) {
-    const Cycle start = std::max(earliest, busy_until[out]);
-    busy_until[out] = start + length;
+  Cycle book(OutputRequest& r) {
+    asked.push_back(r);
+    const Cycle start = std::max(r.earliest, busy_until[r.out]);
+    busy_until[r.out] = start + r.length;
     return start;
   }
   void hand_on(const Grant& grant) { handed.push_back(grant); }
@@ -234,6 +236,7 @@ TEST(RouterCore, IssueSendsCopiesOneAfterAnotherThroughTheCrossbarInput) {
   p->header.set_sequence(77);
   RouterCore::Route route;
   route.outs = (1u << port_of(kMX)) | (1u << port_of(kPY)) | (1u << core.local_port());
+  route.need = 17;
   RecordingShell shell;
   shell.busy_until[port_of(kPY)] = 80;  // +Y is taken until cycle 80
   Cycle input_free = 50;
@@ -252,6 +255,11 @@ TEST(RouterCore, IssueSendsCopiesOneAfterAnotherThroughTheCrossbarInput) {
     EXPECT_EQ(g[i].in_port, port_of(kPX));
     EXPECT_EQ(g[i].frees_input, i == 2) << "copy " << i;
     EXPECT_EQ(g[i].packet->header.sequence(), 77u);
+    // What the shell was asked: the copy's VC and flits, and room for one more largest packet
+    // where it enters a ring (the bubble), none more toward the processor.
+    EXPECT_EQ(shell.asked[i].vc, g[i].out_vc) << "copy " << i;
+    EXPECT_EQ(shell.asked[i].flits, 17) << "copy " << i;
+    EXPECT_EQ(shell.asked[i].need, i == 2 ? 17 : 34) << "copy " << i;
   }
   EXPECT_NE(g[0].packet, p);
   EXPECT_NE(g[1].packet, p);
