@@ -10,7 +10,10 @@ EndpointLt::EndpointLt(const sc_core::sc_module_name& name, const EndpointCore& 
       eject("eject"),
       m_core(core),
       m_clock(clock),
-      m_quantum(quantum),
+      // With buffers a packet is sent at its own cycle, so that packets are booked nearly in time
+      // order and each finds the room AT would show it (a quantum ahead: 4x4x4 saturates 4%
+      // higher).
+      m_quantum(buffers ? 1 : quantum),
       m_calendar(calendar) {
   m_core.set_flow_control(buffers ? EndpointCore::FlowControl::Holds
                                   : EndpointCore::FlowControl::None);

@@ -3,7 +3,8 @@
 // global quantum (or when its next packet is due), it sends every packet that starts before the
 // quantum ends, each through the whole network in one blocking call with its start as the
 // annotated delay. With buffers modelled, a packet waits for room in the router's injection
-// buffer, known from when the packets before it left (the delay each call returns).
+// buffer, known from when the packets before it left (the delay each call returns), and goes at
+// its own cycle rather than a quantum ahead.
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>

@@ -10,13 +10,7 @@
 namespace angara {
 
 RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const FabricClock& clock)
-    : sc_core::sc_module(name),
-      out("out"),
-      in("in"),
-      m_clock(clock),
-      m_core(std::move(core)),
-      m_holds(static_cast<std::size_t>(m_core.port_count()) * m_core.vc_count()),
-      m_order(m_holds.size()) {
+    : sc_core::sc_module(name), out("out"), in("in"), m_clock(clock), m_core(std::move(core)) {
   if (m_core.port_count() > static_cast<int>(m_outputs.size())) {
     throw std::logic_error("RouterLt: more ports than a 4D torus router has");
   }
@@ -29,14 +23,15 @@ void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& delay) {
   if (in_port == m_core.local_port() && !m_routers.empty() && !is_collective(packet.header.kind)) {
     prefetch_path(packet.header.dst);
   }
-  InputOrder& order = m_order[in_port * m_core.vc_count() + packet.header.vc];
+  const VcId in_vc = packet.header.vc;
   const Cycle arrival = packet.head_at;
   const RouterCore::Route route = m_core.route(in_port, packet);
   const bool to_pegroup = (route.outs >> m_core.pegroup_port()) & 1u;
   Cycle ready = m_core.ready_at(in_port, packet, route);
-  if (m_buffers) ready = std::max(ready, order.earliest(arrival, m_clock.now()));
+  InputOrder* order = m_buffers ? &m_order[in_port * m_core.vc_count() + in_vc] : nullptr;
+  if (order) ready = std::max(ready, order->earliest(arrival, m_clock.now()));
   const Cycle left = pass(in_port, packet, route, ready);
-  if (m_buffers) order.left(arrival, left);
+  if (order) order->left(arrival, left);
   // Only the PEGroup taking a packet moves the collective's timer (point-to-point packets do not).
   if (to_pegroup) arm_timer();
   delay = m_clock.until(left);
@@ -77,13 +72,13 @@ Cycle RouterLt::book(OutputRequest& r, Cycle now) {
 // A stream through a VC moves at most its buffer per credit round trip (the head to the next
 // router, its pipeline, the packet out of it, the credits back): the time a train of `flits`
 // takes at that pace, with the point-to-point VC sets its packets would have taken in turn.
-Cycle RouterLt::paced(PortId out, VcId vc, int flits) const {
+Cycle RouterLt::paced(PortId port, VcId vc, int flits) const {
   const RouterShared& shared = m_core.shared();
-  const ChannelTiming& t = m_core.timing(out);
+  const ChannelTiming& t = m_core.timing(port);
   const Cycle round_trip =
       2 * t.latency + t.serialization(1) + shared.pipeline + t.serialization(kMaxPacketFlits);
   const int sets = vc < shared.vcs ? shared.vcs / shared.routing.vc_classes() : 1;
-  const int window = m_core.buffer_flits(out, vc) * sets;
+  const int window = m_core.buffer_flits(port, vc) * sets;
   return (static_cast<Cycle>(flits) * round_trip + window - 1) / window;
 }
 
@@ -148,6 +143,10 @@ void RouterLt::set_fabric(std::span<RouterLt* const> routers,
                           bool buffers) {
   m_calendar = &calendar;
   m_buffers = buffers;
+  if (buffers) {  // only then: 40 per router add up on a large torus
+    m_holds.resize(static_cast<std::size_t>(m_core.port_count()) * m_core.vc_count());
+    m_order.resize(m_holds.size());
+  }
   m_routers = routers;
   m_endpoints = endpoints;
   m_endpoint = endpoints[m_core.id()];

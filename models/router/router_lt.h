@@ -54,7 +54,7 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // The first cycle from `r.earliest` at which the output is free for `r.length` cycles and the
   // buffer behind it has room, booked there; a train's length paced by the credit loop.
   Cycle book(OutputRequest& r, Cycle now);
-  Cycle paced(PortId out, VcId vc, int flits) const;
+  Cycle paced(PortId port, VcId vc, int flits) const;
   void send(const CollectiveSend& send);
   void woken() override;  // the PEGroup's timer
   void arm_timer();
