@@ -13,21 +13,22 @@
 #include "platform/experiments/experiment.h"
 #include "platform/experiments/node_experiment.h"
 #include "platform/experiments/results_json.h"
+#include "regress/support/in_mode.h"
 #include "regress/support/isolated.h"
 
 namespace angara {
 namespace {
 
+using test::in_mode;
 using test::run_isolated;
 
 template <typename Run>
 std::pair<nlohmann::json, nlohmann::json> both_modes(Config c, Run run) {
-  c.sim.progress = false;
-  c.sim.mode = SimMode::At;
-  const auto at = run_isolated([&] { return nlohmann::json(to_json(run(c))); });
-  c.sim.mode = SimMode::Lt;
-  c.sim.lt_buffers = true;
-  const auto lt = run_isolated([&] { return nlohmann::json(to_json(run(c))); });
+  c.sim.lt_buffers = true;  // LT reads it, AT not
+  const auto at =
+      run_isolated([&] { return nlohmann::json(to_json(run(in_mode(c, SimMode::At)))); });
+  const auto lt =
+      run_isolated([&] { return nlohmann::json(to_json(run(in_mode(c, SimMode::Lt)))); });
   return {at, lt};
 }
 

@@ -12,19 +12,15 @@
 #include "platform/experiments/node_experiment.h"
 #include "platform/experiments/results_json.h"
 #include "platform/experiments/software_experiment.h"
+#include "regress/support/in_mode.h"
 #include "regress/support/isolated.h"
 #include "regress/support/software_config.h"
 
 namespace angara {
 namespace {
 
+using test::in_mode;
 using test::run_isolated;
-
-Config in_mode(Config c, SimMode mode) {
-  c.sim.mode = mode;
-  c.sim.progress = false;
-  return c;
-}
 
 nlohmann::json run_collective(const Config& c) {
   return run_isolated([&] { return nlohmann::json(to_json(run_collective_experiment(c))); });

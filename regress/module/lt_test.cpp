@@ -13,19 +13,15 @@
 #include "platform/experiments/probe_run.h"
 #include "platform/experiments/results_json.h"
 #include "platform/machine/system.h"
+#include "regress/support/in_mode.h"
 #include "regress/support/isolated.h"
 #include "workloads/synthetic/uniform_traffic.h"
 
 namespace angara {
 namespace {
 
+using test::in_mode;
 using test::run_isolated;
-
-Config with_mode(Config c, SimMode mode) {
-  c.sim.mode = mode;
-  c.sim.progress = false;
-  return c;
-}
 
 // Records every delivery: which packet, where it arrived, what it carried, how it went.
 class DeliveryLog : public TrafficObserver {
@@ -67,8 +63,8 @@ TEST(LtVersusAt, SamePacketsReachTheSameNodesWithTheSamePayloads) {
     c.topology.dims = dims;
     c.traffic.rate = 0.3;
     c.traffic.packet_flits = 7;
-    const auto at = deliveries(with_mode(c, SimMode::At), 3000);
-    const auto lt = deliveries(with_mode(c, SimMode::Lt), 3000);
+    const auto at = deliveries(in_mode(c, SimMode::At), 3000);
+    const auto lt = deliveries(in_mode(c, SimMode::Lt), 3000);
     EXPECT_EQ(at["in_flight"], 0);
     EXPECT_EQ(lt["in_flight"], 0);
     EXPECT_GT(at["log"].size(), 500u);
@@ -102,8 +98,8 @@ TEST(LtVersusAt, ZeroLoadLatencyIsIdenticalToTheCycle) {
         t += 3000;
       }
     }
-    const auto at = probe_latencies(with_mode(c, SimMode::At), probes);
-    const auto lt = probe_latencies(with_mode(c, SimMode::Lt), probes);
+    const auto at = probe_latencies(in_mode(c, SimMode::At), probes);
+    const auto lt = probe_latencies(in_mode(c, SimMode::Lt), probes);
     EXPECT_EQ(at, lt);
     for (std::size_t i = 0; i < probes.size(); ++i) {
       EXPECT_EQ(lt[i].get<Cycle>(),
@@ -131,8 +127,8 @@ TEST(LtVersusAt, MeanLatencyWithinTenPercentUpToHalfSaturation) {
     Config c;
     c.topology.dims = k.dims;
     c.traffic.rate = k.rate;
-    const double at = mean_latency(with_mode(c, SimMode::At));
-    const double lt = mean_latency(with_mode(c, SimMode::Lt));
+    const double at = mean_latency(in_mode(c, SimMode::At));
+    const double lt = mean_latency(in_mode(c, SimMode::Lt));
     const double error = (lt - at) / at;
     fmt::print(
         "{} torus at {:.2f} flits/node/cycle: mean latency AT {:.1f}, LT {:.1f} cycles, LT "
