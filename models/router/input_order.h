@@ -7,9 +7,9 @@
 // those that arrived before it.
 
 #include <algorithm>
-#include <vector>
 
 #include "models/core/ids.h"
+#include "models/core/small_vector.h"
 
 namespace angara {
 
@@ -19,9 +19,9 @@ class InputOrder {
   // through this VC; those that left at or before `floor` are forgotten first (every packet still
   // to come starts later).
   Cycle earliest(Cycle arrival, Cycle floor) {
-    std::erase_if(m_left, [floor](const Left& l) { return l.left <= floor; });
+    m_left.erase_if([floor](const Left& l) { return l.left <= floor; });
     Cycle at = 0;
-    for (const Left& l : m_left) {
+    for (const Left& l : m_left.items()) {
       if (l.arrival <= arrival) at = std::max(at, l.left);
     }
     return at;
@@ -31,10 +31,10 @@ class InputOrder {
 
  private:
   struct Left {
-    Cycle arrival;
-    Cycle left;
+    Cycle arrival = 0;
+    Cycle left = 0;
   };
-  std::vector<Left> m_left;
+  SmallVector<Left, 4> m_left;
 };
 
 }  // namespace angara

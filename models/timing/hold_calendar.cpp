@@ -6,12 +6,12 @@
 namespace angara {
 
 Cycle HoldCalendar::earliest(Cycle from, int need, int capacity, Cycle floor) {
-  std::erase_if(m_holds, [floor](const Hold& h) { return h.release <= floor; });
+  m_holds.erase_if([floor](const Hold& h) { return h.release <= floor; });
   Cycle at = from;
   for (;;) {
     int held = 0;
     Cycle next_release = kNever;  // the first hold at `at` to end: room can grow only then
-    for (const Hold& h : m_holds) {
+    for (const Hold& h : m_holds.items()) {
       if (h.start <= at && at < h.release) {
         held += h.flits;
         next_release = std::min(next_release, h.release);
@@ -29,9 +29,10 @@ void HoldCalendar::open(Cycle start, int flits) {
 }
 
 void HoldCalendar::close(Cycle release) {
-  const auto open = std::find_if(m_holds.rbegin(), m_holds.rend(),
-                                 [](const Hold& h) { return h.release == kNever; });
-  if (open == m_holds.rend()) throw std::logic_error("HoldCalendar::close: no hold is open");
+  const std::span<Hold> holds = m_holds.items();
+  const auto open =
+      std::find_if(holds.rbegin(), holds.rend(), [](const Hold& h) { return h.release == kNever; });
+  if (open == holds.rend()) throw std::logic_error("HoldCalendar::close: no hold is open");
   open->release = std::max(release, open->start);
 }
 

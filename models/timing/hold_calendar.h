@@ -8,9 +8,9 @@
 // is that at the cycle asked, as AT's counter would show it then.
 
 #include <cstdint>
-#include <vector>
 
 #include "models/core/ids.h"
+#include "models/core/small_vector.h"
 
 namespace angara {
 
@@ -33,7 +33,7 @@ class HoldCalendar {
     Cycle release = kNever;  // kNever: open
     int flits = 0;
   };
-  std::vector<Hold> m_holds;  // unordered; a buffer holds a few packets at a time
+  SmallVector<Hold, 4> m_holds;  // unordered; a buffer holds a few packets at a time
 };
 
 }  // namespace angara
