@@ -20,21 +20,36 @@ class SmallVector {
   }
   std::size_t size() const { return m_size; }
 
-  void push_back(const T& value) {
+  void push_back(const T& value) { insert(m_size, value); }
+  void insert(std::size_t at, const T& value) {
+    const auto pos = static_cast<std::ptrdiff_t>(at);
     if (m_spill.empty() && m_size < N) {
-      m_inline[m_size++] = value;
-      return;
+      std::copy_backward(m_inline.begin() + pos, m_inline.begin() + m_size,
+                         m_inline.begin() + m_size + 1);
+      m_inline[at] = value;
+    } else {
+      if (m_spill.empty()) m_spill.assign(m_inline.begin(), m_inline.end());
+      m_spill.insert(m_spill.begin() + pos, value);
     }
-    if (m_spill.empty()) m_spill.assign(m_inline.begin(), m_inline.end());
-    m_spill.push_back(value);
     ++m_size;
+  }
+
+  // Removes entries [first, last).
+  void erase(std::size_t first, std::size_t last) {
+    const std::span<T> all = items();
+    std::copy(all.begin() + static_cast<std::ptrdiff_t>(last), all.end(),
+              all.begin() + static_cast<std::ptrdiff_t>(first));
+    shrink(m_size - static_cast<std::uint32_t>(last - first));
   }
 
   template <typename Pred>
   void erase_if(Pred pred) {
     const std::span<T> all = items();
-    const auto kept =
-        static_cast<std::uint32_t>(std::remove_if(all.begin(), all.end(), pred) - all.begin());
+    shrink(static_cast<std::uint32_t>(std::remove_if(all.begin(), all.end(), pred) - all.begin()));
+  }
+
+ private:
+  void shrink(std::uint32_t kept) {
     if (kept == m_size) return;
     m_size = kept;
     if (m_spill.empty()) return;
@@ -46,7 +61,6 @@ class SmallVector {
     }
   }
 
- private:
   std::vector<T> m_spill;  // all entries while more than N are held
   std::uint32_t m_size = 0;
   std::array<T, N> m_inline{};

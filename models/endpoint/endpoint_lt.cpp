@@ -14,6 +14,7 @@ EndpointLt::EndpointLt(const sc_core::sc_module_name& name, const EndpointCore& 
       // order and each finds the room AT would show it (a quantum ahead: 4x4x4 saturates 4%
       // higher).
       m_quantum(buffers ? 1 : quantum),
+      m_buffers(buffers),
       m_calendar(calendar) {
   m_core.set_flow_control(buffers ? EndpointCore::FlowControl::Holds
                                   : EndpointCore::FlowControl::None);
@@ -23,7 +24,7 @@ EndpointLt::EndpointLt(const sc_core::sc_module_name& name, const EndpointCore& 
 
 // The sink takes the whole packet when its tail arrives, as in AT.
 void EndpointLt::take(Packet& packet, sc_core::sc_time& delay) {
-  delay = m_clock.until(packet.tail_at);
+  if (m_buffers) delay = m_clock.until(packet.tail_at);
   m_core.deliver(&packet);
 }
 
@@ -34,7 +35,7 @@ void EndpointLt::woken() {
     const VcId vc = packet->header.vc;  // the packet may be recycled within the call
     sc_core::sc_time delay = m_clock.until(packet->head_at);
     inject[0]->b_transport(*packet, delay);
-    m_core.released(vc, m_clock.after(delay));
+    if (m_buffers) m_core.released(vc, m_clock.after(delay));
   }
   const Cycle next = m_core.next_wakeup(now);
   if (next != kNever) m_calendar.wake_at(*this, next);

@@ -46,6 +46,7 @@ class EndpointLt : public sc_core::sc_module, public EjectionEnd, private WakeCa
   EndpointCore m_core;
   const FabricClock& m_clock;
   Cycle m_quantum;
+  bool m_buffers;
   WakeCalendar& m_calendar;
 };
 

@@ -32,14 +32,13 @@ void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& delay) {
   if (order) ready = std::max(ready, order->earliest(arrival, m_clock.now()));
   const Cycle left = pass(in_port, packet, route, ready);
   if (order) order->left(arrival, left);
+  if (m_buffers) delay = m_clock.until(left);  // only the buffers behind ask
   // Only the PEGroup taking a packet moves the collective's timer (point-to-point packets do not).
   if (to_pegroup) arm_timer();
-  delay = m_clock.until(left);
 }
 
 Cycle RouterLt::book(OutputRequest& r, Cycle now) {
   LinkCalendar& link = m_outputs[r.out];
-  if (!m_buffers || r.out == m_core.pegroup_port()) return link.book(r.earliest, r.length, now);
   // The crossbar input carries one packet at a time, whichever VC it comes from (the PEGroup's
   // input orders its sends itself).
   LinkCalendar* input = r.in == m_core.pegroup_port() ? nullptr : &m_crossbar_inputs[r.in];

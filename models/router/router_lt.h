@@ -51,8 +51,9 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // Sends `packet` from input `port` to every output of `route`, from cycle `ready` on; returns
   // the cycle its last copy's tail has left.
   Cycle pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready);
-  // The first cycle from `r.earliest` at which the output is free for `r.length` cycles and the
-  // buffer behind it has room, booked there; a train's length paced by the credit loop.
+  // With buffers: the first cycle from `r.earliest` at which the output is free for `r.length`
+  // cycles, the crossbar input too, and the buffer behind it has room, booked there; a train's
+  // length paced by the credit loop.
   Cycle book(OutputRequest& r, Cycle now);
   Cycle paced(PortId port, VcId vc, int flits) const;
   void send(const CollectiveSend& send);
@@ -71,7 +72,12 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
     RouterLt& router;
     Cycle now;
 
-    Cycle book(OutputRequest& r) { return router.book(r, now); }
+    Cycle book(OutputRequest& r) {
+      if (!router.m_buffers || r.out == router.m_core.pegroup_port()) {
+        return router.m_outputs[r.out].book(r.earliest, r.length, now);
+      }
+      return router.book(r, now);
+    }
     void hand_on(const Grant& grant) { router.hand_on(grant); }
   };
 
@@ -80,6 +86,7 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   alignas(64) std::array<RouterLt*, 2 * kMaxDims> m_next{};  // [direction]
   const FabricClock& m_clock;
   Cycle m_pegroup_input_free = 0;     // the crossbar input from the PEGroup
+  bool m_buffers = false;             // sim.lt_buffers
   EjectionEnd* m_endpoint = nullptr;  // on the local port
   RouterCore m_core;
   std::array<LinkCalendar, 2 * kMaxDims + 2> m_outputs;  // [port]
@@ -89,7 +96,6 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   std::span<RouterLt* const> m_routers;
   std::span<EjectionEnd* const> m_endpoints;
   WakeCalendar* m_calendar = nullptr;
-  bool m_buffers = false;
 };
 
 }  // namespace angara

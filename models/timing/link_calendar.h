@@ -4,13 +4,12 @@
 // order; a packet therefore takes the earliest free gap after its ready cycle that fits it,
 // rather than queueing behind the last booking (plain busy-until).
 
-#include <array>
 #include <cstdint>
 #include <span>
 #include <utility>
-#include <vector>
 
 #include "models/core/ids.h"
+#include "models/core/small_vector.h"
 
 namespace angara {
 
@@ -30,24 +29,21 @@ class alignas(64) LinkCalendar {
   // push it behind them whole.
   Cycle book_spread(Cycle ready, Cycle length, Cycle floor);
 
-  std::size_t bookings() const { return m_size; }
+  std::size_t bookings() const { return m_booked.size(); }
 
  private:
   using Booking = std::pair<Cycle, Cycle>;  // [start, end)
+  struct Gap {
+    Cycle start;         // where the booking would go
+    std::size_t before;  // the index of the first booking after it
+  };
+  Gap find(Cycle ready, Cycle length, Cycle floor);
+  void place(std::size_t at, Cycle start, Cycle end);
 
   // Disjoint bookings in start order. A link holds a few at a time (touching ones merge), kept
   // inside the calendar: a booking then reads one or two cache lines, where a heap buffer would
-  // be one more miss per hop on a large machine. More spill to the heap, and come back.
-  std::span<Booking> booked() {
-    return {m_spill.empty() ? m_inline.data() : m_spill.data(), m_size};
-  }
-  void erase(std::size_t first, std::size_t last);
-  void insert(std::size_t at, Booking b);
-
-  static constexpr std::size_t kInline = 6;  // two cache lines in all
-  std::vector<Booking> m_spill;              // all bookings while more than kInline are held
-  std::uint32_t m_size = 0;
-  std::array<Booking, kInline> m_inline{};
+  // be one more miss per hop on a large machine.
+  SmallVector<Booking, 6> m_booked;  // two cache lines in all
 };
 
 }  // namespace angara

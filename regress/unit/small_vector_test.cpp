@@ -30,5 +30,17 @@ TEST(SmallVector, KeepsOrderInsideSpilledAndBack) {
   EXPECT_EQ(contents(v), (std::vector<int>{6}));
 }
 
+TEST(SmallVector, InsertsAndErasesInPlaceInsideAndSpilled) {
+  SmallVector<int, 2> v;
+  v.insert(0, 3);
+  v.insert(0, 1);
+  v.insert(1, 2);  // spills
+  EXPECT_EQ(contents(v), (std::vector<int>{1, 2, 3}));
+  v.erase(0, 2);  // back inside
+  EXPECT_EQ(contents(v), (std::vector<int>{3}));
+  v.insert(1, 4);
+  EXPECT_EQ(contents(v), (std::vector<int>{3, 4}));
+}
+
 }  // namespace
 }  // namespace angara
