@@ -44,11 +44,9 @@ class EndpointCore {
   Cycle next_wakeup(Cycle now);
   // Credits from the router for injection VC `vc`; true if the endpoint waits for them.
   bool return_credits(VcId vc, int flits, Cycle at);
-  // Holds: the packet inject() returned last, on VC `vc`, left the router's injection buffer at
-  // `left`.
-  void released(VcId vc, Cycle left) {
-    if (m_flow == FlowControl::Holds) m_holds[vc].close(left + m_channel.latency);
-  }
+  // Holds only: the packet inject() returned last, on VC `vc`, left the router's injection
+  // buffer at `left`.
+  void released(VcId vc, Cycle left) { m_holds[vc].close(left + m_channel.latency); }
   // Takes a delivered packet: checks it, reports it and recycles it.
   void deliver(Packet* packet);
   // Asks the cache for what deliver() reads here (the members up to m_pool).

@@ -13,6 +13,7 @@ usage: fidelity.py --build BUILD [--matrix small|full] [--lt-set KEY=VALUE ...] 
 import argparse
 import concurrent.futures
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -117,7 +118,9 @@ UNIFORM_LOADS = [(0.5, 0.05), (0.8, 0.05), (0.95, 0.15)]  # fraction of AT satur
 
 
 def run(build, settings, mode, workdir, extra):
-    out = pathlib.Path(tempfile.mkstemp(suffix=".json", dir=workdir)[1])
+    fd, name = tempfile.mkstemp(suffix=".json", dir=workdir)
+    os.close(fd)
+    out = pathlib.Path(name)
     cmd = [str(build / "sc_main" / "angara-sim"), "run", "--mode", mode, "--out", str(out),
            "--quiet"]
     for key, value in settings.items():
