@@ -127,7 +127,8 @@ Cycle EndpointCore::next_wakeup(Cycle now) {
 // the whole buffer), from the holds of the packets sent before.
 Cycle EndpointCore::room(VcId vc, Cycle from, int flits, Cycle now) {
   const int capacity = m_credits[vc].capacity();
-  return m_holds[vc].earliest(from, std::min(flits, capacity), capacity, now);
+  const int held = std::min(flits, capacity);
+  return m_holds[vc].earliest({from, held, held}, capacity, now);
 }
 
 bool EndpointCore::return_credits(VcId vc, int flits, Cycle at) {

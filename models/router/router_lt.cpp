@@ -8,6 +8,17 @@
 #include <stdexcept>
 
 namespace angara {
+namespace {
+
+// Asks the cache for both ends of `object` (the calendars here span two lines at most).
+template <typename T>
+void prefetch_object(const T* object) {
+  const auto* bytes = reinterpret_cast<const char*>(object);
+  __builtin_prefetch(bytes);
+  __builtin_prefetch(bytes + sizeof(T) - 1);
+}
+
+}  // namespace
 
 RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const FabricClock& clock)
     : sc_core::sc_module(name), out("out"), in("in"), m_clock(clock), m_core(std::move(core)) {
@@ -21,7 +32,7 @@ RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const F
 void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& delay) {
   const auto in_port = static_cast<PortId>(port);
   if (in_port == m_core.local_port() && !m_routers.empty() && !is_collective(packet.header.kind)) {
-    prefetch_path(packet.header.dst);
+    prefetch_path(packet.header.dst, packet.header.vc);
   }
   const VcId in_vc = packet.header.vc;
   const Cycle arrival = packet.head_at;
@@ -37,6 +48,20 @@ void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& delay) {
   if (to_pegroup) arm_timer();
 }
 
+// The least a packet holds the buffer behind its output: across the channel, through the next
+// router (its pipeline; VCUp/VCDown store it whole and read the table first) and out of it,
+// then the credits' way back. The endpoint takes it as it comes.
+Cycle RouterLt::least_hold(const OutputRequest& r) const {
+  const ChannelTiming& t = m_core.timing(r.out);
+  const RouterShared& shared = m_core.shared();
+  Cycle through = 0;
+  if (r.out != m_core.local_port()) {
+    through = r.vc < shared.vcs ? t.serialization(1) + shared.pipeline
+                                : r.length + shared.coll.table_cycles + shared.coll.analysis_cycles;
+  }
+  return 2 * t.latency + through + r.length;
+}
+
 Cycle RouterLt::book(OutputRequest& r, Cycle now) {
   LinkCalendar& link = m_outputs[r.out];
   // The crossbar input carries one packet at a time, whichever VC it comes from (the PEGroup's
@@ -47,12 +72,14 @@ Cycle RouterLt::book(OutputRequest& r, Cycle now) {
   // at most the whole buffer.
   const int capacity = m_core.buffer_flits(r.out, r.vc);
   const int need = std::min(r.need, capacity);
+  const int flits = std::min(r.flits, capacity);
   if (r.flits > capacity) r.length = std::max(r.length, paced(r.out, r.vc, r.flits));
+  const Cycle span = least_hold(r);
   Cycle at = r.earliest;
   for (;;) {
     const Cycle free = link.fit(at, r.length, now);
     const Cycle through = input ? input->fit(free, r.length, now) : free;
-    const Cycle room = holds.earliest(through, need, capacity, now);
+    const Cycle room = holds.earliest({through, need, flits, span}, capacity, now);
     if (room == kNever) {
       throw std::logic_error(
           fmt::format("router {}: output {} VC {} waits on a buffer that is "
@@ -64,7 +91,7 @@ Cycle RouterLt::book(OutputRequest& r, Cycle now) {
   }
   link.take(at, r.length);
   if (input) input->take(at, r.length);
-  holds.open(at, std::min(r.flits, capacity));
+  holds.open(at, flits);
   return at;
 }
 
@@ -155,26 +182,34 @@ void RouterLt::set_fabric(std::span<RouterLt* const> routers,
   }
 }
 
-void RouterLt::prefetch_path(NodeId dst) const {
+void RouterLt::prefetch_path(NodeId dst, VcId vc) const {
   const RouterShared& shared = m_core.shared();
+  const int class_bits = shared.routing.vc_classes() - 1;
+  const int set_base = vc & ~class_bits;
+  const int vcs = m_core.vc_count();
   NodeId here = m_core.id();
   std::optional<Direction> arrived_by;
+  int vc_class = vc & class_bits;
   for (;;) {
-    const RouteStep step = shared.routing.route(here, dst, arrived_by, 0);
+    const RouteStep step = shared.routing.route(here, dst, arrived_by, vc_class);
     const RouterLt* router = m_routers[here];
     const PortId port = step.eject ? m_core.local_port() : static_cast<PortId>(step.dir.index());
-    const auto* calendar = reinterpret_cast<const char*>(&router->m_outputs[port]);
-    __builtin_prefetch(calendar);
-    __builtin_prefetch(calendar + sizeof(LinkCalendar) - 1);
+    prefetch_object(&router->m_outputs[port]);
+    if (m_buffers) prefetch_object(&router->m_holds[port * vcs + set_base + step.vc_class]);
     if (step.eject) {
       m_endpoints[here]->prefetch();
       return;
     }
     here = shared.torus.neighbor(here, step.dir);
     arrived_by = step.dir;
+    vc_class = step.vc_class;
     const RouterLt* next = m_routers[here];
     __builtin_prefetch(next->m_next.data());
     __builtin_prefetch(&next->m_core);
+    if (m_buffers) {
+      prefetch_object(&next->m_order[port * vcs + set_base + vc_class]);
+      prefetch_object(&next->m_crossbar_inputs[port]);
+    }
   }
 }
 

@@ -56,11 +56,12 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // length paced by the credit loop.
   Cycle book(OutputRequest& r, Cycle now);
   Cycle paced(PortId port, VcId vc, int flits) const;
+  Cycle least_hold(const OutputRequest& r) const;
   void send(const CollectiveSend& send);
   void woken() override;  // the PEGroup's timer
   void arm_timer();
-  // Asks the cache for what the hops of a packet from here to `dst` will read.
-  void prefetch_path(NodeId dst) const;
+  // Asks the cache for what the hops of a packet from here to `dst` on VC `vc` will read.
+  void prefetch_path(NodeId dst, VcId vc) const;
 
   // Carries out a copy RouterCore::issue() has booked: into the PEGroup, whose sends go on at
   // once, or on to the next module (the packet may be recycled after this call).

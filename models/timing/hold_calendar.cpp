@@ -2,25 +2,42 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <tuple>
 
 namespace angara {
 
-Cycle HoldCalendar::earliest(Cycle from, int need, int capacity, Cycle floor) {
+std::pair<int, Cycle> HoldCalendar::held(Cycle t, Cycle at) const {
+  int flits = 0;
+  Cycle first_end = kNever;
+  for (const Hold& h : m_holds.items()) {
+    // An open hold belongs to a packet further up the call that has not yet left the buffer;
+    // it counts from its start, if that is before the claim's.
+    if (h.release == kNever && h.start > at) continue;
+    if (h.start <= t && t < h.release) {
+      flits += h.flits;
+      first_end = std::min(first_end, h.release);
+    }
+  }
+  return {flits, first_end};
+}
+
+Cycle HoldCalendar::earliest(const Claim& claim, int capacity, Cycle floor) {
   m_holds.erase_if([floor](const Hold& h) { return h.release <= floor; });
-  Cycle at = from;
+  Cycle at = claim.from;
   for (;;) {
-    int held = 0;
-    Cycle next_release = kNever;  // the first hold at `at` to end: room can grow only then
+    // Room shrinks only where a hold starts: check the claim's start, then every start inside
+    // its span. Where it is short, look again once the first hold there has ended.
+    auto [flits, retry] = held(at, at);
+    bool fits = capacity - flits >= claim.need;
     for (const Hold& h : m_holds.items()) {
-      if (h.start <= at && at < h.release) {
-        held += h.flits;
-        next_release = std::min(next_release, h.release);
-      }
+      if (!fits) break;
+      if (h.start <= at || h.start >= at + claim.span || h.release == kNever) continue;
+      std::tie(flits, retry) = held(h.start, at);
+      fits = capacity - flits >= claim.flits;
     }
-    if (capacity - held >= need || next_release == kNever) {
-      return capacity - held >= need ? at : kNever;
-    }
-    at = next_release;
+    if (fits) return at;
+    if (retry == kNever) return kNever;
+    at = retry;
   }
 }
 

@@ -4,10 +4,12 @@
 // start and come back once the packet has left the buffer. LT knows both ends of that interval
 // when it books a packet through the whole network in one call, so it keeps the intervals
 // (holds) instead of a counter, and asks when the buffer first has room at or after a cycle.
-// Packets are booked out of time order (LT initiators run ahead of each other), so the room
-// is that at the cycle asked, as AT's counter would show it then.
+// Packets are booked out of time order (LT initiators run ahead of each other), so a hold
+// booked earlier may start later than the one asked for: the room must last as long as the new
+// packet is sure to stay, or the two would overfill the buffer between them.
 
 #include <cstdint>
+#include <utility>
 
 #include "models/core/ids.h"
 #include "models/core/small_vector.h"
@@ -16,10 +18,21 @@ namespace angara {
 
 class HoldCalendar {
  public:
-  // The earliest cycle >= `from` at which the buffer of `capacity` flits has `need` free, given
-  // the holds known now. Holds that ended at or before `floor` are forgotten first (no packet
-  // starts before the current cycle). kNever if only a hold still open could make room.
-  Cycle earliest(Cycle from, int need, int capacity, Cycle floor);
+  // What a packet asks of the buffer: `need` free flits at its start (its own and any more the
+  // flow-control rule asks for), then room for its `flits` over the `span` cycles it holds them
+  // at least.
+  struct Claim {
+    Cycle from = 0;
+    int need = 0;
+    int flits = 0;
+    Cycle span = 1;
+  };
+
+  // The earliest cycle >= `claim.from` at which the buffer of `capacity` flits can take the
+  // claim, given the holds known now. Holds that ended at or before `floor` are forgotten first
+  // (no packet starts before the current cycle). kNever if only a hold still open could make
+  // room.
+  Cycle earliest(const Claim& claim, int capacity, Cycle floor);
   // A packet of `flits` flits holds the buffer from `start` until close() says when it left.
   void open(Cycle start, int flits);
   // The open hold ends at `release` (the sender's credits are due then).
@@ -33,6 +46,10 @@ class HoldCalendar {
     Cycle release = kNever;  // kNever: open
     int flits = 0;
   };
+  // The flits held at `t` by the holds that count for a claim starting at `at`, and the first of
+  // them to end (kNever: none, or one still open).
+  std::pair<int, Cycle> held(Cycle t, Cycle at) const;
+
   SmallVector<Hold, 4> m_holds;  // unordered; a buffer holds a few packets at a time
 };
 
