@@ -7,8 +7,11 @@
 namespace angara {
 
 CollectiveNode::CollectiveNode(NodeId node, const TreeSet& trees, const CollectiveParams& params,
-                               PacketPool& pool, bool in_order)
-    : m_node(node), m_trees(trees), m_pegroup(node, trees, params, pool, in_order) {}
+                               PacketPool& pool, bool in_order,
+                               std::unique_ptr<ReducerBlock> reducer)
+    : m_node(node),
+      m_trees(trees),
+      m_pegroup(node, trees, params, pool, in_order, std::move(reducer)) {}
 
 const TreeRow& CollectiveNode::row(int tree) const {
   return member_row(m_trees, m_node, tree);

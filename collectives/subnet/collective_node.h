@@ -19,7 +19,7 @@ namespace angara {
 class CollectiveNode : public CollectiveUnit {
  public:
   CollectiveNode(NodeId node, const TreeSet& trees, const CollectiveParams& params,
-                 PacketPool& pool, bool in_order);
+                 PacketPool& pool, bool in_order, std::unique_ptr<ReducerBlock> reducer = nullptr);
 
   CollectiveRoute arrival(Packet& packet, bool from_pe) override;
   std::uint8_t directions(const Packet& packet, Toward toward) const override;

@@ -8,8 +8,13 @@
 namespace angara {
 
 PeGroup::PeGroup(NodeId node, const TreeSet& trees, const CollectiveParams& params,
-                 PacketPool& pool, bool in_order)
-    : m_node(node), m_trees(trees), m_params(params), m_pool(pool), m_in_order(in_order) {}
+                 PacketPool& pool, bool in_order, std::unique_ptr<ReducerBlock> reducer)
+    : m_node(node),
+      m_trees(trees),
+      m_params(params),
+      m_pool(pool),
+      m_in_order(in_order),
+      m_reducer(reducer ? std::move(reducer) : std::make_unique<ModelReducer>()) {}
 
 const TreeRow& PeGroup::row(int tree) const {
   return member_row(m_trees, m_node, tree);
@@ -39,7 +44,7 @@ void PeGroup::trace_counters(int tree, Cycle at) {
   if (!m_trace) return;
   if (m_trace->reduces[tree] >= 0) {
     m_trace->tracer->change(m_trace->reduces[tree], at,
-                            static_cast<std::uint64_t>(m_reducer.busy(tree)));
+                            static_cast<std::uint64_t>(m_reducer->busy(tree)));
   }
   if (m_trace->up_credits[tree] >= 0) {
     m_trace->tracer->change(m_trace->up_credits[tree], at,
@@ -96,13 +101,14 @@ void PeGroup::reduce(Packet* p, Cycle at, std::vector<CollectiveSend>& out) {
   // In time order (AT) the Reducer takes contributions one after another as they come. Out of
   // order (LT, initiators running ahead) a reduce's own contributions are replayed in time order
   // through a free Reducer when the last one is in: equal at zero load, other reduces ignored.
+  Cycle start = 0;
   if (m_in_order) {
-    const Cycle start = std::max(at, m_reducer_free);
+    start = std::max(at, m_reducer_free);
     m_reducer_free = start + cost;
     if (m_trace)
       trace_busy(m_trace->reducer_valid, m_trace->reducer_packet, *p, start, m_reducer_free);
   }
-  const auto outcome = m_reducer.add(p, row(tree), at);
+  const auto outcome = m_reducer->add(p, row(tree), at, start, m_in_order ? m_reducer_free : 0);
   trace_counters(tree, m_reducer_free);
   if (outcome.consumed) m_pool.release(outcome.consumed);
   if (!outcome.result) return;

@@ -16,7 +16,7 @@
 #include "models/core/ring_queue.h"
 
 #include "collectives/subnet/credit_block.h"
-#include "collectives/subnet/reducer.h"
+#include "collectives/subnet/reducer_block.h"
 #include "collectives/subnet/tree.h"
 #include "models/core/packet_pool.h"
 #include "models/core/params.h"
@@ -42,8 +42,9 @@ class PeGroup {
  public:
   // `trees[id]` is tree id's table, or null for an unused TreeId.
   // `in_order`: packets arrive in time order (AT); false for LT, whose initiators run ahead.
+  // `reducer`: the Reducer's implementation; null: the C++ model.
   PeGroup(NodeId node, const TreeSet& trees, const CollectiveParams& params, PacketPool& pool,
-          bool in_order);
+          bool in_order, std::unique_ptr<ReducerBlock> reducer = nullptr);
 
   // A packet wholly in the PEGroup at `at`, from the processor (`from_pe`) or from VCUp/VCDown.
   // Appends what the PEGroup sends because of it.
@@ -53,7 +54,7 @@ class PeGroup {
   // Sends the report to the processor if it is due at `now`.
   void on_timer(Cycle now, std::vector<CollectiveSend>& out);
 
-  int reduces_in_flight(int tree) const { return m_reducer.busy(tree); }
+  int reduces_in_flight(int tree) const { return m_reducer->busy(tree); }
   void set_trace(std::unique_ptr<PeGroupTrace> trace) { m_trace = std::move(trace); }
 
  private:
@@ -73,7 +74,7 @@ class PeGroup {
   CollectiveParams m_params;
   PacketPool& m_pool;
   bool m_in_order;
-  Reducer m_reducer;
+  std::unique_ptr<ReducerBlock> m_reducer;
   CreditBlock m_credits;
   std::array<RingQueue<Packet*>, kMaxTrees> m_waiting_up;  // results without an up-credit
   Cycle m_broadcaster_free = 0;

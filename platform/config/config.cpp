@@ -29,6 +29,25 @@ void TraceParams::validate(const TopologyParams& topology, SimMode mode) const {
   if (file.empty()) throw ConfigError("trace.file", "\"\"", "name the VCD file to write");
 }
 
+void RtlParams::validate(SimMode mode, const CollectiveParams& collective) const {
+  if (reducer != BlockImpl::Rtl) return;
+  if (mode != SimMode::At) {
+    throw ConfigError("rtl.reducer", "\"rtl\"",
+                      "the RTL Reducer is clocked, so it runs in AT only: set sim.mode = \"at\" "
+                      "or rtl.reducer = \"model\"");
+  }
+  // The RTL's cycle fields are 4 bits; the head and the slot read take a cycle each.
+  if (collective.reducer_cycles < 2 || collective.reducer_cycles > 15) {
+    throw ConfigError("collective.reducer_cycles", fmt::format("{}", collective.reducer_cycles),
+                      "with rtl.reducer = \"rtl\" it must be 2..15 (the head, then the slot read)");
+  }
+  if (collective.reducer_flit_cycles < 1 || collective.reducer_flit_cycles > 15) {
+    throw ConfigError("collective.reducer_flit_cycles",
+                      fmt::format("{}", collective.reducer_flit_cycles),
+                      "with rtl.reducer = \"rtl\" it must be 1..15 (a data flit per beat)");
+  }
+}
+
 void Config::validate() const {
   topology.validate();
   const int dims = static_cast<int>(topology.dims.size());
@@ -39,6 +58,7 @@ void Config::validate() const {
   workload.validate(topology, collective);
   traffic.validate();
   sim.validate();
+  rtl.validate(sim.mode, collective);
   trace.validate(topology, sim.mode);
   pcie.validate();
   node.validate();

@@ -22,6 +22,15 @@ struct TraceParams {
   void validate(const TopologyParams& topology, SimMode mode) const;
 };
 
+// Blocks built from their SystemVerilog instead of the C++ model (docs/RTL.md).
+enum class BlockImpl { Model, Rtl };
+struct RtlParams {
+  BlockImpl reducer = BlockImpl::Model;  // the PEGroup's Reducer; Rtl runs in AT only
+
+  bool any() const { return reducer == BlockImpl::Rtl; }
+  void validate(SimMode mode, const CollectiveParams& collective) const;
+};
+
 // A whole experiment's parameters.
 struct Config {
   TopologyParams topology;
@@ -36,6 +45,7 @@ struct Config {
   PcieParams pcie;
   NodeParams node;
   AppParams app;
+  RtlParams rtl;
 
   FabricParams fabric() const { return {router, link, endpoint, collective}; }
   void validate() const;

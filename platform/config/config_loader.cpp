@@ -220,6 +220,9 @@ const std::vector<KeySpec>& key_specs() {
           "sim", "lt_buffers",
           "LT: model buffers and credits (closer to AT under load, slower); false: links only"),
       field<&Config::sim, &SimParams::progress>("sim", "progress", "progress lines on stderr"),
+      field<&Config::rtl, &RtlParams::reducer>(
+          "rtl", "reducer",
+          "the PEGroup's Reducer: model (C++) or rtl (its SystemVerilog, verilated; AT only)"),
   };
   return specs;
 }

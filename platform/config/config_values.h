@@ -88,6 +88,10 @@ constexpr EnumNames<Reduction, 3> names_of(Reduction) {
           {{{"sum", Reduction::Sum}, {"min", Reduction::Min}, {"max", Reduction::Max}}}};
 }
 
+constexpr EnumNames<BlockImpl, 2> names_of(BlockImpl) {
+  return {"block implementation", {{{"model", BlockImpl::Model}, {"rtl", BlockImpl::Rtl}}}};
+}
+
 // The value as the user wrote it, in TOML syntax (strings quoted), for error messages.
 inline std::string written(const toml::node& node) {
   // Double quotes and one line, whatever quoting the file used, to match the other messages.

@@ -84,6 +84,7 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
     r.deliveries = workload.delivered_count();
     r.background_packets = system.ledger().delivered_count();
     r.results_digest = workload.results_digest();
+    r.rtl = system.rtl_stats();
     if (system.tracing()) write_file(system.trace_vcd(), config.trace.file);
     return runner.now();
   });
@@ -101,6 +102,12 @@ nlohmann::ordered_json to_json(const CollectiveResult& r) {
   j["deliveries_checked"] = r.deliveries;
   j["background_packets_delivered"] = r.background_packets;
   j["results_digest"] = digest_hex(r.results_digest);
+  if (r.config.rtl.any()) {
+    j["rtl_reducer_checked"] = {{"cycles", r.rtl.cycles},
+                                {"heads", r.rtl.heads},
+                                {"results", r.rtl.results},
+                                {"data_words", r.rtl.data_words}};
+  }
   add_run(j, r);
   return j;
 }

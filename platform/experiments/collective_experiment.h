@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/rtl/rtl_stats.h"
 #include "platform/config/config.h"
 #include "platform/experiments/run_record.h"
 #include "platform/machine/progress.h"
@@ -25,6 +26,7 @@ struct CollectiveResult : RunRecord {
   std::uint64_t deliveries = 0;          // checked deliveries (copies, results)
   std::uint64_t background_packets = 0;  // point-to-point packets delivered beside them
   std::uint64_t results_digest = 0;      // FNV-1a 64 of the delivered results, op by op
+  RtlReducerStats rtl;                   // what the RTL Reducers were checked on (rtl.reducer)
 };
 
 // Elaborates and runs in this process (once per process, like run_experiment).

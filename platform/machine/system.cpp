@@ -131,8 +131,14 @@ NodeId System::node_at(const Torus& torus, const std::vector<int>& coords) {
 
 std::unique_ptr<CollectiveUnit> System::collective_unit(NodeId n, const Config& config) {
   if (m_trees.empty()) return nullptr;
+  std::unique_ptr<ReducerBlock> reducer;
+  if (config.rtl.reducer == BlockImpl::Rtl) {
+    reducer = std::make_unique<RtlReducer>(fmt::format("rtl_reducer_{}", n).c_str(),
+                                           "node " + m_torus.format(n), config.collective, m_clock,
+                                           m_rtl_stats);
+  }
   auto node = std::make_unique<CollectiveNode>(n, m_tree_set, config.collective, m_pool,
-                                               config.sim.mode == SimMode::At);
+                                               config.sim.mode == SimMode::At, std::move(reducer));
   if (traced(n)) node->set_trace(pegroup_trace(n, config));
   return node;
 }

@@ -20,6 +20,7 @@
 #include "models/router/router_core.h"
 #include "models/router/router_trace.h"
 #include "models/routing/direction_order_routing.h"
+#include "models/rtl/rtl_reducer.h"
 #include "models/timing/tracer.h"
 #include "models/topology/torus.h"
 #include "platform/config/config.h"
@@ -40,6 +41,8 @@ class System {
   const Torus& torus() const { return m_torus; }
   const FabricClock& clock() const { return m_clock; }
   const PacketLedger& ledger() const { return m_ledger; }
+  // What the RTL Reducers' transactors compared (rtl.reducer = "rtl"; zero otherwise).
+  const RtlReducerStats& rtl_stats() const { return m_rtl_stats; }
   // LT: what wakes the machine's modules (the node's CPUs and adapters too); null in AT.
   WakeCalendar* wake_calendar() { return m_wake_calendar.get(); }
 
@@ -77,6 +80,7 @@ class System {
   Torus m_torus;
   RouterShared m_router_shared;
   FabricClock m_clock;
+  RtlReducerStats m_rtl_stats;
   PacketLedger m_ledger;
   PacketPool m_pool;
   std::vector<Tree> m_trees;

@@ -3,6 +3,8 @@
 // differing signal, the time and both values. Regenerate on purpose with
 //   ANGARA_UPDATE_GOLDEN=1 ctest --test-dir build -L golden
 // and review the diff of regress/golden/expected/ before committing it.
+// Built again as golden_rtl_test (ANGARA_RTL_REDUCER_IN, label rtl): the same scenarios with the
+// RTL Reducer in must give the same approved waveforms (docs/RTL.md).
 
 #include <gtest/gtest.h>
 
@@ -38,14 +40,20 @@ std::string read(const fs::path& p) {
 std::string waveform(const std::string& scenario, int perturb = 0) {
   Config c = load_config_file(kGolden / "scenarios" / (scenario + ".toml"), {});
   c.collective.analysis_cycles += perturb;
+#ifdef ANGARA_RTL_REDUCER_IN
+  c.rtl.reducer = BlockImpl::Rtl;
+#endif
   c.sim.progress = false;
   const fs::path file = fs::temp_directory_path() /
                         fmt::format("angara-golden-{}-{}-{}.vcd", scenario, perturb, getpid());
   c.trace.file = file.string();
-  test::run_isolated([&] {
-    run_collective_experiment(c);
-    return nlohmann::json(true);
-  });
+  const nlohmann::json handed_off =
+      test::run_isolated([&] { return nlohmann::json(run_collective_experiment(c).rtl.results); });
+#ifdef ANGARA_RTL_REDUCER_IN
+  if (c.workload.op != CollectiveOp::Broadcast) {
+    EXPECT_GT(handed_off.get<std::uint64_t>(), 0U) << scenario << ": the RTL Reducer was not in";
+  }
+#endif
   std::string text = read(file);
   fs::remove(file);
   return text;
@@ -56,10 +64,12 @@ class Golden : public ::testing::TestWithParam<std::string> {};
 TEST_P(Golden, WaveformEqualsTheApprovedOne) {
   const std::string text = waveform(GetParam());
   const fs::path expected = kGolden / "expected" / (GetParam() + ".vcd");
+#ifndef ANGARA_RTL_REDUCER_IN
   if (std::getenv("ANGARA_UPDATE_GOLDEN")) {
     write_file(text, expected);
     GTEST_SKIP() << "wrote " << expected;
   }
+#endif
   ASSERT_TRUE(fs::exists(expected)) << expected << " is missing: regenerate with "
                                     << "ANGARA_UPDATE_GOLDEN=1 ctest --test-dir build -L golden";
   const auto diff = compare_vcd(parse_vcd(read(expected)), parse_vcd(text));

@@ -1,6 +1,8 @@
 // The collective subnet end to end: every broadcast copy and every reduce result is checked by
 // the workload as it arrives (a wrong, missing or duplicated delivery is a ModelError); these
 // tests run the operations on several tori, with transit nodes, in both modes.
+// Built again as collective_rtl_test (ANGARA_RTL_REDUCER_IN, label rtl): every AT run then runs
+// with the RTL Reducer too (docs/RTL.md), and its results must equal the C++ model's exactly.
 
 #include <gtest/gtest.h>
 
@@ -28,12 +30,34 @@ Config collective(std::vector<int> dims, CollectiveOp op, SimMode mode) {
   return c;
 }
 
-nlohmann::json run(const Config& c) {
+nlohmann::json run_one(const Config& c) {
   return run_isolated([&] {
     auto j = to_json(run_collective_experiment(c));
     j.erase("wall_seconds");
     return nlohmann::json(j);
   });
+}
+
+nlohmann::json run(const Config& c) {
+  const nlohmann::json model = run_one(c);
+#ifdef ANGARA_RTL_REDUCER_IN
+  if (c.sim.mode == SimMode::At) {
+    Config with_rtl = c;
+    with_rtl.rtl.reducer = BlockImpl::Rtl;
+    nlohmann::json rtl = run_one(with_rtl);
+    const auto checked = rtl["rtl_reducer_checked"];
+    if (c.workload.op != CollectiveOp::Broadcast) {
+      EXPECT_GT(checked["results"].get<int>(), 0) << "the RTL Reducer handed off nothing";
+    }
+    nlohmann::json same = model;
+    for (auto* j : {&rtl, &same}) {
+      j->erase("config");
+      j->erase("rtl_reducer_checked");
+    }
+    EXPECT_EQ(rtl, same) << "the RTL Reducer changed the results";
+  }
+#endif
+  return model;
 }
 
 std::vector<int> far_corner(const std::vector<int>& dims) {
@@ -156,6 +180,22 @@ TEST(LtVersusAt, CollectivesCompleteAtTheSameZeroLoadTimes) {
     }
   }
 }
+
+#ifdef ANGARA_RTL_REDUCER_IN
+TEST(CollectiveConfig, TheRtlReducerIsRefusedInLtNamingKeyValueAndRule) {
+  Config c = collective({4, 4}, CollectiveOp::Allreduce, SimMode::Lt);
+  c.rtl.reducer = BlockImpl::Rtl;
+  try {
+    run_one(c);
+    FAIL() << "rtl.reducer = rtl should be refused in LT";
+  } catch (const IsolatedError& e) {
+    EXPECT_EQ(e.type(), "ConfigError");
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'rtl.reducer' = \"rtl\""), std::string::npos) << what;
+    EXPECT_NE(what.find("AT only"), std::string::npos) << what;
+  }
+}
+#endif
 
 TEST(CollectiveConfig, BadTreesAndOperationsAreRejectedBeforeSimulation) {
   Config c = collective({4, 4}, CollectiveOp::Broadcast, SimMode::At);

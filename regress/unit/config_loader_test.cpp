@@ -118,6 +118,8 @@ flops_per_cell = 20
 nodes = [[1, 2]]
 blocks = ["vcup", "reducer"]
 file = "out.vcd"
+[rtl]
+reducer = "rtl"
 )";
 
 TEST(ConfigLoader, EmptyFileGivesTable1Defaults) {
@@ -209,6 +211,7 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.sim.train_packets, 8);
   EXPECT_TRUE(config.sim.lt_buffers);
   EXPECT_FALSE(config.sim.progress);
+  EXPECT_EQ(config.rtl.reducer, BlockImpl::Rtl);
 }
 
 TEST(ConfigLoader, FullFileRoundTripsThroughJsonAndToml) {

@@ -1,0 +1,34 @@
+#pragma once
+// What the PEGroup asks of its Reducer, so that another implementation can take its place: the
+// C++ Reducer (ModelReducer), or the SystemVerilog one behind its transactor (models/rtl).
+
+#include <memory>
+
+#include "collectives/subnet/reducer.h"
+
+namespace angara {
+
+class ReducerBlock {
+ public:
+  virtual ~ReducerBlock() = default;
+  // A contribution at the Reducer's input at `at`. In AT the PEGroup's timing gives it the
+  // Reducer from `start` (its head taken) to `end` (the next head may come; with the last
+  // contribution, the cycle its result is handed off); LT passes 0 for both.
+  virtual Reducer::Outcome add(Packet* packet, const TreeRow& row, Cycle at, Cycle start,
+                               Cycle end) = 0;
+  // Slots of `tree` holding a partial result.
+  virtual int busy(int tree) const = 0;
+};
+
+class ModelReducer final : public ReducerBlock {
+ public:
+  Reducer::Outcome add(Packet* packet, const TreeRow& row, Cycle at, Cycle, Cycle) override {
+    return m_reducer.add(packet, row, at);
+  }
+  int busy(int tree) const override { return m_reducer.busy(tree); }
+
+ private:
+  Reducer m_reducer;
+};
+
+}  // namespace angara

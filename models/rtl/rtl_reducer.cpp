@@ -1,0 +1,243 @@
+#include "models/rtl/rtl_reducer.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "models/core/config_error.h"
+#include "models/core/packet_ledger.h"
+
+namespace angara {
+namespace {
+
+constexpr int kMaxCycleField = 15;  // cfg_head_cycles and cfg_flit_cycles are 4 bits wide
+
+std::uint64_t bv_word(const sc_dt::sc_bv<128>& v, int w) {
+  return v.range(64 * w + 63, 64 * w).to_uint64();
+}
+
+sc_dt::sc_bv<128> to_bv(const Flit& f) {
+  sc_dt::sc_bv<128> v;
+  v.range(63, 0) = f.lo;
+  v.range(127, 64) = f.hi;
+  return v;
+}
+
+}  // namespace
+
+void RtlReducer::check_params(const CollectiveParams& p) {
+  if (p.reducer_cycles < 2 || p.reducer_cycles > kMaxCycleField) {
+    throw ConfigError("collective.reducer_cycles", fmt::format("{}", p.reducer_cycles),
+                      "with rtl.reducer = \"rtl\" it must be 2..15 (the head, then the slot read)");
+  }
+  if (p.reducer_flit_cycles < 1 || p.reducer_flit_cycles > kMaxCycleField) {
+    throw ConfigError("collective.reducer_flit_cycles", fmt::format("{}", p.reducer_flit_cycles),
+                      "with rtl.reducer = \"rtl\" it must be 1..15 (one data flit per beat)");
+  }
+}
+
+RtlReducer::RtlReducer(const sc_core::sc_module_name& name, std::string where,
+                       const CollectiveParams& params, const FabricClock& clock,
+                       RtlReducerStats& stats)
+    : sc_core::sc_module(name),
+      m_where(std::move(where)),
+      m_clock(clock),
+      m_stats(stats),
+      m_rtl(make_reducer_rtl("rtl", m_pins)) {
+  check_params(params);
+  m_head_cycles = static_cast<std::uint32_t>(params.reducer_cycles);
+  m_flit_cycles = static_cast<std::uint32_t>(params.reducer_flit_cycles);
+  SC_METHOD(tick);  // runs at 0 to reset the RTL, then only while it has work
+}
+
+RtlReducer::~RtlReducer() = default;
+
+Reducer::Outcome RtlReducer::add(Packet* packet, const TreeRow& row, Cycle at, Cycle start,
+                                 Cycle end) {
+  const auto& h = packet->header;
+  Contribution k{at,
+                 start,
+                 end,
+                 h.tree_id,
+                 h.reduce_id,
+                 h.op,
+                 static_cast<std::uint8_t>(h.data_flits),
+                 static_cast<std::uint8_t>((row.pe ? 1 : 0) + row.dir_sum),
+                 packet->data};  // copied before the model folds it in
+  m_inputs.push_back(k);
+  const Reducer::Outcome outcome = m_model.add(packet, row, at);
+  if (outcome.result) {
+    m_handoffs.push_back({end, outcome.result->header, outcome.count, outcome.result->data});
+  }
+  m_busy_until = std::max(m_busy_until, end);
+  if (m_phase == Phase::Stopped) {
+    // Resume the clock at the next rising edge; the RTL is idle, so the edges it missed
+    // would have changed nothing.
+    const std::uint64_t now = sc_core::sc_time_stamp().value();
+    const std::uint64_t period = m_clock.period().value(), half = period / 2;
+    const std::uint64_t next_edge = ((now + half) / period + 1) * period - half;
+    m_wake.notify(sc_core::sc_time::from_value(next_edge - now));
+  }
+  return outcome;
+}
+
+// Two activations per RTL cycle: the rising edge, then a quarter period later the check of the
+// RTL's outputs and the inputs for the next edge.
+void RtlReducer::tick() {
+  const std::uint64_t period = m_clock.period().value();
+  const auto after = [](std::uint64_t v) { return sc_core::sc_time::from_value(v); };
+  switch (m_phase) {
+    case Phase::Reset:
+      m_pins.rst.write(true);
+      m_pins.cfg_head_cycles.write(m_head_cycles);
+      m_pins.cfg_flit_cycles.write(m_flit_cycles);
+      m_phase = Phase::Edge;
+      next_trigger(after(period - period / 2));  // the edge of cycle 1
+      return;
+    case Phase::Edge:
+    case Phase::Stopped:
+      m_pins.clk.write(true);
+      m_phase = Phase::Sample;
+      next_trigger(after(period / 2 - period / 4));
+      return;
+    case Phase::Sample:
+      break;
+  }
+  m_pins.clk.write(false);
+  m_pins.rst.write(false);
+  const Cycle c = (sc_core::sc_time_stamp().value() + period / 4) / period;
+  check_outputs(c);
+  drive_inputs(c);
+  if (idle(c)) {
+    m_phase = Phase::Stopped;
+    next_trigger(m_wake);
+  } else {
+    m_phase = Phase::Edge;
+    next_trigger(after(period - (period / 2 - period / 4)));
+  }
+}
+
+bool RtlReducer::idle(Cycle c) const {
+  return m_inputs.empty() && m_handoffs.empty() && c >= m_busy_until;
+}
+
+void RtlReducer::check_outputs(Cycle c) {
+  ++m_stats.cycles;
+  if (m_pins.err_mismatch.read()) mismatch(c, "err_mismatch", "0", "1");
+  if (m_pins.res_flit_valid.read()) {
+    const std::uint32_t f = m_pins.res_flit_index.read();
+    if (f >= kMaxDataFlits) mismatch(c, "res_flit_index", "0..15", fmt::format("{}", f));
+    const sc_dt::sc_bv<128> v = m_pins.res_flit.read();
+    m_result[f] = {bv_word(v, 0), bv_word(v, 1)};
+    m_result_flits |= 1U << f;
+  }
+  const bool due = !m_handoffs.empty() && m_handoffs.front().cycle == c;
+  if (m_pins.res_valid.read() != due) {
+    if (due) {
+      const auto& h = m_handoffs.front().header;
+      mismatch(c, "res_valid",
+               fmt::format("1 (tree {} reduce {} hands off)", h.tree_id, h.reduce_id), "0");
+    }
+    mismatch(
+        c, "res_valid",
+        m_handoffs.empty() ? std::string("0 (no reduce complete)")
+                           : fmt::format("0 (next hand-off at cycle {})", m_handoffs.front().cycle),
+        fmt::format("1 (tree {} reduce {})", m_pins.res_tree.read(), m_pins.res_reduce.read()));
+  }
+  if (!due) return;
+  check_handoff(c, m_handoffs.front());
+  m_handoffs.pop_front();
+}
+
+void RtlReducer::check_handoff(Cycle c, const Handoff& handoff) {
+  const auto& h = handoff.header;
+  const auto field = [&](const char* signal, std::uint32_t model,
+                         const sc_core::sc_signal<std::uint32_t>& rtl) {
+    if (rtl.read() != model)
+      mismatch(c, signal, fmt::format("{}", model), fmt::format("{}", rtl.read()));
+  };
+  field("res_tree", h.tree_id, m_pins.res_tree);
+  field("res_reduce", h.reduce_id, m_pins.res_reduce);
+  field("res_op", h.op, m_pins.res_op);
+  field("res_flits", static_cast<std::uint32_t>(h.data_flits), m_pins.res_flits);
+  field("res_count", static_cast<std::uint32_t>(handoff.count), m_pins.res_count);
+  const std::uint32_t all = h.data_flits >= 32 ? ~0U : (1U << h.data_flits) - 1;
+  if (m_result_flits != all) {
+    mismatch(c, "res_flit_valid", fmt::format("flits 0..{} streamed", h.data_flits - 1),
+             fmt::format("flit mask {:#x}", m_result_flits));
+  }
+  for (int f = 0; f < h.data_flits; ++f) {
+    for (int w = 0; w < kWordsPerFlit; ++w) {
+      const auto model = static_cast<std::uint64_t>(word(handoff.data[f], w));
+      const auto rtl = static_cast<std::uint64_t>(word(m_result[f], w));
+      if (model != rtl) {
+        mismatch(c,
+                 fmt::format("res_flit (flit {} word {}, tree {} reduce {} {})", f, w, h.tree_id,
+                             h.reduce_id, reduction_name(ReduceOp::decode(h.op).reduction)),
+                 fmt::format("{:#018x} ({})", model, static_cast<std::int64_t>(model)),
+                 fmt::format("{:#018x} ({})", rtl, static_cast<std::int64_t>(rtl)));
+      }
+    }
+  }
+  m_stats.data_words += static_cast<std::uint64_t>(h.data_flits) * kWordsPerFlit;
+  m_result_flits = 0;
+  const std::uint32_t issued =
+      m_pins.issued.read().range(32 * h.tree_id + 31, 32 * h.tree_id).to_uint();
+  if (issued != ++m_issued[h.tree_id]) {
+    mismatch(c, fmt::format("issued[{}]", h.tree_id), fmt::format("{}", m_issued[h.tree_id]),
+             fmt::format("{}", issued));
+  }
+  ++m_stats.results;
+}
+
+void RtlReducer::drive_inputs(Cycle c) {
+  // The model takes the next head now, while the RTL still takes this contribution's data.
+  if (m_beat > 0 && m_inputs.size() > 1 && m_inputs[1].start <= c) {
+    const Contribution& k = m_inputs.front();
+    const Contribution& next = m_inputs[1];
+    mismatch(c, "in_ready",
+             fmt::format("1 (takes the head of tree {} reduce {})", next.tree, next.reduce),
+             fmt::format("0 (still on data flit {} of tree {} reduce {}, {} flits)", m_beat - 1,
+                         k.tree, k.reduce, k.flits));
+  }
+  bool valid = false;
+  if (!m_inputs.empty() && (m_beat > 0 || m_inputs.front().at <= c)) {
+    const Contribution& k = m_inputs.front();
+    valid = true;
+    if (m_beat == 0) {
+      m_pins.in_tree.write(k.tree);
+      m_pins.in_reduce.write(k.reduce);
+      m_pins.in_op.write(k.op);
+      m_pins.in_flits.write(k.flits);
+      m_pins.in_expected.write(k.expected);
+    } else {
+      m_pins.in_data.write(to_bv(k.data[static_cast<std::size_t>(m_beat - 1)]));
+    }
+    const bool ready = m_pins.in_ready.read();
+    if (m_beat == 0 && ready != (c == k.start)) {
+      const std::string what = fmt::format(
+          "the head of tree {} reduce {}, at the input since cycle {}", k.tree, k.reduce, k.at);
+      mismatch(c, "in_ready",
+               ready ? fmt::format("0 ({} is taken at cycle {})", what, k.start)
+                     : fmt::format("1 (takes {})", what),
+               ready ? "1" : "0");
+    }
+    if (ready) {
+      if (m_beat == 0) ++m_stats.heads;
+      if (++m_beat > k.flits) {
+        m_inputs.pop_front();
+        m_beat = 0;
+      }
+    }
+  }
+  m_pins.in_valid.write(valid);
+}
+
+void RtlReducer::mismatch(Cycle c, const std::string& signal, const std::string& model,
+                          const std::string& rtl) const {
+  const auto t = sc_core::sc_time::from_value(c * m_clock.period().value());
+  throw ModelError(fmt::format("{} Reducer RTL: {} at cycle {} ({}): model {}, RTL {}", m_where,
+                               signal, c, t.to_string(), model, rtl));
+}
+
+}  // namespace angara

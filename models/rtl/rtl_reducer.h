@@ -1,0 +1,87 @@
+#pragma once
+// The transactor that puts the Reducer's RTL (reducer.sv, or ANGARA_RTL_REDUCER) in the PEGroup
+// in AT. The PEGroup schedules a result when it grants the last contribution, before the Reducer
+// has it, so the schedule cannot wait on the RTL: the transactor keeps the C++ Reducer as the
+// reference, feeds every contribution to the RTL beat by beat in its cycle, clocks the RTL while
+// it has work (no clock otherwise), and requires each handshake and hand-off in exactly the
+// cycle the model has it, with the same ids, counts and data; a hand-off comes before the router
+// can move the result, so nothing leaves unchecked. The first difference stops the run with a
+// ModelError naming the node, the signal, the cycle and both values.
+//
+// RTL cycle c starts at the rising edge at (c - 1/2) periods; the transactor reads its outputs
+// and drives its inputs for cycle c at (c - 1/4) periods, before the router acts in cycle c.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <systemc>
+
+#include "collectives/subnet/reducer_block.h"
+#include "models/core/params.h"
+#include "models/core/ring_queue.h"
+#include "models/rtl/reducer_pins.h"
+#include "models/rtl/rtl_stats.h"
+#include "models/timing/fabric_clock.h"
+
+namespace angara {
+
+class RtlReducer : public sc_core::sc_module, public ReducerBlock {
+ public:
+  // `where`: how messages name the node, e.g. "node (1,0,0)". `stats`: where to count what was
+  // compared (shared by the run's transactors).
+  RtlReducer(const sc_core::sc_module_name& name, std::string where, const CollectiveParams& params,
+             const FabricClock& clock, RtlReducerStats& stats);
+  ~RtlReducer() override;
+
+  SC_HAS_PROCESS(RtlReducer);
+
+  Reducer::Outcome add(Packet* packet, const TreeRow& row, Cycle at, Cycle start,
+                       Cycle end) override;
+  int busy(int tree) const override { return m_model.busy(tree); }
+
+  // The RTL's cycle counts must be the ones configured: throws ConfigError otherwise.
+  static void check_params(const CollectiveParams& params);
+
+ private:
+  struct Contribution {
+    Cycle at = 0, start = 0, end = 0;
+    std::uint8_t tree = 0, reduce = 0, op = 0, flits = 0, expected = 0;
+    std::array<Flit, kMaxDataFlits> data{};
+  };
+  struct Handoff {  // the model's result, copied: its packet may be gone by the hand-off
+    Cycle cycle = 0;
+    PacketHeader header;
+    int count = 0;
+    std::array<Flit, kMaxDataFlits> data{};
+  };
+
+  void tick();
+  void edge();
+  void check_outputs(Cycle c);
+  void check_handoff(Cycle c, const Handoff& h);
+  void drive_inputs(Cycle c);
+  bool idle(Cycle c) const;
+  [[noreturn]] void mismatch(Cycle c, const std::string& signal, const std::string& model,
+                             const std::string& rtl) const;
+
+  std::string m_where;
+  const FabricClock& m_clock;
+  RtlReducerStats& m_stats;
+  ReducerPins m_pins;
+  std::unique_ptr<sc_core::sc_module> m_rtl;
+  Reducer m_model;
+  RingQueue<Contribution> m_inputs;  // granted, not yet wholly taken by the RTL
+  int m_beat = 0;                    // of m_inputs.front(): 0 the head, then data flits
+  RingQueue<Handoff> m_handoffs;     // the model's, in order
+  std::array<Flit, kMaxDataFlits> m_result{};
+  std::uint32_t m_result_flits = 0;  // bit f: the RTL streamed result flit f
+  std::array<std::uint32_t, kMaxTrees> m_issued{};
+  std::uint32_t m_head_cycles = 0, m_flit_cycles = 0;
+  Cycle m_busy_until = 0;  // the end of the last contribution granted
+  enum class Phase { Reset, Edge, Sample, Stopped } m_phase = Phase::Reset;
+  sc_core::sc_event m_wake;
+};
+
+}  // namespace angara
