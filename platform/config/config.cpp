@@ -43,6 +43,7 @@ void Config::validate() const {
   pcie.validate();
   node.validate();
   app.validate(workload.kind, topology.node_count());
+  compute.validate();
 }
 
 }  // namespace angara
