@@ -13,6 +13,7 @@
 #include <string>
 
 #include "models/core/config_error.h"
+#include "workloads/apps/app_programs.h"
 #include "workloads/params/compute_table.h"
 
 namespace angara {
@@ -31,22 +32,30 @@ ComputeParams round_roofline(double overhead_ns = 0) {
 
 constexpr double kMib = 1024.0 * 1024.0;
 
+TEST(ComputeModel, KernelsCountTheirFlopsAndBytes) {
+  const Kernel spmv = spmv_kernel(10);
+  EXPECT_DOUBLE_EQ(spmv.flops, 20);
+  EXPECT_DOUBLE_EQ(spmv.bytes, 10 * 12 + 4 + 8 + 8);  // values, indices, row pointer, y, x
+  const Kernel heat = heat_kernel(25);
+  EXPECT_DOUBLE_EQ(heat.flops, 25);
+  EXPECT_DOUBLE_EQ(heat.bytes, 16);  // u loaded, the new u stored
+}
+
 // Bit for bit the formulas the applications used before the model: flops / rate.
 TEST(ComputeModel, FlatIsTheApplicationsFormulaOfBefore) {
   const double spmv_gflops = 591 / 1000.0;
   for (std::uint64_t rows : {20480000ull / 16, 20480000ull / 4096, 102400ull / 16}) {
     const double before = 2.0 * 10 * static_cast<double>(rows) / spmv_gflops;
     const auto block = static_cast<double>(rows);
-    EXPECT_EQ(ComputeModel::flat(spmv_gflops).ns(Kernel{2.0 * 10, 140}, block, block), before)
-        << rows;
+    EXPECT_EQ(ComputeModel::flat(spmv_gflops).ns(spmv_kernel(10), block, block), before) << rows;
   }
   const std::int64_t interior = 398 * 798, cells = 400 * 800;
   const double heat_before = static_cast<double>(interior) * 25 / 11.0;
-  EXPECT_EQ(ComputeModel::flat(11).ns(Kernel{25, 16}, static_cast<double>(interior),
+  EXPECT_EQ(ComputeModel::flat(11).ns(heat_kernel(25), static_cast<double>(interior),
                                       static_cast<double>(cells)),
             heat_before);
   // Flat ignores the working set and has no region cost.
-  EXPECT_EQ(ComputeModel::flat(11).ns(Kernel{25, 16}, 0, 1e9), 0.0);
+  EXPECT_EQ(ComputeModel::flat(11).ns(heat_kernel(25), 0, 1e9), 0.0);
 }
 
 TEST(ComputeModel, RooflineIsMemoryBoundBelowTheRidgeAndComputeBoundAbove) {
