@@ -63,6 +63,7 @@ void Config::validate() const {
   pcie.validate();
   node.validate();
   app.validate(workload.kind, topology.node_count());
+  compute.validate();
 }
 
 }  // namespace angara

@@ -1,11 +1,12 @@
 #pragma once
 // A whole experiment's parameters as the config file gives them: the machine's (models/core),
-// the workload's (workloads/params) and the waveforms to record.
+// the workload's and its compute model's (workloads/params) and the waveforms to record.
 
 #include <string>
 #include <vector>
 
 #include "models/core/params.h"
+#include "workloads/params/compute_model.h"
 #include "workloads/params/workload_params.h"
 
 namespace angara {
@@ -45,6 +46,7 @@ struct Config {
   PcieParams pcie;
   NodeParams node;
   AppParams app;
+  ComputeParams compute;
   RtlParams rtl;
 
   FabricParams fabric() const { return {router, link, endpoint, collective}; }

@@ -175,6 +175,21 @@ const std::vector<KeySpec>& key_specs() {
                                                    "heat: one node's rate, GFlop/s (spec: 11)"),
       field<&Config::app, &AppParams::flops_per_cell>(
           "app", "flops_per_cell", "heat: flops per cell and step (assumption, REPORT.md)"),
+      field<&Config::compute, &ComputeParams::model>(
+          "compute", "model",
+          "spmv/heat compute time: flat (app's rate), roofline, or table (docs/NODE.md)"),
+      field<&Config::compute, &ComputeParams::memory_gbps>(
+          "compute", "memory_gbps", "roofline: memory bandwidth, GB/s (triad, one socket)"),
+      field<&Config::compute, &ComputeParams::cache_gbps>(
+          "compute", "cache_gbps", "roofline: L3 bandwidth, GB/s, for blocks that fit in it"),
+      field<&Config::compute, &ComputeParams::cache_mib>(
+          "compute", "cache_mib", "roofline: L3 size, MiB (Table 1: 20); 0: always memory"),
+      field<&Config::compute, &ComputeParams::region_overhead_ns>(
+          "compute", "region_overhead_ns",
+          "roofline: fork and join per parallel region, ns (no published figure: 0)"),
+      field<&Config::compute, &ComputeParams::table>(
+          "compute", "table",
+          "table: CSV of work_size,time_ns (rows for spmv, cells for heat), linear between"),
       field<&Config::pcie, &PcieParams::lanes>("pcie", "lanes", "PCIe lanes (Table 1: x16)"),
       field<&Config::pcie, &PcieParams::transfer_gtps>(
           "pcie", "transfer_gtps", "transfer rate per lane, GT/s (gen2: 5, gen3: 8)"),

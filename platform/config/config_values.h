@@ -92,6 +92,13 @@ constexpr EnumNames<BlockImpl, 2> names_of(BlockImpl) {
   return {"block implementation", {{{"model", BlockImpl::Model}, {"rtl", BlockImpl::Rtl}}}};
 }
 
+constexpr EnumNames<ComputeModelKind, 3> names_of(ComputeModelKind) {
+  return {"compute model",
+          {{{"flat", ComputeModelKind::Flat},
+            {"roofline", ComputeModelKind::Roofline},
+            {"table", ComputeModelKind::Table}}}};
+}
+
 // The value as the user wrote it, in TOML syntax (strings quoted), for error messages.
 inline std::string written(const toml::node& node) {
   // Double quotes and one line, whatever quoting the file used, to match the other messages.

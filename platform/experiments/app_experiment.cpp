@@ -20,12 +20,21 @@ double AppResult::mean_iteration() const {
 AppResult run_app_experiment(const Config& config, const ProgressSink& progress) {
   return record_run<AppResult>(config, [&](AppResult& r) {
     const int iterations = config.workload.repetitions;
-    NodeMachine machine(config);
-    const int nodes = machine.nodes();
-    AppLog log(static_cast<std::size_t>(nodes),
-               std::vector<IterationRecord>(static_cast<std::size_t>(iterations)));
+    const int nodes = config.topology.node_count();
     const bool heat = config.workload.kind == WorkloadKind::Heat;
     const HeatGrid grid(config.app.grid, nodes);
+    const ComputeModel compute =
+        make_compute_model(config.compute, config.node.gflops,
+                           heat ? config.app.heat_gflops : config.app.spmv_mflops / 1000.0);
+    // A table that does not cover some node's block fails here, before anything is built.
+    for (int n = 0; n < nodes; ++n) {
+      compute.check_block(
+          heat ? static_cast<double>(grid.width(n) * grid.height(n))
+               : static_cast<double>(config.app.rows / static_cast<std::uint64_t>(nodes)));
+    }
+    NodeMachine machine(config);
+    AppLog log(static_cast<std::size_t>(nodes),
+               std::vector<IterationRecord>(static_cast<std::size_t>(iterations)));
     std::vector<std::int64_t> expected_max(static_cast<std::size_t>(iterations));
     if (heat) {
       for (int k = 0; k < iterations; ++k) {
@@ -49,7 +58,8 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
                             machine.system().trees(),
                             config.router.clock_mhz,
                             config.workload,
-                            config.app};
+                            config.app,
+                            compute};
       machine.load(n, heat ? heat_program(ctx, grid, expected_max, log) : spmv_program(ctx, log));
     }
     machine.run(progress);

@@ -4,6 +4,7 @@
 #include "platform/config/config_loader.h"
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -114,6 +115,13 @@ spmv_mflops = 600.0
 grid = [640, 320]
 heat_gflops = 12.5
 flops_per_cell = 20
+[compute]
+model = "roofline"
+memory_gbps = 25.0
+cache_gbps = 120.0
+cache_mib = 15.0
+region_overhead_ns = 800.0
+table = "times.csv"
 [trace]
 nodes = [[1, 2]]
 blocks = ["vcup", "reducer"]
@@ -192,6 +200,12 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.app.nonzeros_per_row, 7);
   EXPECT_EQ(config.app.grid, (std::vector<int>{640, 320}));
   EXPECT_DOUBLE_EQ(config.app.heat_gflops, 12.5);
+  EXPECT_EQ(config.compute.model, ComputeModelKind::Roofline);
+  EXPECT_DOUBLE_EQ(config.compute.memory_gbps, 25.0);
+  EXPECT_DOUBLE_EQ(config.compute.cache_gbps, 120.0);
+  EXPECT_DOUBLE_EQ(config.compute.cache_mib, 15.0);
+  EXPECT_DOUBLE_EQ(config.compute.region_overhead_ns, 800.0);
+  EXPECT_EQ(config.compute.table, "times.csv");  // read only with model "table"
   EXPECT_EQ(config.node.tx_buffer_bytes, 8192);
   EXPECT_EQ(config.node.rx_ring_bytes, 32768);
   EXPECT_EQ(config.node.max_message_bytes, 2048);
@@ -414,6 +428,41 @@ INSTANTIATE_TEST_SUITE_P(
                   {},
                   "workload.algorithm",
                   "'workload.algorithm' = \"tree\": spmv allgathers by recursive_doubling or over"},
+        BadConfig{"UnknownComputeModel",
+                  "[compute]\nmodel = \"ecm\"\n",
+                  {},
+                  "compute.model",
+                  "unknown compute model; known: flat, roofline, table"},
+        BadConfig{"MemoryBandwidthZero",
+                  "[compute]\nmemory_gbps = 0\n",
+                  {},
+                  "compute.memory_gbps",
+                  "must be positive"},
+        BadConfig{"CacheBandwidthNegative",
+                  "[compute]\ncache_gbps = -1\n",
+                  {},
+                  "compute.cache_gbps",
+                  "must be positive"},
+        BadConfig{"CacheSizeNegative",
+                  "[compute]\ncache_mib = -20\n",
+                  {},
+                  "compute.cache_mib",
+                  "at least 0"},
+        BadConfig{"RegionOverheadNegative",
+                  "[compute]\nregion_overhead_ns = -5\n",
+                  {},
+                  "compute.region_overhead_ns",
+                  "at least 0"},
+        BadConfig{"TableModelWithoutAFile",
+                  "[compute]\nmodel = \"table\"\n",
+                  {},
+                  "compute.table",
+                  "needs a CSV file of work_size,time_ns"},
+        BadConfig{"TableFileMissing",
+                  "[compute]\nmodel = \"table\"\ntable = \"/nonexistent/times.csv\"\n",
+                  {},
+                  "compute.table",
+                  "\"/nonexistent/times.csv\": no such file"},
         BadConfig{"TrainOfNoPackets",
                   "[sim]\ntrain_packets = 0\n",
                   {},
@@ -424,6 +473,28 @@ INSTANTIATE_TEST_SUITE_P(
         BadConfig{"SetWithoutKey", "", {"traffic.=0.5"}, "--set", "section.key=value"},
         BadConfig{"SyntaxError", "[router]\nvcs = = 2\n", {}, "test.toml", "line 2"}),
     [](const testing::TestParamInfo<BadConfig>& param) { return param.param.name; });
+
+TEST(ConfigLoader, ComputeTableFileIsReadAtLoad) {
+  const auto path = std::filesystem::temp_directory_path() / "angara_config_compute_table.csv";
+  {
+    std::ofstream out(path);
+    out << "work_size,time_ns\n1000,5000\n2000,abc\n";
+  }
+  const std::string text = "[compute]\nmodel = \"table\"\ntable = \"" + path.string() + "\"\n";
+  try {
+    load(text);
+    FAIL() << "no ConfigError";
+  } catch (const ConfigError& error) {
+    EXPECT_EQ(error.key(), "compute.table");
+    EXPECT_NE(std::string(error.what()).find("line 3"), std::string::npos) << error.what();
+  }
+  {
+    std::ofstream out(path);
+    out << "1000,5000\n2000,9000\n";
+  }
+  EXPECT_EQ(load(text).compute.model, ComputeModelKind::Table);
+  std::filesystem::remove(path);
+}
 
 TEST(ConfigLoader, MissingFileIsAConfigError) {
   const std::filesystem::path path = "/nonexistent/angara.toml";

@@ -17,9 +17,9 @@ namespace {
 
 constexpr std::size_t kWordBytes = 8;  // one double per row or cell
 
-// Cycles to do `flops` at `gflops`.
-Cycle compute_cycles(const NodeContext& ctx, double flops, double gflops) {
-  return cycles_for_ns(flops / gflops, ctx.clock_mhz);
+// Cycles to compute `part` units of a block of `block` units (one parallel region).
+Cycle compute_cycles(const NodeContext& ctx, const Kernel& kernel, double part, double block) {
+  return cycles_for_ns(ctx.compute.ns(kernel, part, block), ctx.clock_mhz);
 }
 
 // One block of bytes every program sends from: the model moves real bytes, their values do not
@@ -32,6 +32,15 @@ std::span<const std::byte> outgoing(std::size_t bytes) {
 
 }  // namespace
 
+Kernel spmv_kernel(int nonzeros_per_row) {
+  const double d = nonzeros_per_row;
+  return {2.0 * d, 12.0 * d + 4 + 8 + 8};
+}
+
+Kernel heat_kernel(int flops_per_cell) {
+  return {static_cast<double>(flops_per_cell), 8 + 8};
+}
+
 Task spmv_program(NodeContext ctx, AppLog& log) {
   const NodeId node = ctx.node;
   Host& host = ctx.host;
@@ -43,15 +52,14 @@ Task spmv_program(NodeContext ctx, AppLog& log) {
   CollectivePort port(host, Payload::TimingOnly);
   const int nodes = ctx.nodes;
   const std::uint64_t rows = ctx.app.rows / static_cast<std::uint64_t>(nodes);
-  const Cycle compute =
-      compute_cycles(ctx, 2.0 * ctx.app.nonzeros_per_row * static_cast<double>(rows),
-                     ctx.app.spmv_mflops / 1000.0);
+  const auto block = static_cast<double>(rows);
+  const Cycle compute = compute_cycles(ctx, spmv_kernel(ctx.app.nonzeros_per_row), block, block);
   std::vector<int> trees;
   for (int t = 0; t < kMaxTrees; ++t) {
     if (ctx.trees[t] != nullptr) trees.push_back(t);
   }
   std::array<std::uint64_t, kMaxTrees> landed{};
-  const auto block = outgoing(rows * kWordBytes);
+  const auto y_block = outgoing(rows * kWordBytes);
   for (int k = 0; k < ctx.workload.repetitions; ++k) {
     IterationRecord& r = log[node][k];
     co_await cpu.compute(compute);
@@ -59,9 +67,9 @@ Task spmv_program(NodeContext ctx, AppLog& log) {
     const Cycle start = cpu.local_time();
     std::vector<std::byte> y;  // stays empty: the allgathers return once every block is in
     if (ctx.workload.algorithm == SoftwareAlgorithm::Subnet) {
-      co_await subnet_allgather(port, nodes, trees, block, landed, y);
+      co_await subnet_allgather(port, nodes, trees, y_block, landed, y);
     } else {
-      co_await recursive_doubling_allgather(mailbox, nodes, block, y);
+      co_await recursive_doubling_allgather(mailbox, nodes, y_block, y);
     }
     r.end = cpu.local_time();
     r.collective = r.end - start;
@@ -120,11 +128,11 @@ Task heat_program(NodeContext ctx, const HeatGrid& grid,
   const int rank = static_cast<int>(node);
   const std::int64_t w = grid.width(rank), h = grid.height(rank);
   const std::int64_t interior = std::max<std::int64_t>(0, w - 2) * std::max<std::int64_t>(0, h - 2);
-  const double rate = ctx.app.heat_gflops;
-  const Cycle interior_cycles =
-      compute_cycles(ctx, static_cast<double>(interior) * ctx.app.flops_per_cell, rate);
+  const Kernel kernel = heat_kernel(ctx.app.flops_per_cell);
+  const auto cells = static_cast<double>(w * h);
+  const Cycle interior_cycles = compute_cycles(ctx, kernel, static_cast<double>(interior), cells);
   const Cycle boundary_cycles =
-      compute_cycles(ctx, static_cast<double>(w * h - interior) * ctx.app.flops_per_cell, rate);
+      compute_cycles(ctx, kernel, static_cast<double>(w * h - interior), cells);
   // A face along x (to the left/right neighbour) is h cells, along y (down/up) w cells.
   auto face_bytes = [&](int neighbour) {
     const bool same_row = neighbour / grid.px == rank / grid.px;

@@ -1,13 +1,15 @@
 #pragma once
 // The applications of spec section 3 as CPU programs, one per node (ranks = node ids):
 //   SpMV  y = A x with N rows in equal blocks and d non-zeros per row: each iteration computes
-//         its block (2 d flops per row at app.spmv_mflops), then allgathers y (8 bytes per row)
+//         its block (2 d flops per row; time from the compute model, by default at
+//         app.spmv_mflops), then allgathers y (8 bytes per row)
 //         by recursive doubling or over the subnet (every rank broadcasts its block on one of the
 //         machine's trees, roots spread evenly).
 //   Heat  the explicit 2D scheme on app.grid split over a px x py process grid (blocks as square
 //         as the node count allows, ranks row-major): each step sends its faces (8 bytes per
 //         cell) to its up to 4 neighbours, computes the interior, receives the halos, computes
-//         the boundary cells (app.flops_per_cell at app.heat_gflops), then allreduces (max) the
+//         the boundary cells (app.flops_per_cell per cell; by default at app.heat_gflops; each of
+//         the two a parallel region of its own), then allreduces (max) the
 //         diffusion coefficient along tree 0, with messages or over the subnet.
 // Every program records, per iteration, when it ended and how its time split.
 
@@ -19,13 +21,14 @@
 #include "models/cpu/task.h"
 #include "models/node/host.h"
 #include "models/topology/torus.h"
+#include "workloads/params/compute_model.h"
 #include "workloads/params/workload_params.h"
 
 namespace angara {
 
 // What a node's program sees of the machine: its own host, the machine's size, geometry, trees
 // and clock, and what to run (app: the application's sizes and rates; workload: its iterations
-// and collective algorithm).
+// and collective algorithm; compute: how long its blocks take).
 struct NodeContext {
   NodeId node = 0;
   Host& host;
@@ -35,7 +38,15 @@ struct NodeContext {
   double clock_mhz = 0;
   const WorkloadParams& workload;
   const AppParams& app;
+  const ComputeModel& compute;
 };
+
+// The applications' kernels per unit of work (docs/NODE.md, compute model). SpMV, per row of a
+// CSR matrix: 2 d flops; d 8-byte values and d 4-byte column indices, a 4-byte row pointer, y's
+// 8-byte store and x's 8-byte load (x read once: non-zeros near the diagonal). Heat, per cell:
+// flops_per_cell flops; u's 8-byte load (its neighbours come from cache) and the new u's store.
+Kernel spmv_kernel(int nonzeros_per_row);
+Kernel heat_kernel(int flops_per_cell);
 
 struct IterationRecord {
   Cycle end = 0;         // local cycle the iteration ended at
