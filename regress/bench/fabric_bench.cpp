@@ -44,12 +44,22 @@ const char* mode_name(SimMode mode) {
   return mode == SimMode::Lt ? "LT" : "AT";
 }
 
+// The timing modes the speed figures compare: AT, LT and LT with buffers (sim.lt_buffers).
+struct Timing {
+  SimMode mode;
+  bool lt_buffers;
+  const char* name;
+};
+constexpr Timing kTimings[] = {
+    {SimMode::At, false, "AT"}, {SimMode::Lt, false, "LT"}, {SimMode::Lt, true, "LT buffers"}};
+
 // Uniform traffic for a fixed number of cycles: wall time and work done.
-nlohmann::json simulate(const std::vector<int>& dims, double rate, Cycle cycles, SimMode mode) {
+nlohmann::json simulate(const std::vector<int>& dims, double rate, Cycle cycles, Timing timing) {
   Config c;
   c.topology.dims = dims;
   c.traffic.rate = rate;
-  c.sim.mode = mode;
+  c.sim.mode = timing.mode;
+  c.sim.lt_buffers = timing.lt_buffers;
   c.sim.warmup_cycles = cycles / 10;
   c.sim.measure_cycles = cycles - cycles / 10;
   c.sim.progress = false;
@@ -92,25 +102,28 @@ nlohmann::json light_run(const std::vector<int>& dims, SimMode mode) {
 }
 
 void print_speed(const std::string& dims, double rate, Cycle cycles) {
-  double wall[2] = {0, 0};
-  for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+  std::vector<double> wall;
+  for (const Timing& timing : kTimings) {
     const auto r =
-        test::run_isolated([&] { return simulate(parse_dims(dims), rate, cycles, mode); });
+        test::run_isolated([&] { return simulate(parse_dims(dims), rate, cycles, timing); });
     const double seconds = r["wall_seconds"];
-    wall[mode == SimMode::Lt] = seconds;
+    wall.push_back(seconds);
     const double router_cycles = r["nodes"].get<double>() * r["sim_cycles"].get<double>();
     const double hops_per_s = r["flit_hops"].get<double>() / seconds;
     fmt::print(
         "{} {} torus, uniform {:.3f} flits/node/cycle, {} cycles: {:.3f} s wall, mean "
         "latency {:.1f} cycles\n",
-        mode_name(mode), dims, rate, r["sim_cycles"].get<Cycle>(), seconds,
+        timing.name, dims, rate, r["sim_cycles"].get<Cycle>(), seconds,
         r["latency_mean"].get<double>());
     fmt::print(
         "   router-cycles/s {:.3g}, flit-hops/s {:.3g} (target 5e6: {:.1f}x), peak RSS {:.0f} "
         "MB\n",
         router_cycles / seconds, hops_per_s, hops_per_s / 5e6, r["peak_rss_mb"].get<double>());
   }
-  fmt::print("LT/AT speed ratio on this workload: {:.1f}x (target 30x)\n", wall[0] / wall[1]);
+  fmt::print(
+      "AT/LT wall time: {:.1f}x; AT/LT with buffers: {:.1f}x (target 3x); LT with "
+      "buffers/LT: {:.2f}x\n",
+      wall[0] / wall[1], wall[0] / wall[2], wall[2] / wall[1]);
 }
 
 void print_light_run(const std::string& dims, SimMode mode, double target_s, double target_mb) {

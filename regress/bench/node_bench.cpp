@@ -1,8 +1,8 @@
 // Node benchmark: 32768 CPUs (16x16x16x8 torus, LT) through one software allreduce of 16 flits
 // along the hardware's tree, every hop a message through PCIe; prints the wall time to build and
-// run it, peak memory and the simulated completion time. Also a 512-node ping-pong and msgrate
-// pair for the cost of a message in AT, and SpMV's allgather by recursive doubling (4 KB messages,
-// LT) at 256 and 1024 nodes: wall time per message and how it grows with the machine.
+// run it, peak memory and the simulated completion time. Also a 512-node msgrate in AT, LT and LT
+// with buffers for the cost of a message, and SpMV's allgather by recursive doubling (4 KB
+// messages, LT) at 256 and 1024 nodes: wall time per message and how it grows with the machine.
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -52,20 +52,33 @@ void software_allreduce_32768() {
       r["completion_cycles"].get<Cycle>(), r["completion_cycles"].get<double>() * 2.0 / 1000.0);
 }
 
-void msgrate_at() {
-  const auto r = run_isolated([] {
+// msgrate on 8x8x8, 40000 messages of 8 B and 4 KiB: wall seconds.
+double msgrate(SimMode mode, bool lt_buffers) {
+  const auto r = run_isolated([&] {
     Config c;
     c.topology.dims = {8, 8, 8};
+    c.sim.mode = mode;
+    c.sim.lt_buffers = lt_buffers;
     c.sim.progress = false;
     c.workload.kind = WorkloadKind::MsgRate;
     c.workload.sizes = {8, 4096};
     c.workload.messages = 20000;
     const auto start = WallClock::now();
     const auto result = run_message_benchmark(c);
-    return nlohmann::json{{"wall_s", seconds_since(start)}, {"messages", 2 * 20000}};
+    return nlohmann::json{{"wall_s", seconds_since(start)}};
   });
-  fmt::print("msgrate, 8x8x8 AT, 40000 messages (8 B and 4 KiB): {:.2f} s, {:.0f} messages/s\n",
-             r["wall_s"].get<double>(), 40000 / r["wall_s"].get<double>());
+  return r["wall_s"].get<double>();
+}
+
+void msgrate_modes() {
+  const double at = msgrate(SimMode::At, false);
+  const double lt = msgrate(SimMode::Lt, false);
+  const double buffers = msgrate(SimMode::Lt, true);
+  fmt::print(
+      "msgrate, 8x8x8, 40000 messages (8 B and 4 KiB): AT {:.2f} s ({:.0f} messages/s), LT "
+      "{:.2f} s, LT with buffers {:.2f} s; AT/LT {:.1f}x, AT/LT with buffers {:.1f}x (target "
+      "3x)\n",
+      at, 40000 / at, lt, buffers, at / lt, at / buffers);
 }
 
 // One SpMV iteration by recursive doubling (regress/paper/spmv.toml's settings); returns the wall
@@ -99,7 +112,7 @@ double spmv_recursive_doubling(std::vector<int> dims) {
 // A failing bench throws through main and aborts with the error, as it should.
 int main() {  // NOLINT(bugprone-exception-escape)
   angara::software_allreduce_32768();
-  angara::msgrate_at();
+  angara::msgrate_modes();
   const double small = angara::spmv_recursive_doubling({4, 4, 4, 4});
   const double large = angara::spmv_recursive_doubling({8, 8, 4, 4});
   fmt::print(
