@@ -13,6 +13,7 @@
 #include "platform/experiments/results_json.h"
 #include "regress/support/in_mode.h"
 #include "regress/support/isolated.h"
+#include "regress/support/temp_file.h"
 #include "workloads/apps/app_programs.h"
 
 namespace angara {
@@ -125,20 +126,10 @@ TEST(AppCompute, HeatRooflinePaysTheRegionCostOnceForEachOfItsTwoRegions) {
   EXPECT_NE(lt["compute_us"], flat["compute_us"]);
 }
 
-// A table file in the temporary directory, removed with the object.
-struct TempTable {
-  std::filesystem::path path;
-  explicit TempTable(const std::string& rows)
-      : path(std::filesystem::temp_directory_path() / "angara_app_compute_test.csv") {
-    std::ofstream(path) << rows;
-  }
-  ~TempTable() { std::filesystem::remove(path); }
-};
-
 TEST(AppCompute, SpmvTakesItsTimeFromATable) {
-  const TempTable table("work_size,time_ns\n3200,10000\n12800,70000\n");
+  const test::TempFile table("work_size,time_ns\n3200,10000\n12800,70000\n");
   Config c = spmv_config(ComputeModelKind::Table);
-  c.compute.table = table.path.string();
+  c.compute.table = table.path();
   const auto at = run_app(c, SimMode::At);
   const auto lt = run_app(c, SimMode::Lt);
   EXPECT_EQ(at["compute_us"], lt["compute_us"]);
@@ -147,9 +138,9 @@ TEST(AppCompute, SpmvTakesItsTimeFromATable) {
 }
 
 TEST(AppCompute, TableThatMissesTheBlocksFailsBeforeTheRun) {
-  const TempTable table("10000,30000\n20000,60000\n");
+  const test::TempFile table("10000,30000\n20000,60000\n");
   Config c = spmv_config(ComputeModelKind::Table);
-  c.compute.table = table.path.string();
+  c.compute.table = table.path();
   try {
     run_app(c, SimMode::Lt);
     FAIL() << "no error";

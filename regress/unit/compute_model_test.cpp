@@ -13,6 +13,7 @@
 #include <string>
 
 #include "models/core/config_error.h"
+#include "regress/support/temp_file.h"
 #include "workloads/apps/app_programs.h"
 #include "workloads/params/compute_table.h"
 
@@ -187,18 +188,13 @@ TEST(ComputeModel, MakeBuildsTheModelTheParamsName) {
   EXPECT_DOUBLE_EQ(make_compute_model(p, 140.8, 11).ns({11, 1}, 1, 1), 1);
   p.model = ComputeModelKind::Roofline;
   EXPECT_EQ(make_compute_model(p, 140.8, 11).kind(), ComputeModelKind::Roofline);
-  const auto path = std::filesystem::temp_directory_path() / "angara_compute_model_test.csv";
-  {
-    std::ofstream out(path);
-    out << "10,100\n20,300\n";
-  }
+  const test::TempFile file("10,100\n20,300\n");
   p.model = ComputeModelKind::Table;
-  p.table = path.string();
+  p.table = file.path();
   const ComputeModel table = make_compute_model(p, 140.8, 11);
   EXPECT_EQ(table.kind(), ComputeModelKind::Table);
   EXPECT_DOUBLE_EQ(table.ns({}, 15, 15), 200);
   EXPECT_NO_THROW(p.validate());
-  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <toml++/toml.h>
 
 #include "models/core/config_error.h"
+#include "regress/support/temp_file.h"
 
 namespace angara {
 namespace {
@@ -475,12 +476,8 @@ INSTANTIATE_TEST_SUITE_P(
     [](const testing::TestParamInfo<BadConfig>& param) { return param.param.name; });
 
 TEST(ConfigLoader, ComputeTableFileIsReadAtLoad) {
-  const auto path = std::filesystem::temp_directory_path() / "angara_config_compute_table.csv";
-  {
-    std::ofstream out(path);
-    out << "work_size,time_ns\n1000,5000\n2000,abc\n";
-  }
-  const std::string text = "[compute]\nmodel = \"table\"\ntable = \"" + path.string() + "\"\n";
+  const test::TempFile file("work_size,time_ns\n1000,5000\n2000,abc\n");
+  const std::string text = "[compute]\nmodel = \"table\"\ntable = \"" + file.path() + "\"\n";
   try {
     load(text);
     FAIL() << "no ConfigError";
@@ -488,12 +485,8 @@ TEST(ConfigLoader, ComputeTableFileIsReadAtLoad) {
     EXPECT_EQ(error.key(), "compute.table");
     EXPECT_NE(std::string(error.what()).find("line 3"), std::string::npos) << error.what();
   }
-  {
-    std::ofstream out(path);
-    out << "1000,5000\n2000,9000\n";
-  }
+  file.write("1000,5000\n2000,9000\n");
   EXPECT_EQ(load(text).compute.model, ComputeModelKind::Table);
-  std::filesystem::remove(path);
 }
 
 TEST(ConfigLoader, MissingFileIsAConfigError) {
