@@ -1,56 +1,102 @@
 #include "models/timing/hold_calendar.h"
 
 #include <algorithm>
+#include <span>
 #include <stdexcept>
-#include <tuple>
+#include <vector>
 
 namespace angara {
 
-std::pair<int, Cycle> HoldCalendar::held(Cycle t, Cycle at) const {
-  int flits = 0;
-  Cycle first_end = kNever;
-  for (const Hold& h : m_holds.items()) {
-    // An open hold belongs to a packet further up the call that has not yet left the buffer;
-    // it counts from its start, if that is before the claim's.
-    if (h.release == kNever && h.start > at) continue;
-    if (h.start <= t && t < h.release) {
-      flits += h.flits;
-      first_end = std::min(first_end, h.release);
-    }
-  }
-  return {flits, first_end};
+void HoldCalendar::forget(Cycle floor) {
+  // A hold that ended by `floor` started by then: only that front part of the list can go.
+  const std::span<Hold> holds = m_holds.items();
+  const auto started = std::upper_bound(holds.begin(), holds.end(), floor, starts_before);
+  const auto kept =
+      std::remove_if(holds.begin(), started, [floor](const Hold& h) { return h.release <= floor; });
+  m_holds.erase(static_cast<std::size_t>(kept - holds.begin()),
+                static_cast<std::size_t>(started - holds.begin()));
 }
 
 Cycle HoldCalendar::earliest(const Claim& claim, int capacity, Cycle floor) {
-  m_holds.erase_if([floor](const Hold& h) { return h.release <= floor; });
-  Cycle at = claim.from;
-  for (;;) {
-    // Room shrinks only where a hold starts: check the claim's start, then every start inside
-    // its span. Where it is short, look again once the first hold there has ended.
-    auto [flits, retry] = held(at, at);
-    bool fits = capacity - flits >= claim.need;
-    for (const Hold& h : m_holds.items()) {
-      if (!fits) break;
-      if (h.start <= at || h.start >= at + claim.span || h.release == kNever) continue;
-      std::tie(flits, retry) = held(h.start, at);
-      fits = capacity - flits >= claim.flits;
+  forget(floor);
+  // One sweep in time order over the holds (kept in order of start) and their releases (a small
+  // heap: a buffer holds a few packets at any one time, though booked far ahead it has many).
+  // It starts where a hold still there at `claim.from` can have started: no closed hold lasted
+  // longer than m_longest, and an open one (a packet further up the call that has not left yet)
+  // counts only if it started by `claim.from`.
+  struct Release {
+    Cycle at;
+    int flits;
+  };
+  static thread_local std::vector<Release> releases;  // min-heap on `at`
+  releases.clear();
+  const auto later = [](const Release& a, const Release& b) { return a.at > b.at; };
+  const std::span<const Hold> holds = m_holds.items();
+  Cycle oldest = claim.from > m_longest ? claim.from - m_longest : 0;
+  for (Cycle open : m_open.items()) oldest = std::min(oldest, open);
+  auto next = std::lower_bound(holds.begin(), holds.end(), oldest,
+                               [](const Hold& h, Cycle t) { return h.start < t; });
+  int held = 0;
+  for (; next != holds.end() && next->start <= claim.from; ++next) {
+    if (next->release <= claim.from) continue;
+    held += next->flits;
+    if (next->release != kNever) {
+      releases.push_back({next->release, next->flits});
+      std::push_heap(releases.begin(), releases.end(), later);
     }
-    if (fits) return at;
-    if (retry == kNever) return kNever;
-    at = retry;
+  }
+  // A start needs room for `need` there and for `flits` at every change inside its span; only
+  // `from` and the cycles at which room grows can be the first such start.
+  Cycle start = capacity - held >= claim.need ? claim.from : kNever;
+  for (;;) {
+    const Cycle t = std::min(next != holds.end() ? next->start : kNever,
+                             releases.empty() ? kNever : releases.front().at);
+    if (t == kNever) return start;  // kNever: only a hold still open could make room
+    if (start != kNever && t >= start + claim.span) return start;
+    bool grew = false;
+    for (; !releases.empty() && releases.front().at == t; grew = true) {
+      held -= releases.front().flits;
+      std::pop_heap(releases.begin(), releases.end(), later);
+      releases.pop_back();
+    }
+    for (; next != holds.end() && next->start == t; ++next) {
+      if (next->release == kNever) continue;
+      held += next->flits;
+      releases.push_back({next->release, next->flits});
+      std::push_heap(releases.begin(), releases.end(), later);
+    }
+    if (start != kNever) {
+      if (capacity - held < claim.flits) start = kNever;
+    } else if (grew && capacity - held >= claim.need) {
+      start = t;
+    }
   }
 }
 
 void HoldCalendar::open(Cycle start, int flits) {
-  m_holds.push_back({start, kNever, flits});
+  // In order of start, after those that start at the same cycle.
+  const std::span<const Hold> holds = m_holds.items();
+  const auto at = std::upper_bound(holds.begin(), holds.end(), start, starts_before);
+  m_holds.insert(static_cast<std::size_t>(at - holds.begin()), {start, kNever, flits});
+  m_open.push_back(start);
 }
 
 void HoldCalendar::close(Cycle release) {
+  // The hold opened last: the calls through a calendar nest, so the last one in is first out.
+  if (m_open.size() == 0) throw std::logic_error("HoldCalendar::close: no hold is open");
+  const Cycle start = m_open.items().back();
+  m_open.erase(m_open.size() - 1, m_open.size());
   const std::span<Hold> holds = m_holds.items();
-  const auto open =
-      std::find_if(holds.rbegin(), holds.rend(), [](const Hold& h) { return h.release == kNever; });
-  if (open == holds.rend()) throw std::logic_error("HoldCalendar::close: no hold is open");
-  open->release = std::max(release, open->start);
+  const auto from = std::lower_bound(holds.begin(), holds.end(), start,
+                                     [](const Hold& h, Cycle t) { return h.start < t; });
+  const auto last =
+      std::make_reverse_iterator(std::upper_bound(from, holds.end(), start, starts_before));
+  const auto open = std::find_if(last, std::make_reverse_iterator(from),
+                                 [](const Hold& h) { return h.release == kNever; });
+  if (open == std::make_reverse_iterator(from))
+    throw std::logic_error("HoldCalendar::close: the open hold is lost");
+  open->release = std::max(release, start);
+  m_longest = std::max(m_longest, open->release - start);
 }
 
 }  // namespace angara

@@ -9,7 +9,6 @@
 // packet is sure to stay, or the two would overfill the buffer between them.
 
 #include <cstdint>
-#include <utility>
 
 #include "models/core/ids.h"
 #include "models/core/small_vector.h"
@@ -35,7 +34,8 @@ class HoldCalendar {
   Cycle earliest(const Claim& claim, int capacity, Cycle floor);
   // A packet of `flits` flits holds the buffer from `start` until close() says when it left.
   void open(Cycle start, int flits);
-  // The open hold ends at `release` (the sender's credits are due then).
+  // The hold opened last of those still open ends at `release` (the sender's credits are due
+  // then).
   void close(Cycle release);
 
   std::size_t holds() const { return m_holds.size(); }
@@ -46,11 +46,12 @@ class HoldCalendar {
     Cycle release = kNever;  // kNever: open
     int flits = 0;
   };
-  // The flits held at `t` by the holds that count for a claim starting at `at`, and the first of
-  // them to end (kNever: none, or one still open).
-  std::pair<int, Cycle> held(Cycle t, Cycle at) const;
+  static bool starts_before(Cycle t, const Hold& h) { return t < h.start; }
+  void forget(Cycle floor);
 
-  SmallVector<Hold, 4> m_holds;  // unordered; a buffer holds a few packets at a time
+  SmallVector<Hold, 4> m_holds;  // in order of start
+  SmallVector<Cycle, 2> m_open;  // the starts of the holds still open, in the order opened
+  Cycle m_longest = 0;           // the longest a closed hold has lasted
 };
 
 }  // namespace angara
