@@ -56,6 +56,7 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // length paced by the credit loop.
   Cycle book(OutputRequest& r, Cycle now);
   Cycle paced(PortId port, VcId vc, int flits) const;
+  // The least time a packet through `r` holds the buffer behind its output.
   Cycle least_hold(const OutputRequest& r) const;
   void send(const CollectiveSend& send);
   void woken() override;  // the PEGroup's timer

@@ -11,6 +11,7 @@
 
 #include "platform/experiments/app_experiment.h"
 #include "platform/experiments/results_json.h"
+#include "regress/support/app_config.h"
 #include "regress/support/in_mode.h"
 #include "regress/support/isolated.h"
 #include "regress/support/temp_file.h"
@@ -30,11 +31,8 @@ nlohmann::json run_app(const Config& c, SimMode mode) {
 
 // 16 nodes, 6400 rows each: 896 KB of working set, in the L3 cache.
 Config spmv_config(ComputeModelKind model) {
-  Config c;
-  c.topology.dims = {2, 2, 2, 2};
-  c.workload.kind = WorkloadKind::Spmv;
-  c.workload.algorithm = SoftwareAlgorithm::RecursiveDoubling;
-  c.workload.repetitions = 2;
+  Config c =
+      test::app_config({2, 2, 2, 2}, WorkloadKind::Spmv, SoftwareAlgorithm::RecursiveDoubling);
   c.app.rows = 102400;
   c.compute.model = model;
   return c;
@@ -42,11 +40,7 @@ Config spmv_config(ComputeModelKind model) {
 
 // 16 nodes on a 4 x 4 process grid, blocks of 160 x 160 cells.
 Config heat_config(ComputeModelKind model) {
-  Config c;
-  c.topology.dims = {2, 2, 2, 2};
-  c.workload.kind = WorkloadKind::Heat;
-  c.workload.algorithm = SoftwareAlgorithm::Tree;
-  c.workload.repetitions = 2;
+  Config c = test::app_config({2, 2, 2, 2}, WorkloadKind::Heat, SoftwareAlgorithm::Tree);
   c.app.grid = {640, 640};
   c.compute.model = model;
   return c;

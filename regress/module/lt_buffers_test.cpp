@@ -13,6 +13,7 @@
 #include "platform/experiments/experiment.h"
 #include "platform/experiments/node_experiment.h"
 #include "platform/experiments/results_json.h"
+#include "regress/support/app_config.h"
 #include "regress/support/in_mode.h"
 #include "regress/support/isolated.h"
 
@@ -58,11 +59,8 @@ TEST(LtBuffers, MessageStreamsMoveAsInAt) {
 }
 
 TEST(LtBuffers, SpmvAllgatherByRecursiveDoublingTakesAsLongAsInAt) {
-  Config c;
-  c.topology.dims = {2, 2, 2, 2};
-  c.workload.kind = WorkloadKind::Spmv;
-  c.workload.algorithm = SoftwareAlgorithm::RecursiveDoubling;
-  c.workload.repetitions = 2;
+  Config c =
+      test::app_config({2, 2, 2, 2}, WorkloadKind::Spmv, SoftwareAlgorithm::RecursiveDoubling);
   c.app.rows = 102400;
   const auto [at, lt] = both_modes(c, [](const Config& k) { return run_app_experiment(k); });
   EXPECT_NEAR(error(at["collective_us"], lt["collective_us"]), 0, 0.05);
