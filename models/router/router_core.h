@@ -125,6 +125,10 @@ class RouterCore {
   int need(PortId in, PortId out, const Packet& packet, const Route& route) const;
   // The flits of output `out`'s VC `vc`: the buffer behind it (the PEGroup's: unlimited).
   int buffer_flits(PortId out, VcId vc) const;
+  // What a copy of `packet` from input `in` asks of output `out` (one of `route.outs`) from
+  // cycle `earliest` on.
+  OutputRequest request_for(PortId in, PortId out, const Packet& packet, const Route& route,
+                            Cycle earliest) const;
   // A copy for one more destination, or the packet itself for its last one.
   Packet* copy_for(Packet& packet, bool last);
 
@@ -241,19 +245,25 @@ template <IssueShell Shell>
 void RouterCore::issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Route& route,
                        PortId out, Cycle& input_free) {
   const bool last = std::popcount(route.outs) == 1;
-  const VcId vc = out_vc(out, packet, route);
+  OutputRequest request = request_for(in, out, packet, route, input_free);
   Packet* p = copy_for(packet, last);
   route.outs &= static_cast<std::uint16_t>(~bit(out));
-  OutputRequest request{in,
-                        out,
-                        vc,
-                        p->wire_flits(),
-                        need(in, out, *p, route),
-                        input_free,
-                        timing(out).serialization(p->wire_flits())};
+  const VcId vc = request.vc;
   const Cycle start = shell.book(request);
   input_free = start + request.length;
   shell.hand_on(Grant{p, in, in_vc, last, out, vc, start, input_free});
+}
+
+inline OutputRequest RouterCore::request_for(PortId in, PortId out, const Packet& packet,
+                                             const Route& route, Cycle earliest) const {
+  const int flits = packet.wire_flits();
+  return {in,
+          out,
+          out_vc(out, packet, route),
+          flits,
+          need(in, out, packet, route),
+          earliest,
+          timing(out).serialization(flits)};
 }
 
 // Inline: RouterCore::issue, a template both shells instantiate, asks it for every copy.

@@ -63,6 +63,18 @@ Cycle RouterLt::least_hold(const OutputRequest& r) const {
 }
 
 Cycle RouterLt::book(OutputRequest& r, Cycle now) {
+  const Cycle at = fit(r, now);
+  m_outputs[r.out].take(at, r.length);
+  if (r.in != m_core.pegroup_port()) m_crossbar_inputs[r.in].take(at, r.length);
+  m_holds[r.out * m_core.vc_count() + r.vc].open(at, std::min(r.flits, capacity(r)));
+  return at;
+}
+
+int RouterLt::capacity(const OutputRequest& r) const {
+  return m_core.buffer_flits(r.out, r.vc);
+}
+
+Cycle RouterLt::fit(OutputRequest& r, Cycle now) {
   LinkCalendar& link = m_outputs[r.out];
   // The crossbar input carries one packet at a time, whichever VC it comes from (the PEGroup's
   // input orders its sends itself).
@@ -70,7 +82,7 @@ Cycle RouterLt::book(OutputRequest& r, Cycle now) {
   HoldCalendar& holds = m_holds[r.out * m_core.vc_count() + r.vc];
   // A train stands for packets that follow one another through the buffer: it needs and holds
   // at most the whole buffer.
-  const int capacity = m_core.buffer_flits(r.out, r.vc);
+  const int capacity = this->capacity(r);
   const int need = std::min(r.need, capacity);
   const int flits = std::min(r.flits, capacity);
   if (r.flits > capacity) r.length = std::max(r.length, paced(r.out, r.vc, r.flits));
@@ -86,13 +98,25 @@ Cycle RouterLt::book(OutputRequest& r, Cycle now) {
                       "still being booked",
                       m_core.id(), m_core.port_name(r.out), r.vc));
     }
-    if (room == at) break;
+    if (room == at) return at;
     at = room;
   }
-  link.take(at, r.length);
-  if (input) input->take(at, r.length);
-  holds.open(at, flits);
-  return at;
+}
+
+// With buffers a packet's copies go as AT's allocation grants them: each next to the output
+// that can take it first (port order among equals), not in port order.
+PortId RouterLt::first_free(PortId port, const Packet& packet, const RouterCore::Route& route,
+                            Cycle from, Cycle now) {
+  PortId best = static_cast<PortId>(std::countr_zero(route.outs));
+  Cycle best_at = kNever;
+  for (std::uint16_t outs = route.outs; outs; outs &= outs - 1) {
+    const auto out = static_cast<PortId>(std::countr_zero(outs));
+    OutputRequest r = m_core.request_for(port, out, packet, route, from);
+    const Cycle at =
+        out == m_core.pegroup_port() ? m_outputs[out].fit(from, r.length, now) : fit(r, now);
+    if (at < best_at) best = out, best_at = at;
+  }
+  return best;
 }
 
 // A stream through a VC moves at most its buffer per credit round trip (the head to the next
@@ -115,7 +139,9 @@ Cycle RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle
   Issue shell{*this, m_clock.now()};
   const VcId in_vc = packet.header.vc;
   while (route.outs != 0) {
-    const auto out_port = static_cast<PortId>(std::countr_zero(route.outs));
+    const auto out_port = m_buffers && !std::has_single_bit(route.outs)
+                              ? first_free(port, packet, route, input_free, shell.now)
+                              : static_cast<PortId>(std::countr_zero(route.outs));
     m_core.issue(shell, port, in_vc, packet, route, out_port, input_free);
   }
   return input_free;

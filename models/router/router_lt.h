@@ -6,8 +6,9 @@
 // behind the output (a HoldCalendar per output VC: AT's credits, known ahead); the next module
 // tells on return when the packet left that buffer (the annotated delay), and the hold ends then. A
 // packet with several destinations issues its copies one after another through its crossbar input,
-// as in AT; copies for the PEGroup are handed over at once and what the PEGroup sends goes on in
-// the same call. The machine's WakeCalendar wakes the PEGroup's timer, only when one is set. See
+// as in AT (with buffers, each next to the output that can take it first, as AT's allocation
+// grants them); copies for the PEGroup are handed over at once and what the PEGroup sends goes on
+// in the same call. The machine's WakeCalendar wakes the PEGroup's timer, only when one is set. See
 // docs/ARCHITECTURE.md for where this departs from AT.
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
@@ -55,6 +56,11 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // cycles, the crossbar input too, and the buffer behind it has room, booked there; a train's
   // length paced by the credit loop.
   Cycle book(OutputRequest& r, Cycle now);
+  Cycle fit(OutputRequest& r, Cycle now);  // book()'s cycle, nothing booked
+  int capacity(const OutputRequest& r) const;
+  // The output of `route` a copy of `packet` could start on first, from cycle `from`.
+  PortId first_free(PortId port, const Packet& packet, const RouterCore::Route& route, Cycle from,
+                    Cycle now);
   Cycle paced(PortId port, VcId vc, int flits) const;
   // The least time a packet through `r` holds the buffer behind its output.
   Cycle least_hold(const OutputRequest& r) const;
