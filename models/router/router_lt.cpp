@@ -63,10 +63,13 @@ Cycle RouterLt::least_hold(const OutputRequest& r) const {
 }
 
 Cycle RouterLt::book(OutputRequest& r, Cycle now) {
+  if (!m_buffers || r.out == m_core.pegroup_port()) {
+    return m_outputs[r.out].book(r.earliest, r.length, now);
+  }
   const Cycle at = fit(r, now);
   m_outputs[r.out].take(at, r.length);
-  if (r.in != m_core.pegroup_port()) m_crossbar_inputs[r.in].take(at, r.length);
-  m_holds[r.out * m_core.vc_count() + r.vc].open(at, std::min(r.flits, capacity(r)));
+  if (LinkCalendar* input = crossbar_input(r.in)) input->take(at, r.length);
+  holds(r).open(at, std::min(r.flits, capacity(r)));
   return at;
 }
 
@@ -74,12 +77,22 @@ int RouterLt::capacity(const OutputRequest& r) const {
   return m_core.buffer_flits(r.out, r.vc);
 }
 
+HoldCalendar& RouterLt::holds(const OutputRequest& r) {
+  return m_holds[r.out * m_core.vc_count() + r.vc];
+}
+
+// The crossbar input carries one packet at a time, whichever VC it comes from (the PEGroup's
+// input orders its sends itself: null).
+LinkCalendar* RouterLt::crossbar_input(PortId in) {
+  return in == m_core.pegroup_port() ? nullptr : &m_crossbar_inputs[in];
+}
+
 Cycle RouterLt::fit(OutputRequest& r, Cycle now) {
   LinkCalendar& link = m_outputs[r.out];
-  // The crossbar input carries one packet at a time, whichever VC it comes from (the PEGroup's
-  // input orders its sends itself).
-  LinkCalendar* input = r.in == m_core.pegroup_port() ? nullptr : &m_crossbar_inputs[r.in];
-  HoldCalendar& holds = m_holds[r.out * m_core.vc_count() + r.vc];
+  // The PEGroup takes whatever the crossbar hands it: only its channel counts.
+  if (r.out == m_core.pegroup_port()) return link.fit(r.earliest, r.length, now);
+  LinkCalendar* input = crossbar_input(r.in);
+  HoldCalendar& holds = this->holds(r);
   // A train stands for packets that follow one another through the buffer: it needs and holds
   // at most the whole buffer.
   const int capacity = this->capacity(r);
@@ -112,8 +125,7 @@ PortId RouterLt::first_free(PortId port, const Packet& packet, const RouterCore:
   for (std::uint16_t outs = route.outs; outs; outs &= outs - 1) {
     const auto out = static_cast<PortId>(std::countr_zero(outs));
     OutputRequest r = m_core.request_for(port, out, packet, route, from);
-    const Cycle at =
-        out == m_core.pegroup_port() ? m_outputs[out].fit(from, r.length, now) : fit(r, now);
+    const Cycle at = fit(r, now);
     if (at < best_at) best = out, best_at = at;
   }
   return best;

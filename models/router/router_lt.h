@@ -56,8 +56,10 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // cycles, the crossbar input too, and the buffer behind it has room, booked there; a train's
   // length paced by the credit loop.
   Cycle book(OutputRequest& r, Cycle now);
-  Cycle fit(OutputRequest& r, Cycle now);  // book()'s cycle, nothing booked
+  Cycle fit(OutputRequest& r, Cycle now);  // book()'s cycle (with buffers), nothing booked
   int capacity(const OutputRequest& r) const;
+  HoldCalendar& holds(const OutputRequest& r);
+  LinkCalendar* crossbar_input(PortId in);
   // The output of `route` a copy of `packet` could start on first, from cycle `from`.
   PortId first_free(PortId port, const Packet& packet, const RouterCore::Route& route, Cycle from,
                     Cycle now);
@@ -80,12 +82,7 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
     RouterLt& router;
     Cycle now;
 
-    Cycle book(OutputRequest& r) {
-      if (!router.m_buffers || r.out == router.m_core.pegroup_port()) {
-        return router.m_outputs[r.out].book(r.earliest, r.length, now);
-      }
-      return router.book(r, now);
-    }
+    Cycle book(OutputRequest& r) { return router.book(r, now); }
     void hand_on(const Grant& grant) { router.hand_on(grant); }
   };
 

@@ -34,16 +34,16 @@ Cycle HoldCalendar::earliest(const Claim& claim, int capacity, Cycle floor) {
   const std::span<const Hold> holds = m_holds.items();
   Cycle oldest = claim.from > m_longest ? claim.from - m_longest : 0;
   for (Cycle open : m_open.items()) oldest = std::min(oldest, open);
-  auto next = std::lower_bound(holds.begin(), holds.end(), oldest,
-                               [](const Hold& h, Cycle t) { return h.start < t; });
+  auto next = std::lower_bound(holds.begin(), holds.end(), oldest, started_before);
   int held = 0;
+  const auto take_in = [&](const Hold& h) {
+    held += h.flits;
+    if (h.release == kNever) return;
+    releases.push_back({h.release, h.flits});
+    std::push_heap(releases.begin(), releases.end(), later);
+  };
   for (; next != holds.end() && next->start <= claim.from; ++next) {
-    if (next->release <= claim.from) continue;
-    held += next->flits;
-    if (next->release != kNever) {
-      releases.push_back({next->release, next->flits});
-      std::push_heap(releases.begin(), releases.end(), later);
-    }
+    if (next->release > claim.from) take_in(*next);
   }
   // A start needs room for `need` there and for `flits` at every change inside its span; only
   // `from` and the cycles at which room grows can be the first such start.
@@ -60,10 +60,7 @@ Cycle HoldCalendar::earliest(const Claim& claim, int capacity, Cycle floor) {
       releases.pop_back();
     }
     for (; next != holds.end() && next->start == t; ++next) {
-      if (next->release == kNever) continue;
-      held += next->flits;
-      releases.push_back({next->release, next->flits});
-      std::push_heap(releases.begin(), releases.end(), later);
+      if (next->release != kNever) take_in(*next);
     }
     if (start != kNever) {
       if (capacity - held < claim.flits) start = kNever;
@@ -87,8 +84,7 @@ void HoldCalendar::close(Cycle release) {
   const Cycle start = m_open.items().back();
   m_open.erase(m_open.size() - 1, m_open.size());
   const std::span<Hold> holds = m_holds.items();
-  const auto from = std::lower_bound(holds.begin(), holds.end(), start,
-                                     [](const Hold& h, Cycle t) { return h.start < t; });
+  const auto from = std::lower_bound(holds.begin(), holds.end(), start, started_before);
   const auto last =
       std::make_reverse_iterator(std::upper_bound(from, holds.end(), start, starts_before));
   const auto open = std::find_if(last, std::make_reverse_iterator(from),

@@ -46,7 +46,9 @@ class HoldCalendar {
     Cycle release = kNever;  // kNever: open
     int flits = 0;
   };
+  // Orders for searching the holds by start.
   static bool starts_before(Cycle t, const Hold& h) { return t < h.start; }
+  static bool started_before(const Hold& h, Cycle t) { return h.start < t; }
   void forget(Cycle floor);
 
   SmallVector<Hold, 4> m_holds;  // in order of start
