@@ -1,0 +1,72 @@
+// RTL benchmark: what the Reducer's RTL costs in AT. Back-to-back and overlapping allreduces on
+// 4x4x4 and 8x8x8, with the C++ Reducer and with the verilated one (checked every cycle against
+// the model); prints both wall times and their ratio, and fails if the results differ.
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "platform/experiments/collective_experiment.h"
+#include "regress/support/bench_clock.h"
+#include "regress/support/isolated.h"
+
+namespace angara {
+namespace {
+
+using test::run_isolated;
+using test::seconds_since;
+using test::WallClock;
+
+struct Run {
+  double wall_s = 0;
+  nlohmann::json completion;
+  std::uint64_t digest = 0, rtl_cycles = 0;
+};
+
+Run allreduces(const std::vector<int>& dims, int operations, bool overlap, BlockImpl reducer) {
+  const auto r = run_isolated([&] {
+    Config c;
+    c.topology.dims = dims;
+    c.sim.progress = false;
+    c.workload.kind = WorkloadKind::Collective;
+    c.workload.op = CollectiveOp::Allreduce;
+    c.workload.repetitions = operations;
+    c.workload.overlap = overlap;
+    c.rtl.reducer = reducer;
+    const auto start = WallClock::now();
+    const CollectiveResult result = run_collective_experiment(c);
+    return nlohmann::json{{"wall_s", seconds_since(start)},
+                          {"completion", result.completion},
+                          {"digest", result.results_digest},
+                          {"rtl_cycles", result.rtl.cycles}};
+  });
+  return {r["wall_s"].get<double>(), r["completion"], r["digest"].get<std::uint64_t>(),
+          r["rtl_cycles"].get<std::uint64_t>()};
+}
+
+void compare(const std::vector<int>& dims, int operations, bool overlap) {
+  const Run model = allreduces(dims, operations, overlap, BlockImpl::Model);
+  const Run rtl = allreduces(dims, operations, overlap, BlockImpl::Rtl);
+  const std::string what =
+      fmt::format("{} {} allreduces on {}", operations, overlap ? "overlapping" : "back-to-back",
+                  fmt::join(dims, "x"));
+  if (model.completion != rtl.completion || model.digest != rtl.digest) {
+    throw std::runtime_error(what + ": the RTL Reducer's results differ from the model's");
+  }
+  fmt::print("{}: model {:.2f} s, RTL {:.2f} s ({} RTL cycles checked): RTL/model {:.1f}x\n", what,
+             model.wall_s, rtl.wall_s, rtl.rtl_cycles, rtl.wall_s / model.wall_s);
+}
+
+}  // namespace
+}  // namespace angara
+
+// A failing bench throws through main and aborts with the error, as it should.
+int main() {  // NOLINT(bugprone-exception-escape)
+  for (const std::vector<int>& dims : {std::vector<int>{4, 4, 4}, std::vector<int>{8, 8, 8}}) {
+    angara::compare(dims, 100, false);
+    angara::compare(dims, 200, true);
+  }
+  return 0;
+}
