@@ -71,19 +71,39 @@ RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
 }
 
 Cycle RouterCore::ready_at(PortId port, const Packet& p, const Route& r) const {
+  // An LT train goes as its first packet would; its tail waits for its own (tail_floor()).
+  const Cycle first_tail = p.train == 1 ? p.tail_at : first_packet_tail(port, p);
   if (is_collective(p.header.kind) && port != pegroup_port()) {
     // VCUp/VCDown store the whole packet, then read the table and analyse the head; from the
     // processor a packet goes into the PEGroup FIFO as soon as it is wholly in.
-    const Cycle routing =
-        port == m_local ? 0 : m_shared.coll.table_cycles + m_shared.coll.analysis_cycles;
-    return p.tail_at + routing;
+    return first_tail + routing_cycles(port, p);
   }
   if (port == pegroup_port()) return p.head_at;  // a PEGroup send: ready when the PEGroup says
   // The tail may not leave before it has arrived: start + serialization >= tail_at.
   const auto out = static_cast<PortId>(std::countr_zero(r.outs));
-  const Cycle out_ser = timing(out).serialization(p.wire_flits());
-  const Cycle tail_bound = p.tail_at > out_ser ? p.tail_at - out_ser : 0;
+  const Cycle out_ser = timing(out).serialization(p.wire_flits() / static_cast<int>(p.train));
+  const Cycle tail_bound = first_tail > out_ser ? first_tail - out_ser : 0;
   return std::max(p.head_at + m_shared.pipeline, tail_bound);
+}
+
+Cycle RouterCore::routing_cycles(PortId port, const Packet& p) const {
+  if (!is_collective(p.header.kind) || port == m_local || port == pegroup_port()) return 0;
+  return m_shared.coll.table_cycles + m_shared.coll.analysis_cycles;
+}
+
+// A train's packets come in one after another at the upstream's pace: the first is wholly in
+// one packet's serialization after its head.
+Cycle RouterCore::first_packet_tail(PortId port, const Packet& p) const {
+  const ChannelTiming& t = timing(port);
+  const int packet = p.wire_flits() / static_cast<int>(p.train);
+  return std::min(p.tail_at, p.head_at + t.serialization(packet) - t.serialization(1));
+}
+
+Cycle RouterCore::tail_floor(PortId in, PortId out, const Packet& p) const {
+  if (in == pegroup_port()) return 0;
+  const Cycle tail = p.tail_at + routing_cycles(in, p);
+  if (!is_collective(p.header.kind) || in == m_local) return tail;
+  return tail + timing(out).serialization(p.wire_flits() / static_cast<int>(p.train));
 }
 
 int RouterCore::buffer_flits(PortId out, VcId vc) const {

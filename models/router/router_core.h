@@ -50,9 +50,11 @@ struct Grant {
   Cycle tail_out = 0;  // cycle the tail has left this router
 };
 
-// What a copy from input `in` asks of an output: `length` cycles on its channel (and through the
-// crossbar input) from `earliest` on, and room for `need` free flits in VC `vc` of the buffer
-// behind it, where it will hold `flits`.
+// What a copy from input `in` asks of an output: `length` cycles on its channel and `input`
+// cycles of the crossbar input from `earliest` on, and room for `need` free flits in VC `vc` of
+// the buffer behind it, where it will hold `flits`. Its tail has left `tail` cycles after its
+// start. All three are `length`, but an LT train moves at the pace of the credit loop: its tail
+// leaves later, and its copies share the crossbar input at that pace.
 struct OutputRequest {
   PortId in = 0;
   PortId out = 0;
@@ -61,13 +63,16 @@ struct OutputRequest {
   int need = 0;
   Cycle earliest = 0;
   Cycle length = 0;
+  Cycle input = 0;
+  Cycle tail = 0;
+  int train = 1;  // the packets it stands for (Packet::train)
 };
 
 // A timing shell's part in RouterCore::issue(), a template parameter so that a loosely-timed hop
 // pays no indirect call. `book(request)` reserves the output from the first cycle at or after
-// `request.earliest` it can and returns that cycle; it may lengthen `request.length` (an LT
-// train, paced by the credit loop) (AT: allocation found the output free and the
-// credits there now; LT: the first gap in its calendar at which the buffer behind has room).
+// `request.earliest` it can and returns that cycle; it may lengthen `request.tail` (an LT train,
+// paced by the credit loop) (AT: allocation found the output free and the credits there now;
+// LT: the first gap in its calendar at which the buffer behind has room).
 // `hand_on(grant)` carries the grant out: forwards the copy or gives it to the PEGroup (AT:
 // after allocation; LT: at once).
 template <typename T>
@@ -119,6 +124,9 @@ class RouterCore {
   Route route(PortId port, Packet& packet);
   // Earliest cycle `packet` may start on an output of `route` (credits and busy ports aside).
   Cycle ready_at(PortId port, const Packet& packet, const Route& route) const;
+  // The earliest cycle an LT train from input `in` can have its tail out of output `out`: once
+  // its last packet is in (VCUp/VCDown: stored, routed, then sent).
+  Cycle tail_floor(PortId in, PortId out, const Packet& packet) const;
   // The VC a packet takes on output `out`.
   VcId out_vc(PortId out, const Packet& packet, const Route& route) const;
   // Free flits output `out`'s VC must show before `packet` from input `in` may take it.
@@ -144,12 +152,12 @@ class RouterCore {
   // Issues one copy of `packet` (held in input `in`, VC `in_vc`) to output `out`, one of
   // `route.outs`, and clears it there: the copy (the packet itself for its last output), its VC
   // on the output, and its time there, booked by the shell no earlier than `input_free`, when
-  // the crossbar input is free; the input then carries it until its tail has left (`input_free`
-  // becomes that cycle). The shell then hands it on. RouterAt issues through allocate(),
-  // RouterLt every output of a packet in turn, in port order.
+  // the crossbar input is free; the input then carries it until it is out (`input_free` becomes
+  // that cycle). The shell then hands it on. Returns the cycle its tail has left. RouterAt
+  // issues through allocate(), RouterLt every output of a packet in turn.
   template <IssueShell Shell>
-  void issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Route& route, PortId out,
-             Cycle& input_free);
+  Cycle issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Route& route, PortId out,
+              Cycle& input_free);
 
   // Switch allocation at cycle `now`: appends the packets that start on an output now.
   void allocate(Cycle now, std::vector<Grant>& grants);
@@ -194,6 +202,9 @@ class RouterCore {
   struct Allocation;  // RouterAt's IssueShell
 
   static std::uint16_t bit(int port) { return static_cast<std::uint16_t>(1U << port); }
+  // VCUp/VCDown's table read and head analysis for a packet from input `port` (else 0).
+  Cycle routing_cycles(PortId port, const Packet& packet) const;
+  Cycle first_packet_tail(PortId port, const Packet& packet) const;
   int input_index(PortId port, VcId vc) const { return port * m_vc_count + vc; }
   // The trace signals of input (port, vc) if it is a traced collective VC, else null.
   const RouterTrace::Vc* traced_vc(PortId port, VcId vc) const;
@@ -242,28 +253,34 @@ class RouterCore {
 };
 
 template <IssueShell Shell>
-void RouterCore::issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Route& route,
-                       PortId out, Cycle& input_free) {
+Cycle RouterCore::issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Route& route,
+                        PortId out, Cycle& input_free) {
   const bool last = std::popcount(route.outs) == 1;
   OutputRequest request = request_for(in, out, packet, route, input_free);
   Packet* p = copy_for(packet, last);
   route.outs &= static_cast<std::uint16_t>(~bit(out));
   const VcId vc = request.vc;
   const Cycle start = shell.book(request);
-  input_free = start + request.length;
-  shell.hand_on(Grant{p, in, in_vc, last, out, vc, start, input_free});
+  input_free = start + request.input;
+  const Cycle tail_out = start + request.tail;
+  shell.hand_on(Grant{p, in, in_vc, last, out, vc, start, tail_out});
+  return tail_out;
 }
 
 inline OutputRequest RouterCore::request_for(PortId in, PortId out, const Packet& packet,
                                              const Route& route, Cycle earliest) const {
   const int flits = packet.wire_flits();
+  const Cycle length = timing(out).serialization(flits);
   return {in,
           out,
           out_vc(out, packet, route),
           flits,
           need(in, out, packet, route),
           earliest,
-          timing(out).serialization(flits)};
+          length,
+          length,
+          length,
+          static_cast<int>(packet.train)};
 }
 
 // Inline: RouterCore::issue, a template both shells instantiate, asks it for every copy.

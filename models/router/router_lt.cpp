@@ -51,30 +51,37 @@ void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& delay) {
 // The least a packet holds the buffer behind its output: across the channel, through the next
 // router (its pipeline; VCUp/VCDown store it whole and read the table first) and out of it,
 // then the credits' way back. The endpoint takes it as it comes.
-Cycle RouterLt::least_hold(const OutputRequest& r) const {
-  const ChannelTiming& t = m_core.timing(r.out);
+Cycle RouterLt::least_hold(PortId out, VcId vc, Cycle length) const {
+  const ChannelTiming& t = m_core.timing(out);
   const RouterShared& shared = m_core.shared();
   Cycle through = 0;
-  if (r.out != m_core.local_port()) {
-    through = r.vc < shared.vcs ? t.serialization(1) + shared.pipeline
-                                : r.length + shared.coll.table_cycles + shared.coll.analysis_cycles;
+  if (out != m_core.local_port()) {
+    through = vc < shared.vcs ? t.serialization(1) + shared.pipeline
+                              : length + shared.coll.table_cycles + shared.coll.analysis_cycles;
   }
-  return 2 * t.latency + through + r.length;
+  return 2 * t.latency + through + length;
 }
 
-Cycle RouterLt::book(OutputRequest& r, Cycle now) {
+Cycle RouterLt::book(OutputRequest& r, Cycle now, int copies, Cycle tail_floor) {
   if (!m_buffers || r.out == m_core.pegroup_port()) {
-    return m_outputs[r.out].book(r.earliest, r.length, now);
+    const Cycle at = m_outputs[r.out].book(r.earliest, r.length, now);
+    r.tail = std::max(r.tail, tail_floor - std::min(tail_floor, at));
+    return at;
   }
-  const Cycle at = fit(r, now);
+  const Cycle at = fit(r, now, copies);
+  r.tail = std::max(r.tail, tail_floor - std::min(tail_floor, at));
   m_outputs[r.out].take(at, r.length);
-  if (LinkCalendar* input = crossbar_input(r.in)) input->take(at, r.length);
-  holds(r).open(at, std::min(r.flits, capacity(r)));
+  if (LinkCalendar* input = crossbar_input(r.in)) input->take(at, r.input);
+  holds(r).open(at, held(r));
   return at;
 }
 
 int RouterLt::capacity(const OutputRequest& r) const {
   return m_core.buffer_flits(r.out, r.vc);
+}
+
+int RouterLt::held(const OutputRequest& r) const {
+  return r.train > 1 ? stream(r).flits : std::min(r.flits, capacity(r));
 }
 
 HoldCalendar& RouterLt::holds(const OutputRequest& r) {
@@ -87,23 +94,29 @@ LinkCalendar* RouterLt::crossbar_input(PortId in) {
   return in == m_core.pegroup_port() ? nullptr : &m_crossbar_inputs[in];
 }
 
-Cycle RouterLt::fit(OutputRequest& r, Cycle now) {
+Cycle RouterLt::fit(OutputRequest& r, Cycle now, int copies) {
   LinkCalendar& link = m_outputs[r.out];
   // The PEGroup takes whatever the crossbar hands it: only its channel counts.
   if (r.out == m_core.pegroup_port()) return link.fit(r.earliest, r.length, now);
   LinkCalendar* input = crossbar_input(r.in);
   HoldCalendar& holds = this->holds(r);
-  // A train stands for packets that follow one another through the buffer: it needs and holds
-  // at most the whole buffer.
   const int capacity = this->capacity(r);
-  const int need = std::min(r.need, capacity);
-  const int flits = std::min(r.flits, capacity);
-  if (r.flits > capacity) r.length = std::max(r.length, paced(r.out, r.vc, r.flits));
-  const Cycle span = least_hold(r);
+  int need = std::min(r.need, capacity);
+  int flits = std::min(r.flits, capacity);
+  if (r.train > 1) {  // packets that follow one another through the buffer
+    const Stream s = stream(r);
+    need = s.flits + (r.need - r.flits);
+    flits = s.flits;
+    r.tail = s.tail;
+    // The crossbar input carries the stream at its pace, its copies in turn: the next train of
+    // the stream (on another VC set) follows it.
+    r.input = std::max(r.length, (s.period + copies - 1) / copies);
+  }
+  const Cycle span = least_hold(r.out, r.vc, r.tail);
   Cycle at = r.earliest;
   for (;;) {
     const Cycle free = link.fit(at, r.length, now);
-    const Cycle through = input ? input->fit(free, r.length, now) : free;
+    const Cycle through = input ? input->fit(free, r.input, now) : free;
     const Cycle room = holds.earliest({through, need, flits, span}, capacity, now);
     if (room == kNever) {
       throw std::logic_error(
@@ -119,44 +132,50 @@ Cycle RouterLt::fit(OutputRequest& r, Cycle now) {
 // With buffers a packet's copies go as AT's allocation grants them: each next to the output
 // that can take it first (port order among equals), not in port order.
 PortId RouterLt::first_free(PortId port, const Packet& packet, const RouterCore::Route& route,
-                            Cycle from, Cycle now) {
+                            Cycle from, Cycle now, int copies) {
   PortId best = static_cast<PortId>(std::countr_zero(route.outs));
   Cycle best_at = kNever;
   for (std::uint16_t outs = route.outs; outs; outs &= outs - 1) {
     const auto out = static_cast<PortId>(std::countr_zero(outs));
     OutputRequest r = m_core.request_for(port, out, packet, route, from);
-    const Cycle at = fit(r, now);
+    const Cycle at = fit(r, now, copies);
     if (at < best_at) best = out, best_at = at;
   }
   return best;
 }
 
-// A stream through a VC moves at most its buffer per credit round trip (the head to the next
-// router, its pipeline, the packet out of it, the credits back): the time a train of `flits`
-// takes at that pace, with the point-to-point VC sets its packets would have taken in turn.
-Cycle RouterLt::paced(PortId port, VcId vc, int flits) const {
+// A train's packets follow one another through the VC as a stream, which has at most the
+// packets its buffer lets in at once (each needs room for itself and the bubble) in flight per
+// credit round trip, over the point-to-point VC sets its packets would have taken in turn: a
+// window of flits per round trip, the last window's packets out one after another.
+RouterLt::Stream RouterLt::stream(const OutputRequest& r) const {
   const RouterShared& shared = m_core.shared();
-  const ChannelTiming& t = m_core.timing(port);
-  const Cycle round_trip =
-      2 * t.latency + t.serialization(1) + shared.pipeline + t.serialization(kMaxPacketFlits);
-  const int sets = vc < shared.vcs ? shared.vcs / shared.routing.vc_classes() : 1;
-  const int window = m_core.buffer_flits(port, vc) * sets;
-  return (static_cast<Cycle>(flits) * round_trip + window - 1) / window;
+  const ChannelTiming& t = m_core.timing(r.out);
+  const int packet = r.flits / r.train;
+  const int bubble = r.need - r.flits;
+  const int in_flight = std::clamp((capacity(r) - packet - bubble) / packet + 1, 1, r.train);
+  const int sets = r.vc < shared.vcs ? shared.vcs / shared.routing.vc_classes() : 1;
+  const Cycle round_trip = least_hold(r.out, r.vc, t.serialization(packet));
+  const int window = std::min(in_flight * packet * sets, r.flits);
+  const Cycle period = (static_cast<Cycle>(r.flits) * round_trip + window - 1) / window;
+  const Cycle tail = std::max(r.length, period - round_trip + t.serialization(window));
+  return {in_flight * packet, period, tail};
 }
 
 Cycle RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready) {
   // Copies leave one after another through the crossbar input; the PEGroup's input also
   // carries its sends one after another (they come out of one call, in order).
   Cycle input_free = port == m_core.pegroup_port() ? std::max(ready, m_pegroup_input_free) : ready;
-  Issue shell{*this, m_clock.now()};
+  Issue shell{*this, m_clock.now(), std::popcount(route.outs), packet};
   const VcId in_vc = packet.header.vc;
+  Cycle left = input_free;
   while (route.outs != 0) {
     const auto out_port = m_buffers && !std::has_single_bit(route.outs)
-                              ? first_free(port, packet, route, input_free, shell.now)
+                              ? first_free(port, packet, route, input_free, shell.now, shell.copies)
                               : static_cast<PortId>(std::countr_zero(route.outs));
-    m_core.issue(shell, port, in_vc, packet, route, out_port, input_free);
+    left = std::max(left, m_core.issue(shell, port, in_vc, packet, route, out_port, input_free));
   }
-  return input_free;
+  return left;
 }
 
 void RouterLt::hand_on(const Grant& g) {

@@ -50,22 +50,33 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // `delay` in: the head's arrival; out: when the packet has left its input buffer here.
   void b_transport(int port, Packet& packet, sc_core::sc_time& delay);
   // Sends `packet` from input `port` to every output of `route`, from cycle `ready` on; returns
-  // the cycle its last copy's tail has left.
+  // the cycle the tails of all its copies have left.
   Cycle pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready);
   // With buffers: the first cycle from `r.earliest` at which the output is free for `r.length`
   // cycles, the crossbar input too, and the buffer behind it has room, booked there; a train's
-  // length paced by the credit loop.
-  Cycle book(OutputRequest& r, Cycle now);
-  Cycle fit(OutputRequest& r, Cycle now);  // book()'s cycle (with buffers), nothing booked
+  // tail paced by the credit loop.
+  // `tail_floor`: a train's tail leaves no earlier (RouterCore::tail_floor).
+  Cycle book(OutputRequest& r, Cycle now, int copies, Cycle tail_floor);
+  // book()'s cycle (with buffers), nothing booked; `copies`: of the packet, through its input.
+  Cycle fit(OutputRequest& r, Cycle now, int copies);
   int capacity(const OutputRequest& r) const;
+  // The flits `r` holds in the buffer behind its output: all of it, a train what its packets
+  // hold at once as a stream.
+  int held(const OutputRequest& r) const;
   HoldCalendar& holds(const OutputRequest& r);
   LinkCalendar* crossbar_input(PortId in);
   // The output of `route` a copy of `packet` could start on first, from cycle `from`.
   PortId first_free(PortId port, const Packet& packet, const RouterCore::Route& route, Cycle from,
-                    Cycle now);
-  Cycle paced(PortId port, VcId vc, int flits) const;
-  // The least time a packet through `r` holds the buffer behind its output.
-  Cycle least_hold(const OutputRequest& r) const;
+                    Cycle now, int copies);
+  struct Stream {
+    int flits;     // its packets in the buffer at once
+    Cycle period;  // from its start until the next train of the stream may start
+    Cycle tail;    // from its start until its tail has left
+  };
+  Stream stream(const OutputRequest& r) const;
+  // The least time a packet of `length` cycles through output `out`, VC `vc`, holds the buffer
+  // behind it.
+  Cycle least_hold(PortId out, VcId vc, Cycle length) const;
   void send(const CollectiveSend& send);
   void woken() override;  // the PEGroup's timer
   void arm_timer();
@@ -81,8 +92,13 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   struct Issue {
     RouterLt& router;
     Cycle now;
+    int copies;  // of the packet being issued
+    const Packet& packet;
 
-    Cycle book(OutputRequest& r) { return router.book(r, now); }
+    Cycle book(OutputRequest& r) {
+      const Cycle floor = r.train > 1 ? router.m_core.tail_floor(r.in, r.out, packet) : 0;
+      return router.book(r, now, copies, floor);
+    }
     void hand_on(const Grant& grant) { router.hand_on(grant); }
   };
 

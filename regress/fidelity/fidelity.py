@@ -75,7 +75,8 @@ def message_cases(sizes, messages):
     ]
 
 
-def app_cases(nodes_dims, rows, buffers):
+def app_cases(nodes_dims, rows, buffers, train=1):
+    """SpMV's allgather; `train`: LT's sim.train_packets (AT sends packet by packet)."""
     cases = []
     for dims in nodes_dims:
         label = "x".join(map(str, dims))
@@ -84,10 +85,14 @@ def app_cases(nodes_dims, rows, buffers):
                 settings = {"topology.dims": dims, "workload.kind": "spmv",
                             "workload.algorithm": algorithm, "app.rows": rows,
                             "workload.repetitions": 2}
+                name = f"{algorithm} {label}, buffers x{scale}"
                 if scale != 1:
                     settings["router.buffer_flits"] = 64 * scale
                     settings["collective.buffer_flits"] = 34 * scale
-                cases.append(Case("spmv", f"{algorithm} {label}, buffers x{scale}", settings,
+                if train != 1:
+                    settings["sim.train_packets"] = train
+                    name += f", LT trains of {train}"
+                cases.append(Case("spmv", name, settings,
                                   lambda r: [("allgather us", r["collective_us"])], 0.05))
     return cases
 
@@ -113,6 +118,7 @@ MATRICES = {
         + collective_cases([4, 4, 2, 2])
         + message_cases([8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096], 1000)
         + app_cases([[2, 2, 2, 2], [4, 4, 2, 2]], 1024000, [1, 2])
+        + app_cases([[2, 2, 2, 2], [4, 4, 2, 2]], 1024000, [1, 2], train=16)
         + heat_cases([[4, 2, 2], [4, 4, 4], [8, 8, 4]]),
     },
 }
