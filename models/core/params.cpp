@@ -19,6 +19,12 @@ int TopologyParams::node_count() const {
   return n;
 }
 
+int TopologyParams::diameter() const {
+  int hops = 0;
+  for (int k : dims) hops += k / 2;
+  return hops;
+}
+
 void TopologyParams::check_node(const std::string& key, const std::vector<int>& c) const {
   const auto text = fmt::format("[{}]", fmt::join(c, ", "));
   if (c.size() != dims.size()) {

@@ -16,6 +16,7 @@ struct TopologyParams {
   std::vector<int> dims{4, 4, 4};  // ring size per dimension, in the order X, Y, Z, W
 
   int node_count() const;
+  int diameter() const;  // hops between the farthest two nodes
   void validate() const;
   // Throws a ConfigError under `key` unless `coords` name a node: one coordinate per dimension,
   // each on its ring.

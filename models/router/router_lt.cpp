@@ -51,11 +51,11 @@ void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& delay) {
 // The least a packet holds the buffer behind its output: across the channel, through the next
 // router (its pipeline; VCUp/VCDown store it whole and read the table first) and out of it,
 // then the credits' way back. The endpoint takes it as it comes.
-Cycle RouterLt::least_hold(PortId out, VcId vc, Cycle length) const {
-  const ChannelTiming& t = m_core.timing(out);
+Cycle RouterLt::least_hold(PortId port, VcId vc, Cycle length) const {
+  const ChannelTiming& t = m_core.timing(port);
   const RouterShared& shared = m_core.shared();
   Cycle through = 0;
-  if (out != m_core.local_port()) {
+  if (port != m_core.local_port()) {
     through = vc < shared.vcs ? t.serialization(1) + shared.pipeline
                               : length + shared.coll.table_cycles + shared.coll.analysis_cycles;
   }

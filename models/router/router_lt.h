@@ -74,9 +74,9 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
     Cycle tail;    // from its start until its tail has left
   };
   Stream stream(const OutputRequest& r) const;
-  // The least time a packet of `length` cycles through output `out`, VC `vc`, holds the buffer
+  // The least time a packet of `length` cycles through output `port`, VC `vc`, holds the buffer
   // behind it.
-  Cycle least_hold(PortId out, VcId vc, Cycle length) const;
+  Cycle least_hold(PortId port, VcId vc, Cycle length) const;
   void send(const CollectiveSend& send);
   void woken() override;  // the PEGroup's timer
   void arm_timer();

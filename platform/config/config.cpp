@@ -56,7 +56,7 @@ void Config::validate() const {
   endpoint.validate("endpoint");
   collective.validate(topology);
   workload.validate(topology, collective);
-  traffic.validate();
+  traffic.validate(topology);
   sim.validate();
   rtl.validate(sim.mode, collective);
   trace.validate(topology, sim.mode);

@@ -208,13 +208,39 @@ const std::vector<KeySpec>& key_specs() {
           "link, vcup, vcdown, pegroup_fifo, broadcaster, reducer, credit (default: all)"),
       field<&Config::trace, &TraceParams::file>("trace", "file", "the VCD file written"),
       field<&Config::traffic, &TrafficParams::pattern>(
-          "traffic", "pattern", "destinations: uniform (any other node, equally likely)"),
+          "traffic", "pattern",
+          "destinations: uniform, local, hotspot, transpose, bit_complement, bit_reverse, "
+          "shuffle, tornado, neighbour, random_permutation, fft3d"),
       field<&Config::traffic, &TrafficParams::injection>(
-          "traffic", "injection", "injection process: bernoulli (independent per cycle)"),
+          "traffic", "injection",
+          "when packets are created: bernoulli (a coin per cycle), poisson, on_off"),
       field<&Config::traffic, &TrafficParams::rate>(
           "traffic", "rate", "offered load, flits (header + data) per node per cycle, 0..1"),
       field<&Config::traffic, &TrafficParams::packet_flits>(
           "traffic", "packet_flits", "data flits per packet, 1..16 (plus one header flit)"),
+      field<&Config::traffic, &TrafficParams::bimodal_flits>(
+          "traffic", "bimodal_flits",
+          "two packet lengths [first, second] in data flits; [] = packet_flits only"),
+      field<&Config::traffic, &TrafficParams::bimodal_fraction>(
+          "traffic", "bimodal_fraction", "share of packets with the first bimodal length"),
+      field<&Config::traffic, &TrafficParams::local_rate>(
+          "traffic", "local_rate", "local: share of packets to a node within local_distance"),
+      field<&Config::traffic, &TrafficParams::local_distance>("traffic", "local_distance",
+                                                              "local: at most this many hops away"),
+      field<&Config::traffic, &TrafficParams::hotspot_rate>(
+          "traffic", "hotspot_rate", "hotspot: share of each node's packets to hotspot_node"),
+      field<&Config::traffic, &TrafficParams::hotspot_node>(
+          "traffic", "hotspot_node", "hotspot: the hot node [x, y, ...]; [] = node 0"),
+      field<&Config::traffic, &TrafficParams::fft_rows>(
+          "traffic", "fft_rows", "fft3d: rows of the process grid (process i on node i)"),
+      field<&Config::traffic, &TrafficParams::fft_cols>("traffic", "fft_cols",
+                                                        "fft3d: columns of the process grid"),
+      field<&Config::traffic, &TrafficParams::fft_phase>(
+          "traffic", "fft_phase", "fft3d: 1 all-to-all within a row, 2 within a column"),
+      field<&Config::traffic, &TrafficParams::burst_cycles>("traffic", "burst_cycles",
+                                                            "on_off: mean cycles of a burst"),
+      field<&Config::traffic, &TrafficParams::idle_cycles>("traffic", "idle_cycles",
+                                                           "on_off: mean cycles between bursts"),
       field<&Config::sim, &SimParams::mode>("sim", "mode",
                                             "timing mode: at (approximately timed) or lt"),
       field<&Config::sim, &SimParams::seed>("sim", "seed", "random seed of the traffic"),

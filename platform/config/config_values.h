@@ -46,11 +46,25 @@ constexpr EnumNames<DeadlockScheme, 3> names_of(DeadlockScheme) {
             {"dateline", DeadlockScheme::Dateline},
             {"none", DeadlockScheme::None}}}};
 }
-constexpr EnumNames<TrafficPattern, 1> names_of(TrafficPattern) {
-  return {"traffic pattern", {{{"uniform", TrafficPattern::Uniform}}}};
+constexpr EnumNames<TrafficPattern, 11> names_of(TrafficPattern) {
+  return {"traffic pattern",
+          {{{"uniform", TrafficPattern::Uniform},
+            {"local", TrafficPattern::Local},
+            {"hotspot", TrafficPattern::Hotspot},
+            {"transpose", TrafficPattern::Transpose},
+            {"bit_complement", TrafficPattern::BitComplement},
+            {"bit_reverse", TrafficPattern::BitReverse},
+            {"shuffle", TrafficPattern::Shuffle},
+            {"tornado", TrafficPattern::Tornado},
+            {"neighbour", TrafficPattern::Neighbour},
+            {"random_permutation", TrafficPattern::RandomPermutation},
+            {"fft3d", TrafficPattern::Fft3d}}}};
 }
-constexpr EnumNames<InjectionProcess, 1> names_of(InjectionProcess) {
-  return {"injection process", {{{"bernoulli", InjectionProcess::Bernoulli}}}};
+constexpr EnumNames<InjectionProcess, 3> names_of(InjectionProcess) {
+  return {"injection process",
+          {{{"bernoulli", InjectionProcess::Bernoulli},
+            {"poisson", InjectionProcess::Poisson},
+            {"on_off", InjectionProcess::OnOff}}}};
 }
 constexpr EnumNames<SimMode, 2> names_of(SimMode) {
   return {"sim mode", {{{"at", SimMode::At}, {"lt", SimMode::Lt}}}};

@@ -31,8 +31,8 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
     }
     r.root = targets.front().tree.root;
     r.trees = static_cast<int>(targets.size());
-    CollectiveWorkload workload(config.workload, config.traffic, config.sim.seed,
-                                config.topology.node_count(), std::move(targets));
+    CollectiveWorkload workload(config.workload, config.traffic, config.sim.seed, torus,
+                                std::move(targets));
     System system(config, workload.make_sources(), workload);
     workload.set_waker([&system](NodeId n) { system.wake_endpoint(n); });
 

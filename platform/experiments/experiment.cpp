@@ -6,11 +6,12 @@
 #include <memory>
 
 #include "models/core/packet_ledger.h"
+#include "platform/config/config_values.h"
 #include "platform/experiments/results_json.h"
 #include "platform/machine/sim_runner.h"
 #include "platform/machine/system.h"
+#include "workloads/synthetic/synthetic_traffic.h"
 #include "workloads/synthetic/traffic_measurement.h"
-#include "workloads/synthetic/uniform_traffic.h"
 
 namespace angara {
 
@@ -21,9 +22,12 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
     const int nodes = config.topology.node_count();
 
     TrafficMeasurement measurement(sim.warmup_cycles, window_end);
+    const Torus torus(config.topology.dims);
+    const Destinations destinations(torus, config.traffic, sim.seed);
     std::vector<std::unique_ptr<TrafficSource>> sources;
     for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
-      sources.push_back(std::make_unique<UniformTraffic>(n, nodes, config.traffic, sim.seed));
+      sources.push_back(
+          std::make_unique<SyntheticTraffic>(n, destinations, config.traffic, sim.seed));
     }
     System system(config, std::move(sources), measurement);
     SimRunner runner(system, sim, progress,
@@ -89,12 +93,14 @@ std::string summary_line(const ExperimentResult& r) {
   const auto& lat = r.latency;
   return with_wall_time(
       r,
-      fmt::format("{}, uniform {:.3f} flits/node/cycle: accepted {:.3f}, latency mean {:.1f} p50 "
+      fmt::format("{}, {} {:.3f} flits/node/cycle: accepted {:.3f}, latency mean {:.1f} p50 "
                   "{} p99 {} cycles ({:.1f} ns mean), {} packets measured{}, {} cycles",
-                  torus_name(r.config), r.offered_flits_per_node_cycle,
-                  r.accepted_flits_per_node_cycle, lat.mean(), lat.percentile(0.5),
-                  lat.percentile(0.99), lat.mean() * r.config.router.cycle_ns(),
-                  r.packets_delivered, r.saturated ? " (SATURATED)" : "", r.sim_cycles),
+                  torus_name(r.config),
+                  config_values::json_value(r.config.traffic.pattern).get<std::string>(),
+                  r.offered_flits_per_node_cycle, r.accepted_flits_per_node_cycle, lat.mean(),
+                  lat.percentile(0.5), lat.percentile(0.99),
+                  lat.mean() * r.config.router.cycle_ns(), r.packets_delivered,
+                  r.saturated ? " (SATURATED)" : "", r.sim_cycles),
       " in ");
 }
 

@@ -15,7 +15,7 @@
 #include "platform/machine/system.h"
 #include "regress/support/in_mode.h"
 #include "regress/support/isolated.h"
-#include "workloads/synthetic/uniform_traffic.h"
+#include "workloads/synthetic/synthetic_traffic.h"
 
 namespace angara {
 namespace {
@@ -41,10 +41,12 @@ class DeliveryLog : public TrafficObserver {
 nlohmann::json deliveries(const Config& config, Cycle cycles) {
   return run_isolated([&] {
     const int nodes = config.topology.node_count();
+    const Torus torus(config.topology.dims);
+    const Destinations destinations(torus, config.traffic, config.sim.seed);
     std::vector<std::unique_ptr<TrafficSource>> sources;
     for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
       sources.push_back(
-          std::make_unique<UniformTraffic>(n, nodes, config.traffic, config.sim.seed));
+          std::make_unique<SyntheticTraffic>(n, destinations, config.traffic, config.sim.seed));
     }
     DeliveryLog log;
     System system(config, std::move(sources), log);

@@ -78,10 +78,21 @@ peer = [1, 1]
 sizes = [8, 64]
 messages = 7
 [traffic]
-pattern = "uniform"
-injection = "bernoulli"
+pattern = "hotspot"
+injection = "on_off"
 rate = 0.25
 packet_flits = 8
+bimodal_flits = [2, 16]
+bimodal_fraction = 0.25
+local_rate = 0.75
+local_distance = 2
+hotspot_rate = 0.2
+hotspot_node = [1, 1]
+fft_rows = 2
+fft_cols = 4
+fft_phase = 2
+burst_cycles = 40.0
+idle_cycles = 10.0
 [sim]
 mode = "at"
 seed = 42
@@ -217,6 +228,19 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_DOUBLE_EQ(config.endpoint.latency_ns, 10.0);
   EXPECT_DOUBLE_EQ(config.traffic.rate, 0.25);
   EXPECT_EQ(config.traffic.packet_flits, 8);
+  EXPECT_EQ(config.traffic.pattern, TrafficPattern::Hotspot);
+  EXPECT_EQ(config.traffic.injection, InjectionProcess::OnOff);
+  EXPECT_EQ(config.traffic.bimodal_flits, (std::vector<int>{2, 16}));
+  EXPECT_DOUBLE_EQ(config.traffic.bimodal_fraction, 0.25);
+  EXPECT_DOUBLE_EQ(config.traffic.local_rate, 0.75);
+  EXPECT_EQ(config.traffic.local_distance, 2);
+  EXPECT_DOUBLE_EQ(config.traffic.hotspot_rate, 0.2);
+  EXPECT_EQ(config.traffic.hotspot_node, (std::vector<int>{1, 1}));
+  EXPECT_EQ(config.traffic.fft_rows, 2);
+  EXPECT_EQ(config.traffic.fft_cols, 4);
+  EXPECT_EQ(config.traffic.fft_phase, 2);
+  EXPECT_DOUBLE_EQ(config.traffic.burst_cycles, 40.0);
+  EXPECT_DOUBLE_EQ(config.traffic.idle_cycles, 10.0);
   EXPECT_EQ(config.sim.seed, 42u);
   EXPECT_EQ(config.sim.warmup_cycles, 100u);
   EXPECT_EQ(config.sim.measure_cycles, 500u);
@@ -353,10 +377,10 @@ INSTANTIATE_TEST_SUITE_P(
                   "router.deadlock",
                   "\"escape\": unknown deadlock scheme; known: bubble, dateline, none"},
         BadConfig{"UnknownPattern",
-                  "[traffic]\npattern = \"hotspot\"",
+                  "[traffic]\npattern = \"hot_spot\"",
                   {},
                   "traffic.pattern",
-                  "unknown traffic pattern; known: uniform"},
+                  "unknown traffic pattern; known: uniform, local, hotspot, transpose"},
         BadConfig{"UnknownMode", "[sim]\nmode = \"ca\"", {}, "sim.mode", "known: at, lt"},
         BadConfig{"StringForInteger",
                   "[router]\nvcs = \"two\"",

@@ -197,19 +197,78 @@ TEST(Validate, ChannelKeyCarriesTheSection) {
 }
 
 TEST(Validate, Traffic) {
+  const TopologyParams torus;  // 4x4x4
   auto traffic = [](double rate, int flits) {
     TrafficParams t;
     t.rate = rate;
     t.packet_flits = flits;
     return t;
   };
-  EXPECT_NO_THROW(traffic(0.0, 1).validate());
-  EXPECT_NO_THROW(traffic(1.0, 16).validate());
-  EXPECT_EQ(traffic(0.5, 16).wire_flits(), kMaxPacketFlits);
-  EXPECT_TRUE(throws_config_error([&] { traffic(1.5, 16).validate(); }, "traffic.rate"));
-  EXPECT_TRUE(throws_config_error([&] { traffic(-0.1, 16).validate(); }, "traffic.rate"));
-  EXPECT_TRUE(throws_config_error([&] { traffic(0.3, 0).validate(); }, "traffic.packet_flits"));
-  EXPECT_TRUE(throws_config_error([&] { traffic(0.3, 17).validate(); }, "traffic.packet_flits"));
+  EXPECT_NO_THROW(traffic(0.0, 1).validate(torus));
+  EXPECT_NO_THROW(traffic(1.0, 16).validate(torus));
+  EXPECT_EQ(traffic(0.5, 16).mean_wire_flits(), kMaxPacketFlits);
+  EXPECT_TRUE(throws_config_error([&] { traffic(1.5, 16).validate(torus); }, "traffic.rate"));
+  EXPECT_TRUE(throws_config_error([&] { traffic(-0.1, 16).validate(torus); }, "traffic.rate"));
+  EXPECT_TRUE(
+      throws_config_error([&] { traffic(0.3, 0).validate(torus); }, "traffic.packet_flits"));
+  EXPECT_TRUE(
+      throws_config_error([&] { traffic(0.3, 17).validate(torus); }, "traffic.packet_flits"));
+}
+
+TEST(Validate, TrafficPatternsAndInjection) {
+  const TopologyParams torus;  // 4x4x4: 64 nodes, diameter 6
+  const auto check = [&](const char* key, auto change) {
+    TrafficParams t;
+    change(t);
+    return throws_config_error([&] { t.validate(torus); }, key);
+  };
+  TrafficParams bimodal;
+  bimodal.bimodal_flits = {2, 16};
+  bimodal.bimodal_fraction = 0.25;
+  EXPECT_DOUBLE_EQ(bimodal.mean_wire_flits(), 1 + 0.25 * 2 + 0.75 * 16);
+  EXPECT_TRUE(check("traffic.bimodal_flits", [](TrafficParams& t) { t.bimodal_flits = {4}; }));
+  EXPECT_TRUE(check("traffic.bimodal_flits", [](TrafficParams& t) { t.bimodal_flits = {4, 17}; }));
+  EXPECT_TRUE(check("traffic.bimodal_fraction", [](TrafficParams& t) {
+    t.bimodal_flits = {4, 16};
+    t.bimodal_fraction = 1.5;
+  }));
+  EXPECT_TRUE(check("traffic.local_distance", [](TrafficParams& t) {
+    t.pattern = TrafficPattern::Local;
+    t.local_distance = 7;
+  }));
+  EXPECT_TRUE(check("traffic.local_rate", [](TrafficParams& t) { t.local_rate = -0.1; }));
+  EXPECT_TRUE(check("traffic.hotspot_node", [](TrafficParams& t) { t.hotspot_node = {4, 0, 0}; }));
+  // 64 nodes = 2^6: transpose swaps two halves of 3 bits; 32 = 2^5 has no halves.
+  TrafficParams transpose;
+  transpose.pattern = TrafficPattern::Transpose;
+  EXPECT_NO_THROW(transpose.validate(torus));
+  const TopologyParams odd{{4, 4, 2}};  // 32 nodes: 2^5
+  EXPECT_TRUE(throws_config_error([&] { transpose.validate(odd); }, "traffic.pattern"));
+  const TopologyParams three{{3, 3}};
+  TrafficParams complement;
+  complement.pattern = TrafficPattern::BitComplement;
+  EXPECT_TRUE(throws_config_error([&] { complement.validate(three); }, "traffic.pattern"));
+  EXPECT_TRUE(check("traffic.fft_rows", [](TrafficParams& t) {
+    t.pattern = TrafficPattern::Fft3d;
+    t.fft_rows = 9;
+    t.fft_cols = 8;
+  }));
+  EXPECT_TRUE(check("traffic.fft_phase", [](TrafficParams& t) {
+    t.pattern = TrafficPattern::Fft3d;
+    t.fft_rows = t.fft_cols = 8;
+    t.fft_phase = 3;
+  }));
+  EXPECT_TRUE(check("traffic.burst_cycles", [](TrafficParams& t) {
+    t.injection = InjectionProcess::OnOff;
+    t.burst_cycles = 0.5;
+  }));
+  // On/off at 0.3 flits/node/cycle (17-flit packets) with bursts of 1 and pauses of 99 cycles
+  // would need 1.76 packets per cycle while on.
+  EXPECT_TRUE(check("traffic.rate", [](TrafficParams& t) {
+    t.injection = InjectionProcess::OnOff;
+    t.burst_cycles = 1;
+    t.idle_cycles = 99;
+  }));
 }
 
 TEST(Validate, Sim) {

@@ -8,7 +8,7 @@
 #include "models/core/collective_format.h"
 #include "models/core/packet_ledger.h"
 #include "workloads/collective/collective_inputs.h"
-#include "workloads/synthetic/uniform_traffic.h"
+#include "workloads/synthetic/synthetic_traffic.h"
 
 namespace angara {
 namespace {
@@ -96,8 +96,13 @@ class CollectiveWorkload::Source : public TrafficSource {
 };
 
 CollectiveWorkload::CollectiveWorkload(const WorkloadParams& workload, const TrafficParams& traffic,
-                                       std::uint64_t seed, int nodes, std::vector<Target> targets)
-    : m_workload(workload), m_traffic(traffic), m_seed(seed), m_nodes(nodes) {
+                                       std::uint64_t seed, const Torus& torus,
+                                       std::vector<Target> targets)
+    : m_workload(workload), m_traffic(traffic), m_seed(seed), m_nodes(torus.node_count()) {
+  m_traffic.pattern = TrafficPattern::Uniform;
+  m_traffic.injection = InjectionProcess::Bernoulli;
+  m_traffic.rate = workload.background_rate;
+  m_background = std::make_unique<Destinations>(torus, m_traffic, seed);
   for (Target& t : targets) {
     Job job;
     for (NodeId n = 0; n < static_cast<NodeId>(t.tree.rows.size()); ++n) {
@@ -135,9 +140,7 @@ std::vector<std::unique_ptr<TrafficSource>> CollectiveWorkload::make_sources() {
   for (NodeId n = 0; n < static_cast<NodeId>(m_nodes); ++n) {
     std::unique_ptr<TrafficSource> background;
     if (wl.background_rate > 0) {
-      TrafficParams t = m_traffic;
-      t.rate = wl.background_rate;
-      background = std::make_unique<UniformTraffic>(n, m_nodes, t, m_seed);
+      background = std::make_unique<SyntheticTraffic>(n, *m_background, m_traffic, m_seed);
     }
     auto s = std::make_unique<Source>(*this, n, std::move(background));
     m_sources.push_back(s.get());

@@ -18,6 +18,7 @@
 #include "collectives/subnet/tree.h"
 #include "models/endpoint/traffic_source.h"
 #include "workloads/params/workload_params.h"
+#include "workloads/synthetic/destinations.h"
 
 namespace angara {
 
@@ -32,7 +33,7 @@ class CollectiveWorkload : public TrafficObserver {
   // `traffic`: the background's packets (its rate is workload.background_rate); `seed`: the
   // inputs' and the background's.
   CollectiveWorkload(const WorkloadParams& workload, const TrafficParams& traffic,
-                     std::uint64_t seed, int nodes, std::vector<Target> targets);
+                     std::uint64_t seed, const Torus& torus, std::vector<Target> targets);
   ~CollectiveWorkload() override;
 
   // One source per node, to hand to the System; the workload keeps using them.
@@ -78,7 +79,8 @@ class CollectiveWorkload : public TrafficObserver {
   void expect(bool condition, const Packet& packet, NodeId at, const char* what) const;
 
   WorkloadParams m_workload;
-  TrafficParams m_traffic;
+  TrafficParams m_traffic;  // the background's: uniform at workload.background_rate
+  std::unique_ptr<Destinations> m_background;
   std::uint64_t m_seed = 0;
   std::vector<Job> m_jobs;
   int m_started = 0;

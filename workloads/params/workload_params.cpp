@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <algorithm>
+#include <bit>
+#include <cmath>
 
 #include "models/core/config_error.h"
 
@@ -103,14 +105,114 @@ void WorkloadParams::validate_messages(const TopologyParams& topology) const {
     throw ConfigError("workload.messages", fmt::format("{}", messages), "at least 1");
 }
 
-void TrafficParams::validate() const {
+double TrafficParams::mean_wire_flits() const {
+  if (bimodal_flits.empty()) return kHeaderFlits + packet_flits;
+  return kHeaderFlits + bimodal_fraction * bimodal_flits[0] +
+         (1.0 - bimodal_fraction) * bimodal_flits[1];
+}
+
+namespace {
+
+void check_share(const char* key, double value) {
+  if (!(value >= 0.0 && value <= 1.0)) {
+    throw ConfigError(key, fmt::format("{}", value), "a share, between 0 and 1");
+  }
+}
+
+bool power_of_two(int n) {
+  return n > 1 && (n & (n - 1)) == 0;
+}
+
+// The patterns that permute a node id's bits, as the config file writes them.
+const char* quoted_bits(TrafficPattern pattern) {
+  switch (pattern) {
+    case TrafficPattern::Transpose:
+      return "\"transpose\"";
+    case TrafficPattern::BitComplement:
+      return "\"bit_complement\"";
+    case TrafficPattern::BitReverse:
+      return "\"bit_reverse\"";
+    default:
+      return "\"shuffle\"";
+  }
+}
+
+}  // namespace
+
+void TrafficParams::validate(const TopologyParams& topology) const {
   if (!(rate >= 0.0 && rate <= 1.0)) {
     throw ConfigError("traffic.rate", fmt::format("{}", rate),
-                      "must be between 0 and 1 flit per node per cycle (Bernoulli injection)");
+                      "must be between 0 and 1 flit per node per cycle");
   }
   if (packet_flits < 1 || packet_flits > kMaxDataFlits) {
     throw ConfigError("traffic.packet_flits", fmt::format("{}", packet_flits),
                       "a packet carries 1 to 16 data flits (256 bytes at most)");
+  }
+  if (!bimodal_flits.empty() && (bimodal_flits.size() != 2 ||
+                                 std::any_of(bimodal_flits.begin(), bimodal_flits.end(),
+                                             [](int f) { return f < 1 || f > kMaxDataFlits; }))) {
+    throw ConfigError("traffic.bimodal_flits", fmt::format("[{}]", fmt::join(bimodal_flits, ", ")),
+                      "two packet lengths of 1 to 16 data flits, or [] for packet_flits alone");
+  }
+  check_share("traffic.bimodal_fraction", bimodal_fraction);
+  check_share("traffic.local_rate", local_rate);
+  check_share("traffic.hotspot_rate", hotspot_rate);
+  const int nodes = topology.node_count();
+  if (pattern == TrafficPattern::Local &&
+      (local_distance < 1 || local_distance > topology.diameter())) {
+    throw ConfigError("traffic.local_distance", fmt::format("{}", local_distance),
+                      fmt::format("1 to the torus's diameter, {} hops", topology.diameter()));
+  }
+  if (!hotspot_node.empty()) topology.check_node("traffic.hotspot_node", hotspot_node);
+  const bool bits = pattern == TrafficPattern::BitComplement ||
+                    pattern == TrafficPattern::BitReverse || pattern == TrafficPattern::Shuffle ||
+                    pattern == TrafficPattern::Transpose;
+  if (bits && !power_of_two(nodes)) {
+    throw ConfigError("traffic.pattern", quoted_bits(pattern),
+                      fmt::format("permutes the bits of a node's id: the node count ({}) must "
+                                  "be a power of two",
+                                  nodes));
+  }
+  if (pattern == TrafficPattern::Transpose && std::countr_zero(unsigned(nodes)) % 2 != 0) {
+    throw ConfigError("traffic.pattern", "\"transpose\"",
+                      fmt::format("swaps the halves of a node's id bits: the node count ({}) "
+                                  "must be an even power of two (4, 16, 64, ...)",
+                                  nodes));
+  }
+  if (pattern == TrafficPattern::Fft3d) {
+    if (fft_rows < 1 || fft_cols < 1 || fft_rows * fft_cols > nodes) {
+      throw ConfigError("traffic.fft_rows", fmt::format("{} (fft_cols {})", fft_rows, fft_cols),
+                        fmt::format("a process grid of rows x cols processes, at most the {} "
+                                    "nodes",
+                                    nodes));
+    }
+    if (fft_phase != 1 && fft_phase != 2) {
+      throw ConfigError("traffic.fft_phase", fmt::format("{}", fft_phase),
+                        "1 (all-to-all within a row) or 2 (within a column)");
+    }
+    if ((fft_phase == 1 ? fft_cols : fft_rows) < 2) {
+      throw ConfigError(fft_phase == 1 ? "traffic.fft_cols" : "traffic.fft_rows",
+                        fmt::format("{}", fft_phase == 1 ? fft_cols : fft_rows),
+                        "phase's groups need at least 2 processes");
+    }
+  }
+  if (injection == InjectionProcess::OnOff) {
+    if (!(burst_cycles >= 1.0 && std::isfinite(burst_cycles))) {
+      throw ConfigError("traffic.burst_cycles", fmt::format("{}", burst_cycles),
+                        "a mean burst of at least 1 cycle");
+    }
+    if (!(idle_cycles >= 0.0 && std::isfinite(idle_cycles))) {
+      throw ConfigError("traffic.idle_cycles", fmt::format("{}", idle_cycles),
+                        "a mean pause of 0 cycles or more");
+    }
+    const double peak = rate / mean_wire_flits() * (burst_cycles + idle_cycles) / burst_cycles;
+    if (peak > 1.0) {
+      throw ConfigError("traffic.rate", fmt::format("{}", rate),
+                        fmt::format("on/off sends at rate x (burst + idle) / burst while on, at "
+                                    "most one packet per cycle: here {:.3g} packets per cycle; "
+                                    "lower the rate or the idle share",
+                                    peak));
+    }
   }
 }
 

@@ -49,17 +49,44 @@ struct WorkloadParams {
   void validate_messages(const TopologyParams& topology) const;
 };
 
-enum class TrafficPattern { Uniform };
-enum class InjectionProcess { Bernoulli };
+// Where synthetic packets go (workloads/synthetic/destinations.h says what each one is).
+enum class TrafficPattern {
+  Uniform,
+  Local,
+  Hotspot,
+  Transpose,
+  BitComplement,
+  BitReverse,
+  Shuffle,
+  Tornado,
+  Neighbour,
+  RandomPermutation,
+  Fft3d,
+};
+// When a node creates its packets (workloads/synthetic/injection.h).
+enum class InjectionProcess { Bernoulli, Poisson, OnOff };
 
 struct TrafficParams {
   TrafficPattern pattern = TrafficPattern::Uniform;
   InjectionProcess injection = InjectionProcess::Bernoulli;
   double rate = 0.3;      // offered load, flits (header + data) per node per cycle, 0..1
   int packet_flits = 16;  // data flits per packet, 1..16 (one header flit is added)
+  // Bimodal lengths: two packet lengths in data flits and the share of the first; empty: every
+  // packet has packet_flits.
+  std::vector<int> bimodal_flits;
+  double bimodal_fraction = 0.5;
+  double local_rate = 0.5;         // local: share of packets to a node within local_distance
+  int local_distance = 1;          // local: hops
+  double hotspot_rate = 0.1;       // hotspot: share of each node's packets to hotspot_node
+  std::vector<int> hotspot_node;   // hotspot: [x, y, ...]; empty: node 0
+  int fft_rows = 0, fft_cols = 0;  // fft3d: the process grid (process i on node i)
+  int fft_phase = 1;               // fft3d: 1 all-to-all within a row, 2 within a column
+  double burst_cycles = 100;       // on_off: mean length of a burst
+  double idle_cycles = 100;        // on_off: mean pause between bursts
 
-  int wire_flits() const { return 1 + packet_flits; }
-  void validate() const;
+  // Wire flits of a packet, on average over the lengths.
+  double mean_wire_flits() const;
+  void validate(const TopologyParams& topology) const;
 };
 
 // The applications of spec section 3 as CPU programs (workload kinds spmv and heat). Their

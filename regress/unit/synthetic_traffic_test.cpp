@@ -1,0 +1,270 @@
+// Synthetic traffic does what its config says (workloads/synthetic): destination frequencies
+// against the expected distribution (chi-square with a fixed seed), the permutations' maps, the
+// injection processes' mean rates and burst lengths, the bimodal share.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "workloads/synthetic/destinations.h"
+#include "workloads/synthetic/injection.h"
+#include "workloads/synthetic/synthetic_traffic.h"
+
+namespace angara {
+namespace {
+
+constexpr int kDraws = 200000;
+
+// Pearson's chi-square of `counts` against equal shares over `support`, and its 99.9% critical
+// value (Wilson-Hilferty), so a test fails by chance once in a thousand seeds.
+struct ChiSquare {
+  double statistic = 0, critical = 0;
+};
+ChiSquare chi_square(const std::map<NodeId, int>& counts, const std::set<NodeId>& support) {
+  double total = 0;
+  for (const auto& [node, n] : counts) total += n;
+  const double expected = total / static_cast<double>(support.size());
+  ChiSquare c;
+  for (NodeId node : support) {
+    const auto it = counts.find(node);
+    const double d = (it == counts.end() ? 0 : it->second) - expected;
+    c.statistic += d * d / expected;
+  }
+  const double df = static_cast<double>(support.size()) - 1;
+  const double z = 3.09;  // the normal's 99.9% quantile
+  c.critical = df * std::pow(1 - 2 / (9 * df) + z * std::sqrt(2 / (9 * df)), 3);
+  return c;
+}
+
+std::map<NodeId, int> draw(const Destinations& d, NodeId src, int n = kDraws) {
+  Rng rng(7, src);
+  std::map<NodeId, int> counts;
+  for (int i = 0; i < n; ++i) ++counts[d.pick(src, rng)];
+  return counts;
+}
+
+TrafficParams pattern(TrafficPattern p) {
+  TrafficParams t;
+  t.pattern = p;
+  return t;
+}
+
+TEST(Destinations, UniformIsEquallyLikelyOverTheOtherNodes) {
+  const Torus torus({4, 4, 4});
+  const Destinations d(torus, pattern(TrafficPattern::Uniform), 1);
+  const auto counts = draw(d, 5);
+  EXPECT_EQ(counts.count(5), 0U) << "a node sent to itself";
+  std::set<NodeId> others;
+  for (NodeId n = 0; n < 64; ++n) {
+    if (n != 5) others.insert(n);
+  }
+  const ChiSquare c = chi_square(counts, others);
+  EXPECT_LT(c.statistic, c.critical);
+}
+
+TEST(Destinations, LocalStaysWithinItsRadiusAsOftenAsAsked) {
+  const Torus torus({4, 4, 4});
+  TrafficParams t = pattern(TrafficPattern::Local);
+  t.local_distance = 2;
+  t.local_rate = 1.0;
+  const NodeId src = torus.node({1, 2, 3});
+  std::set<NodeId> near;
+  for (NodeId n = 0; n < 64; ++n) {
+    const int hops = torus.min_hops(src, n);
+    if (hops >= 1 && hops <= 2) near.insert(n);
+  }
+  // 6 at one hop; at two, 3 straight (two hops either way on a ring of 4 meet) and 12 bent.
+  ASSERT_EQ(near.size(), 6U + 3U + 12U);
+  const auto all_near = draw(Destinations(torus, t, 1), src);
+  for (const auto& [node, n] : all_near) EXPECT_TRUE(near.count(node)) << node << " is too far";
+  const ChiSquare c = chi_square(all_near, near);
+  EXPECT_LT(c.statistic, c.critical);
+
+  t.local_rate = 0.3;  // else uniform over the other 63, which may be near too
+  const auto mixed = draw(Destinations(torus, t, 1), src);
+  int within = 0;
+  for (const auto& [node, n] : mixed) within += near.count(node) ? n : 0;
+  const double p = 0.3 + 0.7 * 21.0 / 63.0;
+  EXPECT_NEAR(within / double(kDraws), p, 4 * std::sqrt(p * (1 - p) / kDraws));
+}
+
+TEST(Destinations, HotspotTakesItsShare) {
+  const Torus torus({4, 4, 4});
+  TrafficParams t = pattern(TrafficPattern::Hotspot);
+  t.hotspot_rate = 0.2;
+  t.hotspot_node = {1, 2, 3};
+  const NodeId hot = torus.node({1, 2, 3});
+  const Destinations d(torus, t, 1);
+  const auto counts = draw(d, 0);
+  const double p = 0.2 + 0.8 / 63.0;
+  EXPECT_NEAR(counts.at(hot) / double(kDraws), p, 4 * std::sqrt(p * (1 - p) / kDraws));
+  // The hot node itself sends uniformly.
+  const auto from_hot = draw(d, hot);
+  std::set<NodeId> others;
+  for (NodeId n = 0; n < 64; ++n) {
+    if (n != hot) others.insert(n);
+  }
+  EXPECT_EQ(from_hot.count(hot), 0U);
+  const ChiSquare c = chi_square(from_hot, others);
+  EXPECT_LT(c.statistic, c.critical);
+}
+
+TEST(Destinations, PermutationsMapNodeIdsAndCoordinates) {
+  const Torus t64({4, 4, 4});
+  Rng rng(1, 0);
+  const auto map = [&](TrafficPattern p, NodeId src, const Torus& torus) {
+    return Destinations(torus, pattern(p), 1).pick(src, rng);
+  };
+  EXPECT_EQ(map(TrafficPattern::BitComplement, 0, t64), 63U);
+  EXPECT_EQ(map(TrafficPattern::BitComplement, 0b101010, t64), 0b010101U);
+  EXPECT_EQ(map(TrafficPattern::BitReverse, 1, t64), 32U);
+  EXPECT_EQ(map(TrafficPattern::BitReverse, 0b110100, t64), 0b001011U);
+  EXPECT_EQ(map(TrafficPattern::Shuffle, 1, t64), 2U);
+  EXPECT_EQ(map(TrafficPattern::Shuffle, 32, t64), 1U);
+  EXPECT_EQ(map(TrafficPattern::Transpose, 0b000001, t64), 0b001000U);
+  EXPECT_EQ(map(TrafficPattern::Transpose, 0b110010, t64), 0b010110U);
+  const Torus t8({8, 8});  // tornado: x + 3 on a ring of 8; neighbour: x + 1
+  EXPECT_EQ(map(TrafficPattern::Tornado, t8.node({6, 1}), t8), t8.node({1, 4}));
+  EXPECT_EQ(map(TrafficPattern::Neighbour, t8.node({7, 2}), t8), t8.node({0, 3}));
+  // Nodes a permutation maps to themselves send nothing.
+  const Destinations reverse(t64, pattern(TrafficPattern::BitReverse), 1);
+  EXPECT_FALSE(reverse.sends(0b100001));
+  EXPECT_TRUE(reverse.sends(1));
+}
+
+TEST(Destinations, RandomPermutationIsABijectionWithoutFixedPointsFromTheSeed) {
+  const Torus torus({4, 4, 4});
+  Rng rng(1, 0);
+  std::vector<NodeId> first, again, other;
+  const Destinations a(torus, pattern(TrafficPattern::RandomPermutation), 11);
+  const Destinations b(torus, pattern(TrafficPattern::RandomPermutation), 11);
+  const Destinations c(torus, pattern(TrafficPattern::RandomPermutation), 12);
+  for (NodeId n = 0; n < 64; ++n) {
+    first.push_back(a.pick(n, rng));
+    again.push_back(b.pick(n, rng));
+    other.push_back(c.pick(n, rng));
+    EXPECT_NE(first.back(), n);
+    EXPECT_TRUE(a.sends(n));
+  }
+  EXPECT_EQ(std::set<NodeId>(first.begin(), first.end()).size(), 64U);
+  EXPECT_EQ(first, again);
+  EXPECT_NE(first, other);
+}
+
+TEST(Destinations, Fft3dPhasesStayInTheirRowOrColumn) {
+  const Torus torus({4, 4, 4});
+  TrafficParams t = pattern(TrafficPattern::Fft3d);
+  t.fft_rows = 4;
+  t.fft_cols = 8;  // 32 processes on nodes 0..31; node 10 is row 1, column 2
+  const auto row = draw(Destinations(torus, t, 1), 10);
+  std::set<NodeId> row_peers;
+  for (NodeId n = 8; n < 16; ++n) {
+    if (n != 10) row_peers.insert(n);
+  }
+  for (const auto& [node, n] : row) EXPECT_TRUE(row_peers.count(node)) << node;
+  const ChiSquare c = chi_square(row, row_peers);
+  EXPECT_LT(c.statistic, c.critical);
+  t.fft_phase = 2;
+  const Destinations columns(torus, t, 1);
+  const auto column = draw(columns, 10);
+  const std::set<NodeId> column_peers{2, 18, 26};
+  for (const auto& [node, n] : column) EXPECT_TRUE(column_peers.count(node)) << node;
+  EXPECT_FALSE(columns.sends(32));
+  EXPECT_TRUE(columns.sends(31));
+}
+
+// Packets created over `cycles` cycles by one node's process, per cycle.
+std::vector<int> created(const TrafficParams& t, double per_cycle, Cycle cycles) {
+  Injection injection(t, per_cycle);
+  Rng rng(3, 0);
+  std::vector<int> per(static_cast<std::size_t>(cycles), 0);
+  for (Cycle c = injection.next(rng); c < cycles; c = injection.next(rng)) ++per[c];
+  return per;
+}
+
+double mean(const std::vector<int>& v) {
+  double sum = 0;
+  for (int x : v) sum += x;
+  return sum / static_cast<double>(v.size());
+}
+
+TEST(Injection, BernoulliAndPoissonKeepTheirMeanRate) {
+  TrafficParams t;
+  const auto bernoulli = created(t, 0.05, 1000000);
+  EXPECT_NEAR(mean(bernoulli), 0.05, 0.0015);
+  for (int n : bernoulli) ASSERT_LE(n, 1) << "Bernoulli makes one packet a cycle at most";
+  t.injection = InjectionProcess::Poisson;
+  const auto poisson = created(t, 0.5, 1000000);
+  EXPECT_NEAR(mean(poisson), 0.5, 0.005);
+  // Counts per window of 100 cycles: a Poisson process's variance equals its mean.
+  std::vector<int> windows;
+  for (std::size_t i = 0; i + 100 <= poisson.size(); i += 100) {
+    int n = 0;
+    for (std::size_t j = i; j < i + 100; ++j) n += poisson[j];
+    windows.push_back(n);
+  }
+  double var = 0;
+  const double m = mean(windows);
+  for (int n : windows) var += (n - m) * (n - m);
+  var /= static_cast<double>(windows.size() - 1);
+  EXPECT_NEAR(var / m, 1.0, 0.05);
+  EXPECT_GT(*std::max_element(poisson.begin(), poisson.end()), 1);
+}
+
+TEST(Injection, OnOffKeepsItsMeanRateAndBurstLengths) {
+  TrafficParams t;
+  t.injection = InjectionProcess::OnOff;
+  t.burst_cycles = 40;
+  t.idle_cycles = 160;
+  const auto sparse = created(t, 0.05, 2000000);
+  EXPECT_NEAR(mean(sparse), 0.05, 0.002);
+  // At a packet every cycle while on, runs of busy cycles are the bursts (a pause of 0 cycles,
+  // 1 in 161, joins two), and the gaps between them the pauses (of at least one cycle: I + 1).
+  const auto full = created(t, 40.0 / 200.0, 4000000);
+  std::vector<int> runs, gaps;
+  int run = 0, gap = 0;
+  for (int n : full) {
+    if (n > 0) {
+      if (gap > 0 && run == 0 && !runs.empty()) gaps.push_back(gap);
+      ++run;
+      gap = 0;
+    } else {
+      if (run > 0) runs.push_back(run);
+      run = 0;
+      ++gap;
+    }
+  }
+  EXPECT_NEAR(mean(runs), 40 * (1 + 1 / 161.0), 40 * 0.05);
+  EXPECT_NEAR(mean(gaps), 161, 161 * 0.05);
+  EXPECT_NEAR(mean(full), 0.2, 0.006);
+}
+
+TEST(SyntheticTraffic, BimodalLengthsTakeTheirShare) {
+  const Torus torus({4, 4, 4});
+  TrafficParams t;
+  t.rate = 0.2;
+  t.bimodal_flits = {2, 16};
+  t.bimodal_fraction = 0.3;
+  const Destinations d(torus, t, 1);
+  SyntheticTraffic source(0, d, t, 1);
+  int first = 0;
+  double flits = 0;
+  Cycle last = 0;
+  for (int i = 0; i < kDraws; ++i) {
+    const auto r = source.next();
+    ASSERT_TRUE(r && (r->data_flits == 2 || r->data_flits == 16));
+    first += r->data_flits == 2;
+    flits += r->wire_flits();
+    last = r->created;
+  }
+  EXPECT_NEAR(first / double(kDraws), 0.3, 4 * std::sqrt(0.3 * 0.7 / kDraws));
+  // Offered load: the configured flits per cycle, over both lengths.
+  EXPECT_NEAR(flits / static_cast<double>(last + 1), 0.2, 0.004);
+}
+
+}  // namespace
+}  // namespace angara

@@ -1,0 +1,55 @@
+#pragma once
+// Where synthetic packets go (traffic.pattern), one choice per packet. Built once per machine and
+// shared by every node's source (a permutation is the machine's, not a node's); the randomness is
+// the source's own generator.
+//
+//   uniform             any other node, equally likely
+//   local               with probability local_rate a node at most local_distance hops away
+//                       (equally likely among them), else uniform
+//   hotspot             with probability hotspot_rate the hot node, else uniform
+//   transpose           id bits: the high half and the low half swapped (4^k nodes)
+//   bit_complement      id bits inverted (2^k nodes)
+//   bit_reverse         id bits in reverse order (2^k nodes)
+//   shuffle             id bits rotated left by one (2^k nodes)
+//   tornado             every coordinate x to x + ceil(k/2) - 1 on its ring of k
+//   neighbour           every coordinate x to x + 1 on its ring
+//   random_permutation  a fixed random permutation without fixed points (from the run's seed)
+//   fft3d               the fft_rows x fft_cols processes (process i on node i) all-to-all within
+//                       a row (phase 1) or a column (phase 2), uniform among the others there
+//
+// A node a permutation maps to itself, or outside the FFT's process grid, sends nothing.
+
+#include <cstdint>
+#include <vector>
+
+#include "models/core/rng.h"
+#include "models/topology/torus.h"
+#include "workloads/params/workload_params.h"
+
+namespace angara {
+
+class Destinations {
+ public:
+  Destinations(const Torus& torus, const TrafficParams& params, std::uint64_t seed);
+
+  // Whether node `src` sends at all.
+  bool sends(NodeId src) const;
+  // The destination of `src`'s next packet (never `src`).
+  NodeId pick(NodeId src, Rng& rng) const;
+
+ private:
+  NodeId uniform(NodeId src, Rng& rng) const;
+  NodeId local(NodeId src, Rng& rng) const;
+  NodeId fft_peer(NodeId src, Rng& rng) const;
+  NodeId mapped(NodeId src) const;  // the permutations
+  NodeId per_coordinate(NodeId src, int (*shift)(int ring)) const;
+
+  const Torus& m_torus;
+  TrafficParams m_params;
+  NodeId m_hot = 0;
+  int m_bits = 0;                     // of a node id, for the bit permutations
+  std::vector<Coords> m_near;         // local: offsets within local_distance, none zero
+  std::vector<NodeId> m_permutation;  // random_permutation
+};
+
+}  // namespace angara
