@@ -244,7 +244,8 @@ class RouterCore {
 template <IssueShell Shell>
 void RouterCore::issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Route& route,
                        PortId out, Cycle& input_free) {
-  const bool last = std::popcount(route.outs) == 1;
+  // One bit left (no std::popcount: without -mpopcnt it is a library call on every hop).
+  const bool last = (route.outs & (route.outs - 1)) == 0;
   OutputRequest request = request_for(in, out, packet, route, input_free);
   Packet* p = copy_for(packet, last);
   route.outs &= static_cast<std::uint16_t>(~bit(out));

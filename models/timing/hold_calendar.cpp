@@ -8,13 +8,18 @@
 namespace angara {
 
 void HoldCalendar::forget(Cycle floor) {
-  // A hold that ended by `floor` started by then: only that front part of the list can go.
+  // A hold that ended by `floor` started by then: only that front part of the list can go, and
+  // it is short (what a buffer held up to now), so one pass walks it and keeps the rest in order.
   const std::span<Hold> holds = m_holds.items();
-  const auto started = std::upper_bound(holds.begin(), holds.end(), floor, starts_before);
-  const auto kept =
-      std::remove_if(holds.begin(), started, [floor](const Hold& h) { return h.release <= floor; });
-  m_holds.erase(static_cast<std::size_t>(kept - holds.begin()),
-                static_cast<std::size_t>(started - holds.begin()));
+  auto kept = holds.begin();
+  auto started = holds.begin();
+  for (; started != holds.end() && started->start <= floor; ++started) {
+    if (started->release > floor) *kept++ = *started;
+  }
+  if (kept != started) {
+    m_holds.erase(static_cast<std::size_t>(kept - holds.begin()),
+                  static_cast<std::size_t>(started - holds.begin()));
+  }
 }
 
 Cycle HoldCalendar::earliest(const Claim& claim, int capacity, Cycle floor) {
@@ -71,10 +76,14 @@ Cycle HoldCalendar::earliest(const Claim& claim, int capacity, Cycle floor) {
 }
 
 void HoldCalendar::open(Cycle start, int flits) {
-  // In order of start, after those that start at the same cycle.
+  // In order of start, after those that start at the same cycle (mostly: last).
   const std::span<const Hold> holds = m_holds.items();
-  const auto at = std::upper_bound(holds.begin(), holds.end(), start, starts_before);
-  m_holds.insert(static_cast<std::size_t>(at - holds.begin()), {start, kNever, flits});
+  if (holds.empty() || holds.back().start <= start) {
+    m_holds.push_back({start, kNever, flits});
+  } else {
+    const auto at = std::upper_bound(holds.begin(), holds.end(), start, starts_before);
+    m_holds.insert(static_cast<std::size_t>(at - holds.begin()), {start, kNever, flits});
+  }
   m_open.push_back(start);
 }
 
@@ -82,15 +91,20 @@ void HoldCalendar::close(Cycle release) {
   // The hold opened last: the calls through a calendar nest, so the last one in is first out.
   if (m_open.size() == 0) throw std::logic_error("HoldCalendar::close: no hold is open");
   const Cycle start = m_open.items().back();
-  m_open.erase(m_open.size() - 1, m_open.size());
+  m_open.pop_back();
+  // The last open hold of those that start then; mostly the last hold of all.
   const std::span<Hold> holds = m_holds.items();
-  const auto from = std::lower_bound(holds.begin(), holds.end(), start, started_before);
-  const auto last =
-      std::make_reverse_iterator(std::upper_bound(from, holds.end(), start, starts_before));
-  const auto open = std::find_if(last, std::make_reverse_iterator(from),
-                                 [](const Hold& h) { return h.release == kNever; });
-  if (open == std::make_reverse_iterator(from))
-    throw std::logic_error("HoldCalendar::close: the open hold is lost");
+  Hold* open = &holds.back();
+  if (open->start != start || open->release != kNever) {
+    const auto from = std::lower_bound(holds.begin(), holds.end(), start, started_before);
+    const auto last =
+        std::make_reverse_iterator(std::upper_bound(from, holds.end(), start, starts_before));
+    const auto found = std::find_if(last, std::make_reverse_iterator(from),
+                                    [](const Hold& h) { return h.release == kNever; });
+    if (found == std::make_reverse_iterator(from))
+      throw std::logic_error("HoldCalendar::close: the open hold is lost");
+    open = &*found;
+  }
   open->release = std::max(release, start);
   m_longest = std::max(m_longest, open->release - start);
 }
