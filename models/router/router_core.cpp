@@ -6,11 +6,6 @@
 #include <bit>
 
 namespace angara {
-namespace {
-
-constexpr int kUnlimited = 1 << 30;  // the PEGroup takes whatever the crossbar hands it
-
-}  // namespace
 
 RouterShared::RouterShared(const Torus& t, const FabricParams& params)
     : torus(t),
@@ -41,11 +36,6 @@ RouterCore::RouterCore(NodeId id, const RouterShared& shared,
         buffer_flits(static_cast<PortId>(i / m_vc_count), static_cast<VcId>(i % m_vc_count)));
   }
   m_round_robin.assign(ports, static_cast<int>(ports * m_vc_count) - 1);
-}
-
-const ChannelTiming& RouterCore::timing(PortId port) const {
-  if (port == m_local) return m_shared.local;
-  return port == pegroup_port() ? m_shared.internal : m_shared.link;
 }
 
 RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
@@ -84,11 +74,6 @@ Cycle RouterCore::ready_at(PortId port, const Packet& p, const Route& r) const {
   const Cycle out_ser = timing(out).serialization(p.wire_flits());
   const Cycle tail_bound = p.tail_at > out_ser ? p.tail_at - out_ser : 0;
   return std::max(p.head_at + m_shared.pipeline, tail_bound);
-}
-
-int RouterCore::buffer_flits(PortId out, VcId vc) const {
-  if (out == pegroup_port()) return kUnlimited;
-  return vc < m_shared.vcs ? m_shared.buffer_flits : m_shared.coll.buffer_flits;
 }
 
 Packet* RouterCore::copy_for(Packet& packet, bool last) {

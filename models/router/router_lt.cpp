@@ -70,11 +70,11 @@ Cycle RouterLt::book(OutputRequest& r, Cycle now) {
   if (!buffers() || r.out == m_core.pegroup_port()) {
     return m_outputs[r.out].book(r.earliest, r.length, now);
   }
-  const Cycle at = fit(r, now);
-  m_outputs[r.out].take(at, r.length);
-  if (LinkCalendar* input = crossbar_input(r.in)) input->take(at, r.length);
-  holds(r).open(at, std::min(r.flits, capacity(r)));
-  return at;
+  const Fit fit = this->fit(r, now);
+  m_outputs[r.out].take(fit.output, r.length);
+  if (LinkCalendar* input = crossbar_input(r.in)) input->take(fit.input, r.length);
+  holds(r).open(fit.at, std::min(r.flits, capacity(r)));
+  return fit.at;
 }
 
 int RouterLt::capacity(const OutputRequest& r) const {
@@ -91,10 +91,13 @@ LinkCalendar* RouterLt::crossbar_input(PortId in) {
   return in == m_core.pegroup_port() ? nullptr : &m_crossbar_inputs[in];
 }
 
-Cycle RouterLt::fit(OutputRequest& r, Cycle now) {
+RouterLt::Fit RouterLt::fit(OutputRequest& r, Cycle now) {
   LinkCalendar& link = m_outputs[r.out];
   // The PEGroup takes whatever the crossbar hands it: only its channel counts.
-  if (r.out == m_core.pegroup_port()) return link.fit(r.earliest, r.length, now);
+  if (r.out == m_core.pegroup_port()) {
+    const LinkCalendar::Gap gap = link.find(r.earliest, r.length, now);
+    return {gap.start, gap, {}};
+  }
   LinkCalendar* input = crossbar_input(r.in);
   HoldCalendar& holds = this->holds(r);
   // A train stands for packets that follow one another through the buffer: it needs and holds
@@ -106,16 +109,17 @@ Cycle RouterLt::fit(OutputRequest& r, Cycle now) {
   const Cycle span = least_hold(r);
   Cycle at = r.earliest;
   for (;;) {
-    const Cycle free = link.fit(at, r.length, now);
-    const Cycle through = input ? input->fit(free, r.length, now) : free;
-    const Cycle room = holds.earliest({through, need, flits, span}, capacity, now);
+    const LinkCalendar::Gap free = link.find(at, r.length, now);
+    const LinkCalendar::Gap through =
+        input ? input->find(free.start, r.length, now) : LinkCalendar::Gap{free.start, 0};
+    const Cycle room = holds.earliest({through.start, need, flits, span}, capacity, now);
     if (room == kNever) {
       throw std::logic_error(
           fmt::format("router {}: output {} VC {} waits on a buffer that is "
                       "still being booked",
                       m_core.id(), m_core.port_name(r.out), r.vc));
     }
-    if (room == at) return at;
+    if (room == at) return {at, free, through};  // then at == free.start == through.start
     at = room;
   }
 }
@@ -129,7 +133,7 @@ PortId RouterLt::first_free(PortId port, const Packet& packet, const RouterCore:
   for (std::uint16_t outs = route.outs; outs; outs &= outs - 1) {
     const auto out = static_cast<PortId>(std::countr_zero(outs));
     OutputRequest r = m_core.request_for(port, out, packet, route, from);
-    const Cycle at = fit(r, now);
+    const Cycle at = fit(r, now).at;
     if (at < best_at) best = out, best_at = at;
   }
   return best;

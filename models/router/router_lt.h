@@ -61,7 +61,13 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // cycles, the crossbar input too, and the buffer behind it has room, booked there; a train's
   // length paced by the credit loop.
   Cycle book(OutputRequest& r, Cycle now);
-  Cycle fit(OutputRequest& r, Cycle now);  // book()'s cycle (with buffers), nothing booked
+  // book()'s cycle (with buffers), nothing booked; and where it goes in the output's and the
+  // crossbar input's calendars (no PEGroup output).
+  struct Fit {
+    Cycle at;
+    LinkCalendar::Gap output, input;
+  };
+  Fit fit(OutputRequest& r, Cycle now);
   int capacity(const OutputRequest& r) const;
   HoldCalendar& holds(const OutputRequest& r);
   LinkCalendar* crossbar_input(PortId in);

@@ -85,38 +85,23 @@ Cycle HoldCalendar::earliest(const Claim& claim, int capacity, Cycle floor) {
   }
 }
 
-void HoldCalendar::open(Cycle start, int flits) {
-  // In order of start, after those that start at the same cycle (mostly: last).
+void HoldCalendar::insert_open(Cycle start, int flits) {
   const std::span<const Hold> holds = m_holds.items();
-  if (holds.empty() || holds.back().start <= start) {
-    m_holds.push_back({start, kNever, flits});
-  } else {
-    const auto at = std::upper_bound(holds.begin(), holds.end(), start, starts_before);
-    m_holds.insert(static_cast<std::size_t>(at - holds.begin()), {start, kNever, flits});
-  }
-  m_open.push_back(start);
+  const auto at = std::upper_bound(holds.begin(), holds.end(), start, starts_before);
+  m_holds.insert(static_cast<std::size_t>(at - holds.begin()), {start, kNever, flits});
 }
 
-void HoldCalendar::close(Cycle release) {
-  // The hold opened last: the calls through a calendar nest, so the last one in is first out.
-  if (m_open.size() == 0) throw std::logic_error("HoldCalendar::close: no hold is open");
-  const Cycle start = m_open.items().back();
-  m_open.pop_back();
-  // The last open hold of those that start then; mostly the last hold of all.
+HoldCalendar::Hold& HoldCalendar::open_hold(Cycle start) {
+  if (m_holds.size() == 0) throw std::logic_error("HoldCalendar::close: no hold is open");
   const std::span<Hold> holds = m_holds.items();
-  Hold* open = &holds.back();
-  if (open->start != start || open->release != kNever) {
-    const auto from = std::lower_bound(holds.begin(), holds.end(), start, started_before);
-    const auto last =
-        std::make_reverse_iterator(std::upper_bound(from, holds.end(), start, starts_before));
-    const auto found = std::find_if(last, std::make_reverse_iterator(from),
-                                    [](const Hold& h) { return h.release == kNever; });
-    if (found == std::make_reverse_iterator(from))
-      throw std::logic_error("HoldCalendar::close: the open hold is lost");
-    open = &*found;
-  }
-  open->release = std::max(release, start);
-  m_longest = std::max(m_longest, open->release - start);
+  const auto from = std::lower_bound(holds.begin(), holds.end(), start, started_before);
+  const auto last =
+      std::make_reverse_iterator(std::upper_bound(from, holds.end(), start, starts_before));
+  const auto found = std::find_if(last, std::make_reverse_iterator(from),
+                                  [](const Hold& h) { return h.release == kNever; });
+  if (found == std::make_reverse_iterator(from))
+    throw std::logic_error("HoldCalendar::close: the open hold is lost");
+  return *found;
 }
 
 }  // namespace angara
