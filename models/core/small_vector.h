@@ -14,28 +14,37 @@ namespace angara {
 template <typename T, std::size_t N>
 class SmallVector {
  public:
-  std::span<T> items() { return {m_spill.empty() ? m_inline.data() : m_spill.data(), m_size}; }
+  // The entries are in m_spill exactly while there are more than N (insert() and shrink() move
+  // them), so the size alone says where they are.
+  std::span<T> items() { return {m_size > N ? m_spill.data() : m_inline.data(), m_size}; }
   std::span<const T> items() const {
-    return {m_spill.empty() ? m_inline.data() : m_spill.data(), m_size};
+    return {m_size > N ? m_spill.data() : m_inline.data(), m_size};
   }
   std::size_t size() const { return m_size; }
 
-  void push_back(const T& value) { insert(m_size, value); }
+  void push_back(const T& value) {
+    if (m_size < N) {
+      m_inline[m_size++] = value;
+    } else {
+      insert(m_size, value);
+    }
+  }
+  void pop_back() { shrink(m_size - 1); }
   void insert(std::size_t at, const T& value) {
-    const auto pos = static_cast<std::ptrdiff_t>(at);
-    if (m_spill.empty() && m_size < N) {
-      std::copy_backward(m_inline.begin() + pos, m_inline.begin() + m_size,
-                         m_inline.begin() + m_size + 1);
+    if (m_size < N) {
+      // A loop, not std::copy_backward: a few entries, mostly none, where memmove is a call.
+      for (std::size_t i = m_size; i > at; --i) m_inline[i] = m_inline[i - 1];
       m_inline[at] = value;
     } else {
-      if (m_spill.empty()) m_spill.assign(m_inline.begin(), m_inline.end());
-      m_spill.insert(m_spill.begin() + pos, value);
+      if (m_size == N) m_spill.assign(m_inline.begin(), m_inline.end());
+      m_spill.insert(m_spill.begin() + static_cast<std::ptrdiff_t>(at), value);
     }
     ++m_size;
   }
 
   // Removes entries [first, last).
   void erase(std::size_t first, std::size_t last) {
+    if (first == last) return;
     const std::span<T> all = items();
     std::copy(all.begin() + static_cast<std::ptrdiff_t>(last), all.end(),
               all.begin() + static_cast<std::ptrdiff_t>(first));
@@ -51,8 +60,9 @@ class SmallVector {
  private:
   void shrink(std::uint32_t kept) {
     if (kept == m_size) return;
+    const bool spilled = m_size > N;
     m_size = kept;
-    if (m_spill.empty()) return;
+    if (!spilled) return;
     if (m_size <= N) {
       std::copy_n(m_spill.begin(), m_size, m_inline.begin());
       m_spill.clear();

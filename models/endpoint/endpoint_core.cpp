@@ -56,6 +56,7 @@ Packet* EndpointCore::inject(Cycle now, Cycle horizon) {
     if (start >= horizon) return nullptr;
     if (m_flow == FlowControl::Holds) {
       m_holds[vc].open(start, std::min(flits, m_credits[vc].capacity()));
+      m_room.reset();
     }
     Packet* p = start_packet(start);
     m_observer.on_the_way(p->header.dst);
@@ -126,9 +127,19 @@ Cycle EndpointCore::next_wakeup(Cycle now) {
 // The first cycle from `from` at which injection VC `vc` has room for `flits` (a train: at most
 // the whole buffer), from the holds of the packets sent before.
 Cycle EndpointCore::room(VcId vc, Cycle from, int flits, Cycle now) {
+  // With the holds unchanged, an answer `at` for `from` is also the answer for any later `from`
+  // up to `at`, at any later cycle: the occupancy falls only at releases, none before `at` made
+  // room, and what a later cycle forgets had ended by then (a packet's span here is one cycle
+  // and, between calls, no hold is open).
+  if (m_room && m_room->vc == vc && m_room->flits == flits && m_room->from <= from &&
+      from <= m_room->at) {
+    return m_room->at;
+  }
   const int capacity = m_credits[vc].capacity();
   const int held = std::min(flits, capacity);
-  return m_holds[vc].earliest({from, held, held}, capacity, now);
+  const Cycle at = m_holds[vc].earliest({from, held, held}, capacity, now);
+  m_room = RoomAnswer{vc, from, flits, at};
+  return at;
 }
 
 bool EndpointCore::return_credits(VcId vc, int flits, Cycle at) {

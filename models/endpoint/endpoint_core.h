@@ -46,7 +46,10 @@ class EndpointCore {
   bool return_credits(VcId vc, int flits, Cycle at);
   // Holds only: the packet inject() returned last, on VC `vc`, left the router's injection
   // buffer at `left`.
-  void released(VcId vc, Cycle left) { m_holds[vc].close(left + m_channel.latency); }
+  void released(VcId vc, Cycle left) {
+    m_holds[vc].close(left + m_channel.latency);
+    m_room.reset();
+  }
   // Takes a delivered packet: checks it, reports it and recycles it.
   void deliver(Packet* packet);
   // Asks the cache for what deliver() reads here (the members up to m_pool).
@@ -85,9 +88,19 @@ class EndpointCore {
   Cycle m_channel_free = 0;
   std::vector<CreditCounter> m_credits;  // [vc]: free flits in the router's injection buffer
   std::vector<HoldCalendar> m_holds;     // [vc]: the same buffer's holds (Holds)
-  std::uint64_t m_sent = 0;              // ledger (Write) packets, for sequence numbers
-  std::uint64_t m_p2p_sent = 0;          // point-to-point packets of any kind: VC sets in turn
-  std::uint64_t m_collective_sent = 0;   // collective packets
+  // room()'s last question and answer while no hold has changed since: a shell that finds its
+  // next packet cannot start yet asks again at once, from the next cycle, for when it can
+  // (inject(), next_wakeup()).
+  struct RoomAnswer {
+    VcId vc;
+    Cycle from;
+    int flits;
+    Cycle at;
+  };
+  std::optional<RoomAnswer> m_room;
+  std::uint64_t m_sent = 0;             // ledger (Write) packets, for sequence numbers
+  std::uint64_t m_p2p_sent = 0;         // point-to-point packets of any kind: VC sets in turn
+  std::uint64_t m_collective_sent = 0;  // collective packets
 };
 
 }  // namespace angara

@@ -21,9 +21,9 @@ class InputOrder {
   // to come starts later).
   Cycle earliest(Cycle arrival, Cycle floor) {
     const std::span<const Left> steps = m_steps.items();
-    const auto gone =
-        std::find_if(steps.begin(), steps.end(), [floor](const Left& l) { return l.left > floor; });
-    m_steps.erase(0, static_cast<std::size_t>(gone - steps.begin()));
+    std::size_t gone = 0;
+    while (gone < steps.size() && steps[gone].left <= floor) ++gone;
+    m_steps.erase(0, gone);
     const std::size_t after = upper(arrival);
     return after == 0 ? 0 : m_steps.items()[after - 1].left;
   }

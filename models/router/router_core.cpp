@@ -6,11 +6,6 @@
 #include <bit>
 
 namespace angara {
-namespace {
-
-constexpr int kUnlimited = 1 << 30;  // the PEGroup takes whatever the crossbar hands it
-
-}  // namespace
 
 RouterShared::RouterShared(const Torus& t, const FabricParams& params)
     : torus(t),
@@ -41,11 +36,6 @@ RouterCore::RouterCore(NodeId id, const RouterShared& shared,
         buffer_flits(static_cast<PortId>(i / m_vc_count), static_cast<VcId>(i % m_vc_count)));
   }
   m_round_robin.assign(ports, static_cast<int>(ports * m_vc_count) - 1);
-}
-
-const ChannelTiming& RouterCore::timing(PortId port) const {
-  if (port == m_local) return m_shared.local;
-  return port == pegroup_port() ? m_shared.internal : m_shared.link;
 }
 
 RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
@@ -104,11 +94,6 @@ Cycle RouterCore::tail_floor(PortId in, PortId out, const Packet& p) const {
   const Cycle tail = p.tail_at + routing_cycles(in, p);
   if (!is_collective(p.header.kind) || in == m_local) return tail;
   return tail + timing(out).serialization(p.wire_flits() / static_cast<int>(p.train));
-}
-
-int RouterCore::buffer_flits(PortId out, VcId vc) const {
-  if (out == pegroup_port()) return kUnlimited;
-  return vc < m_shared.vcs ? m_shared.buffer_flits : m_shared.coll.buffer_flits;
 }
 
 Packet* RouterCore::copy_for(Packet& packet, bool last) {

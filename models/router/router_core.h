@@ -112,7 +112,10 @@ class RouterCore {
   int vc_count() const { return m_vc_count; }  // per port: point-to-point VCs, VCUp, VCDown
   VcId vc_up() const { return static_cast<VcId>(m_shared.vcs); }
   VcId vc_down() const { return static_cast<VcId>(m_shared.vcs + 1); }
-  const ChannelTiming& timing(PortId port) const;
+  const ChannelTiming& timing(PortId port) const {
+    if (port == m_local) return m_shared.local;
+    return port == pegroup_port() ? m_shared.internal : m_shared.link;
+  }
 
   // Where a packet that arrived on input `port` goes: the output ports still to serve, its VC
   // there (point-to-point) and the free flits that VC must show before it may go.
@@ -132,7 +135,10 @@ class RouterCore {
   // Free flits output `out`'s VC must show before `packet` from input `in` may take it.
   int need(PortId in, PortId out, const Packet& packet, const Route& route) const;
   // The flits of output `out`'s VC `vc`: the buffer behind it (the PEGroup's: unlimited).
-  int buffer_flits(PortId out, VcId vc) const;
+  int buffer_flits(PortId out, VcId vc) const {
+    if (out == pegroup_port()) return kUnlimited;
+    return vc < m_shared.vcs ? m_shared.buffer_flits : m_shared.coll.buffer_flits;
+  }
   // What a copy of `packet` from input `in` asks of output `out` (one of `route.outs`) from
   // cycle `earliest` on.
   OutputRequest request_for(PortId in, PortId out, const Packet& packet, const Route& route,
@@ -194,6 +200,7 @@ class RouterCore {
   std::string port_name(PortId port) const;
 
  private:
+  static constexpr int kUnlimited = 1 << 30;  // flits: the PEGroup takes whatever it is handed
   struct Queued {
     Packet* packet = nullptr;
     Route route;
@@ -255,7 +262,8 @@ class RouterCore {
 template <IssueShell Shell>
 Cycle RouterCore::issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Route& route,
                         PortId out, Cycle& input_free) {
-  const bool last = std::popcount(route.outs) == 1;
+  // One bit left (no std::popcount: without -mpopcnt it is a library call on every hop).
+  const bool last = (route.outs & (route.outs - 1)) == 0;
   OutputRequest request = request_for(in, out, packet, route, input_free);
   Packet* p = copy_for(packet, last);
   route.outs &= static_cast<std::uint16_t>(~bit(out));

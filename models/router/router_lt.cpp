@@ -30,7 +30,11 @@ RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const F
 
 // `packet.head_at`/`tail_at` say when it is in this router (the annotated delay, in cycles).
 void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& delay) {
-  const auto in_port = static_cast<PortId>(port);
+  const Cycle left = hop(static_cast<PortId>(port), packet, m_clock.now());
+  if (buffers()) delay = m_clock.until(left);  // only the buffers behind ask
+}
+
+Cycle RouterLt::hop(PortId in_port, Packet& packet, Cycle now) {
   if (in_port == m_core.local_port() && !m_routers.empty() && !is_collective(packet.header.kind)) {
     prefetch_path(packet.header.dst, packet.header.vc);
   }
@@ -39,13 +43,13 @@ void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& delay) {
   const RouterCore::Route route = m_core.route(in_port, packet);
   const bool to_pegroup = (route.outs >> m_core.pegroup_port()) & 1u;
   Cycle ready = m_core.ready_at(in_port, packet, route);
-  InputOrder* order = m_buffers ? &m_order[in_port * m_core.vc_count() + in_vc] : nullptr;
-  if (order) ready = std::max(ready, order->earliest(arrival, m_clock.now()));
-  const Cycle left = pass(in_port, packet, route, ready);
+  InputOrder* order = buffers() ? &m_order[in_port * m_core.vc_count() + in_vc] : nullptr;
+  if (order) ready = std::max(ready, order->earliest(arrival, now));
+  const Cycle left = pass(in_port, packet, route, ready, now);
   if (order) order->left(arrival, left);
-  if (m_buffers) delay = m_clock.until(left);  // only the buffers behind ask
   // Only the PEGroup taking a packet moves the collective's timer (point-to-point packets do not).
   if (to_pegroup) arm_timer();
+  return left;
 }
 
 // The least a packet holds the buffer behind its output: across the channel, through the next
@@ -63,17 +67,17 @@ Cycle RouterLt::least_hold(PortId port, VcId vc, Cycle length) const {
 }
 
 Cycle RouterLt::book(OutputRequest& r, Cycle now, int copies, Cycle tail_floor) {
-  if (!m_buffers || r.out == m_core.pegroup_port()) {
+  if (!buffers() || r.out == m_core.pegroup_port()) {
     const Cycle at = m_outputs[r.out].book(r.earliest, r.length, now);
     r.tail = std::max(r.tail, tail_floor - std::min(tail_floor, at));
     return at;
   }
-  const Cycle at = fit(r, now, copies);
-  r.tail = std::max(r.tail, tail_floor - std::min(tail_floor, at));
-  m_outputs[r.out].take(at, r.length);
-  if (LinkCalendar* input = crossbar_input(r.in)) input->take(at, r.input);
-  holds(r).open(at, held(r));
-  return at;
+  const Fit fit = this->fit(r, now, copies);
+  r.tail = std::max(r.tail, tail_floor - std::min(tail_floor, fit.at));
+  m_outputs[r.out].take(fit.output, r.length);
+  if (LinkCalendar* input = crossbar_input(r.in)) input->take(fit.input, r.input);
+  holds(r).open(fit.at, held(r));
+  return fit.at;
 }
 
 int RouterLt::capacity(const OutputRequest& r) const {
@@ -94,10 +98,13 @@ LinkCalendar* RouterLt::crossbar_input(PortId in) {
   return in == m_core.pegroup_port() ? nullptr : &m_crossbar_inputs[in];
 }
 
-Cycle RouterLt::fit(OutputRequest& r, Cycle now, int copies) {
+RouterLt::Fit RouterLt::fit(OutputRequest& r, Cycle now, int copies) {
   LinkCalendar& link = m_outputs[r.out];
   // The PEGroup takes whatever the crossbar hands it: only its channel counts.
-  if (r.out == m_core.pegroup_port()) return link.fit(r.earliest, r.length, now);
+  if (r.out == m_core.pegroup_port()) {
+    const LinkCalendar::Gap gap = link.find(r.earliest, r.length, now);
+    return {gap.start, gap, {}};
+  }
   LinkCalendar* input = crossbar_input(r.in);
   HoldCalendar& holds = this->holds(r);
   const int capacity = this->capacity(r);
@@ -115,16 +122,17 @@ Cycle RouterLt::fit(OutputRequest& r, Cycle now, int copies) {
   const Cycle span = least_hold(r.out, r.vc, r.tail);
   Cycle at = r.earliest;
   for (;;) {
-    const Cycle free = link.fit(at, r.length, now);
-    const Cycle through = input ? input->fit(free, r.input, now) : free;
-    const Cycle room = holds.earliest({through, need, flits, span}, capacity, now);
+    const LinkCalendar::Gap free = link.find(at, r.length, now);
+    const LinkCalendar::Gap through =
+        input ? input->find(free.start, r.input, now) : LinkCalendar::Gap{free.start, 0};
+    const Cycle room = holds.earliest({through.start, need, flits, span}, capacity, now);
     if (room == kNever) {
       throw std::logic_error(
           fmt::format("router {}: output {} VC {} waits on a buffer that is "
                       "still being booked",
                       m_core.id(), m_core.port_name(r.out), r.vc));
     }
-    if (room == at) return at;
+    if (room == at) return {at, free, through};  // then at == free.start == through.start
     at = room;
   }
 }
@@ -138,7 +146,7 @@ PortId RouterLt::first_free(PortId port, const Packet& packet, const RouterCore:
   for (std::uint16_t outs = route.outs; outs; outs &= outs - 1) {
     const auto out = static_cast<PortId>(std::countr_zero(outs));
     OutputRequest r = m_core.request_for(port, out, packet, route, from);
-    const Cycle at = fit(r, now, copies);
+    const Cycle at = fit(r, now, copies).at;
     if (at < best_at) best = out, best_at = at;
   }
   return best;
@@ -162,56 +170,62 @@ RouterLt::Stream RouterLt::stream(const OutputRequest& r) const {
   return {in_flight * packet, period, tail};
 }
 
-Cycle RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready) {
+Cycle RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready, Cycle now) {
   // Copies leave one after another through the crossbar input; the PEGroup's input also
   // carries its sends one after another (they come out of one call, in order).
   Cycle input_free = port == m_core.pegroup_port() ? std::max(ready, m_pegroup_input_free) : ready;
-  Issue shell{*this, m_clock.now(), std::popcount(route.outs), packet};
+  Issue shell{*this, now, route.outs, packet};
   const VcId in_vc = packet.header.vc;
   Cycle left = input_free;
   while (route.outs != 0) {
-    const auto out_port = m_buffers && !std::has_single_bit(route.outs)
-                              ? first_free(port, packet, route, input_free, shell.now, shell.copies)
-                              : static_cast<PortId>(std::countr_zero(route.outs));
+    const bool copies_left = (route.outs & (route.outs - 1)) != 0;  // more than one bit
+    const auto out_port =
+        buffers() && copies_left
+            ? first_free(port, packet, route, input_free, shell.now, shell.copies())
+            : static_cast<PortId>(std::countr_zero(route.outs));
     left = std::max(left, m_core.issue(shell, port, in_vc, packet, route, out_port, input_free));
   }
   return left;
 }
 
-void RouterLt::hand_on(const Grant& g) {
+void RouterLt::hand_on(const Grant& g, Cycle now) {
   if (g.out_port == m_core.pegroup_port()) {  // never from the PEGroup's own input
     std::vector<CollectiveSend> sends;
     m_core.pegroup_accept(g, sends);
-    for (const CollectiveSend& s : sends) send(s);
+    for (const CollectiveSend& s : sends) send(s, now);
     return;
   }
   if (g.in_port == m_core.pegroup_port()) m_pegroup_input_free = g.tail_out;
   Packet& packet = *g.packet;
   m_core.forward(packet, g);
-  sc_core::sc_time delay = m_clock.until(packet.head_at);
   const PortId port = g.out_port;
+  Cycle left = 0;  // when the packet has left the buffer behind the output (with buffers)
   if (port < m_core.local_port() && m_next[port] != nullptr) {
-    m_next[port]->b_transport(port, packet, delay);
-  } else if (port == m_core.local_port() && m_endpoint != nullptr) {
-    m_endpoint->take(packet, delay);
+    left = m_next[port]->hop(port, packet, now);
   } else {
-    out[port]->b_transport(packet, delay);
+    sc_core::sc_time delay = m_clock.until(packet.head_at);
+    if (port == m_core.local_port() && m_endpoint != nullptr) {
+      m_endpoint->take(packet, delay);
+    } else {
+      out[port]->b_transport(packet, delay);
+    }
+    if (buffers()) left = m_clock.after(delay);
   }
   // The credits come back one channel latency after the packet has left the buffer there.
-  if (!m_buffers) return;
-  m_holds[port * m_core.vc_count() + g.out_vc].close(m_clock.after(delay) +
-                                                     m_core.timing(port).latency);
+  if (!buffers()) return;
+  m_holds[port * m_core.vc_count() + g.out_vc].close(left + m_core.timing(port).latency);
 }
 
-void RouterLt::send(const CollectiveSend& s) {
+void RouterLt::send(const CollectiveSend& s, Cycle now) {
   const RouterCore::Route route = m_core.route_send(s);
-  if (route.outs != 0) pass(m_core.pegroup_port(), *s.packet, route, s.ready);
+  if (route.outs != 0) pass(m_core.pegroup_port(), *s.packet, route, s.ready, now);
 }
 
 void RouterLt::woken() {
+  const Cycle now = m_clock.now();
   std::vector<CollectiveSend> sends;
-  m_core.collective()->on_timer(m_clock.now(), sends);
-  for (const CollectiveSend& s : sends) send(s);
+  m_core.collective()->on_timer(now, sends);
+  for (const CollectiveSend& s : sends) send(s, now);
   arm_timer();
 }
 
@@ -225,10 +239,10 @@ void RouterLt::set_fabric(std::span<RouterLt* const> routers,
                           std::span<EjectionEnd* const> endpoints, WakeCalendar& calendar,
                           bool buffers) {
   m_calendar = &calendar;
-  m_buffers = buffers;
   if (buffers) {  // only then: 40 per router add up on a large torus
-    m_holds.resize(static_cast<std::size_t>(m_core.port_count()) * m_core.vc_count());
-    m_order.resize(m_holds.size());
+    const auto count = static_cast<std::size_t>(m_core.port_count()) * m_core.vc_count();
+    m_holds = std::make_unique<HoldCalendar[]>(count);
+    m_order = std::make_unique<InputOrder[]>(count);
   }
   m_routers = routers;
   m_endpoints = endpoints;
@@ -252,7 +266,7 @@ void RouterLt::prefetch_path(NodeId dst, VcId vc) const {
     const RouterLt* router = m_routers[here];
     const PortId port = step.eject ? m_core.local_port() : static_cast<PortId>(step.dir.index());
     prefetch_object(&router->m_outputs[port]);
-    if (m_buffers) prefetch_object(&router->m_holds[port * vcs + set_base + step.vc_class]);
+    if (buffers()) prefetch_object(&router->m_holds[port * vcs + set_base + step.vc_class]);
     if (step.eject) {
       m_endpoints[here]->prefetch();
       return;
@@ -263,7 +277,7 @@ void RouterLt::prefetch_path(NodeId dst, VcId vc) const {
     const RouterLt* next = m_routers[here];
     __builtin_prefetch(next->m_next.data());
     __builtin_prefetch(&next->m_core);
-    if (m_buffers) {
+    if (buffers()) {
       prefetch_object(&next->m_order[port * vcs + set_base + vc_class]);
       prefetch_object(&next->m_crossbar_inputs[port]);
     }

@@ -15,6 +15,8 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include <array>
+#include <bit>
+#include <memory>
 #include <span>
 
 #include "models/fabric/ejection_end.h"
@@ -49,16 +51,24 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
  private:
   // `delay` in: the head's arrival; out: when the packet has left its input buffer here.
   void b_transport(int port, Packet& packet, sc_core::sc_time& delay);
+  // b_transport() in cycles, as the routers of the fabric call one another (a whole path runs
+  // at one cycle, `now`): takes `packet` in at input `port` and returns the cycle it has left
+  // its input buffer here (with buffers; else its ready cycle).
+  Cycle hop(PortId port, Packet& packet, Cycle now);
   // Sends `packet` from input `port` to every output of `route`, from cycle `ready` on; returns
   // the cycle the tails of all its copies have left.
-  Cycle pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready);
+  Cycle pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready, Cycle now);
   // With buffers: the first cycle from `r.earliest` at which the output is free for `r.length`
   // cycles, the crossbar input too, and the buffer behind it has room, booked there; a train's
-  // tail paced by the credit loop.
-  // `tail_floor`: a train's tail leaves no earlier (RouterCore::tail_floor).
+  // tail paced by the credit loop, and no earlier than `tail_floor` (RouterCore::tail_floor).
   Cycle book(OutputRequest& r, Cycle now, int copies, Cycle tail_floor);
-  // book()'s cycle (with buffers), nothing booked; `copies`: of the packet, through its input.
-  Cycle fit(OutputRequest& r, Cycle now, int copies);
+  // book()'s cycle (with buffers), nothing booked; and where it goes in the output's and the
+  // crossbar input's calendars (no PEGroup output).
+  struct Fit {
+    Cycle at;
+    LinkCalendar::Gap output, input;
+  };
+  Fit fit(OutputRequest& r, Cycle now, int copies);  // `copies`: of the packet, through its input
   int capacity(const OutputRequest& r) const;
   // The flits `r` holds in the buffer behind its output: all of it, a train what its packets
   // hold at once as a stream.
@@ -77,43 +87,46 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // The least time a packet of `length` cycles through output `port`, VC `vc`, holds the buffer
   // behind it.
   Cycle least_hold(PortId port, VcId vc, Cycle length) const;
-  void send(const CollectiveSend& send);
+  void send(const CollectiveSend& send, Cycle now);
   void woken() override;  // the PEGroup's timer
   void arm_timer();
+  bool buffers() const { return m_holds != nullptr; }  // sim.lt_buffers
   // Asks the cache for what the hops of a packet from here to `dst` on VC `vc` will read.
   void prefetch_path(NodeId dst, VcId vc) const;
 
   // Carries out a copy RouterCore::issue() has booked: into the PEGroup, whose sends go on at
   // once, or on to the next module (the packet may be recycled after this call).
-  void hand_on(const Grant& grant);
+  void hand_on(const Grant& grant, Cycle now);
 
   // RouterCore::issue()'s view of this router: an output is booked in its calendar, a copy
   // handed on at once.
   struct Issue {
     RouterLt& router;
     Cycle now;
-    int copies;  // of the packet being issued
+    std::uint16_t outs;  // of the packet being issued
     const Packet& packet;
 
+    int copies() const { return std::popcount(outs); }
     Cycle book(OutputRequest& r) {
-      const Cycle floor = r.train > 1 ? router.m_core.tail_floor(r.in, r.out, packet) : 0;
-      return router.book(r, now, copies, floor);
+      if (r.train == 1) return router.book(r, now, 1, 0);
+      return router.book(r, now, copies(), router.m_core.tail_floor(r.in, r.out, packet));
     }
-    void hand_on(const Grant& grant) { router.hand_on(grant); }
+    void hand_on(const Grant& grant) { router.hand_on(grant, now); }
   };
 
   // What a hop touches: a line of these, a line of these and the head of m_core, and one
-  // output's calendar (prefetch_path() asks for exactly those).
+  // output's calendar (prefetch_path() asks for exactly those; it finds a router's hold
+  // calendars and input orders through the second line, so that it need not wait for a third).
   alignas(64) std::array<RouterLt*, 2 * kMaxDims> m_next{};  // [direction]
   const FabricClock& m_clock;
-  Cycle m_pegroup_input_free = 0;     // the crossbar input from the PEGroup
-  bool m_buffers = false;             // sim.lt_buffers
+  // With buffers (sim.lt_buffers) only, [port * VCs + vc]: the buffers behind, the input FIFOs.
+  std::unique_ptr<HoldCalendar[]> m_holds;
+  std::unique_ptr<InputOrder[]> m_order;
   EjectionEnd* m_endpoint = nullptr;  // on the local port
   RouterCore m_core;
-  std::array<LinkCalendar, 2 * kMaxDims + 2> m_outputs;  // [port]
-  std::vector<HoldCalendar> m_holds;                     // [port * VCs + vc]: buffers behind
-  std::vector<InputOrder> m_order;                       // [port * VCs + vc]: input FIFOs
+  std::array<LinkCalendar, 2 * kMaxDims + 2> m_outputs;          // [port]
   std::array<LinkCalendar, 2 * kMaxDims + 1> m_crossbar_inputs;  // [port]: the PEGroup's aside
+  Cycle m_pegroup_input_free = 0;  // the crossbar input from the PEGroup
   std::span<RouterLt* const> m_routers;
   std::span<EjectionEnd* const> m_endpoints;
   WakeCalendar* m_calendar = nullptr;

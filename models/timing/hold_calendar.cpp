@@ -8,59 +8,74 @@
 namespace angara {
 
 void HoldCalendar::forget(Cycle floor) {
-  // A hold that ended by `floor` started by then: only that front part of the list can go.
+  // A hold that ended by `floor` started by then: only that front part of the list can go, and
+  // it is short (what a buffer held up to now), so one pass walks it and keeps the rest in order.
   const std::span<Hold> holds = m_holds.items();
-  const auto started = std::upper_bound(holds.begin(), holds.end(), floor, starts_before);
-  const auto kept =
-      std::remove_if(holds.begin(), started, [floor](const Hold& h) { return h.release <= floor; });
+  auto started = holds.begin();
+  while (started != holds.end() && started->start <= floor && started->release > floor) ++started;
+  if (started == holds.end() || started->start > floor) return;  // none ended
+  auto kept = started;
+  for (++started; started != holds.end() && started->start <= floor; ++started) {
+    if (started->release > floor) *kept++ = *started;
+  }
   m_holds.erase(static_cast<std::size_t>(kept - holds.begin()),
                 static_cast<std::size_t>(started - holds.begin()));
 }
 
 Cycle HoldCalendar::earliest(const Claim& claim, int capacity, Cycle floor) {
   forget(floor);
-  // One sweep in time order over the holds (kept in order of start) and their releases (a small
-  // heap: a buffer holds a few packets at any one time, though booked far ahead it has many).
-  // It starts where a hold still there at `claim.from` can have started: no closed hold lasted
+  // One sweep in time order over the holds (kept in order of start) and their releases. It
+  // starts where a hold still there at `claim.from` can have started: no closed hold lasted
   // longer than m_longest, and an open one (a packet further up the call that has not left yet)
   // counts only if it started by `claim.from`.
   struct Release {
     Cycle at;
     int flits;
   };
-  static thread_local std::vector<Release> releases;  // min-heap on `at`
+  // Unordered, the earliest kept aside: a buffer holds a few packets at any one time (though
+  // booked far ahead it has many), so a walk over them is cheaper than a heap.
+  static thread_local std::vector<Release> releases;
   releases.clear();
-  const auto later = [](const Release& a, const Release& b) { return a.at > b.at; };
+  Cycle first_release = kNever;
   const std::span<const Hold> holds = m_holds.items();
   Cycle oldest = claim.from > m_longest ? claim.from - m_longest : 0;
   for (Cycle open : m_open.items()) oldest = std::min(oldest, open);
   auto next = std::lower_bound(holds.begin(), holds.end(), oldest, started_before);
   int held = 0;
-  const auto take_in = [&](const Hold& h) {
-    held += h.flits;
-    if (h.release == kNever) return;
-    releases.push_back({h.release, h.flits});
-    std::push_heap(releases.begin(), releases.end(), later);
-  };
   for (; next != holds.end() && next->start <= claim.from; ++next) {
-    if (next->release > claim.from) take_in(*next);
+    if (next->release <= claim.from) continue;
+    held += next->flits;
+    if (next->release == kNever) continue;
+    releases.push_back({next->release, next->flits});
+    first_release = std::min(first_release, next->release);
   }
   // A start needs room for `need` there and for `flits` at every change inside its span; only
   // `from` and the cycles at which room grows can be the first such start.
   Cycle start = capacity - held >= claim.need ? claim.from : kNever;
   for (;;) {
-    const Cycle t = std::min(next != holds.end() ? next->start : kNever,
-                             releases.empty() ? kNever : releases.front().at);
+    const Cycle t = std::min(next != holds.end() ? next->start : kNever, first_release);
     if (t == kNever) return start;  // kNever: only a hold still open could make room
     if (start != kNever && t >= start + claim.span) return start;
-    bool grew = false;
-    for (; !releases.empty() && releases.front().at == t; grew = true) {
-      held -= releases.front().flits;
-      std::pop_heap(releases.begin(), releases.end(), later);
-      releases.pop_back();
+    const bool grew = first_release == t;
+    if (grew) {
+      Cycle following = kNever;
+      std::size_t kept = 0;
+      for (const Release& r : releases) {
+        if (r.at == t) {
+          held -= r.flits;
+        } else {
+          following = std::min(following, r.at);
+          releases[kept++] = r;
+        }
+      }
+      releases.resize(kept);
+      first_release = following;
     }
     for (; next != holds.end() && next->start == t; ++next) {
-      if (next->release != kNever) take_in(*next);
+      if (next->release == kNever) continue;
+      held += next->flits;
+      releases.push_back({next->release, next->flits});
+      first_release = std::min(first_release, next->release);
     }
     if (start != kNever) {
       if (capacity - held < claim.flits) start = kNever;
@@ -70,29 +85,23 @@ Cycle HoldCalendar::earliest(const Claim& claim, int capacity, Cycle floor) {
   }
 }
 
-void HoldCalendar::open(Cycle start, int flits) {
-  // In order of start, after those that start at the same cycle.
+void HoldCalendar::insert_open(Cycle start, int flits) {
   const std::span<const Hold> holds = m_holds.items();
   const auto at = std::upper_bound(holds.begin(), holds.end(), start, starts_before);
   m_holds.insert(static_cast<std::size_t>(at - holds.begin()), {start, kNever, flits});
-  m_open.push_back(start);
 }
 
-void HoldCalendar::close(Cycle release) {
-  // The hold opened last: the calls through a calendar nest, so the last one in is first out.
-  if (m_open.size() == 0) throw std::logic_error("HoldCalendar::close: no hold is open");
-  const Cycle start = m_open.items().back();
-  m_open.erase(m_open.size() - 1, m_open.size());
+HoldCalendar::Hold& HoldCalendar::open_hold(Cycle start) {
+  if (m_holds.size() == 0) throw std::logic_error("HoldCalendar::close: no hold is open");
   const std::span<Hold> holds = m_holds.items();
   const auto from = std::lower_bound(holds.begin(), holds.end(), start, started_before);
   const auto last =
       std::make_reverse_iterator(std::upper_bound(from, holds.end(), start, starts_before));
-  const auto open = std::find_if(last, std::make_reverse_iterator(from),
-                                 [](const Hold& h) { return h.release == kNever; });
-  if (open == std::make_reverse_iterator(from))
+  const auto found = std::find_if(last, std::make_reverse_iterator(from),
+                                  [](const Hold& h) { return h.release == kNever; });
+  if (found == std::make_reverse_iterator(from))
     throw std::logic_error("HoldCalendar::close: the open hold is lost");
-  open->release = std::max(release, start);
-  m_longest = std::max(m_longest, open->release - start);
+  return *found;
 }
 
 }  // namespace angara

@@ -8,7 +8,9 @@
 // booked earlier may start later than the one asked for: the room must last as long as the new
 // packet is sure to stay, or the two would overfill the buffer between them.
 
+#include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 
 #include "models/core/ids.h"
 #include "models/core/small_vector.h"
@@ -33,10 +35,29 @@ class HoldCalendar {
   // room.
   Cycle earliest(const Claim& claim, int capacity, Cycle floor);
   // A packet of `flits` flits holds the buffer from `start` until close() says when it left.
-  void open(Cycle start, int flits);
+  // Inline, as close(): a packet opens and closes a hold at every hop.
+  void open(Cycle start, int flits) {
+    // In order of start, after those that start at the same cycle (mostly: last).
+    if (m_holds.size() == 0 || m_holds.items().back().start <= start) {
+      m_holds.push_back({start, kNever, flits});
+    } else {
+      insert_open(start, flits);
+    }
+    m_open.push_back(start);
+  }
   // The hold opened last of those still open ends at `release` (the sender's credits are due
   // then).
-  void close(Cycle release);
+  void close(Cycle release) {
+    // The hold opened last: the calls through a calendar nest, so the last one in is first out.
+    if (m_open.size() == 0) throw std::logic_error("HoldCalendar::close: no hold is open");
+    const Cycle start = m_open.items().back();
+    m_open.pop_back();
+    // The last open hold of those that start then; mostly the last hold of all.
+    Hold* open = &m_holds.items().back();
+    if (open->start != start || open->release != kNever) open = &open_hold(start);
+    open->release = std::max(release, start);
+    m_longest = std::max(m_longest, open->release - start);
+  }
 
   std::size_t holds() const { return m_holds.size(); }
 
@@ -50,6 +71,8 @@ class HoldCalendar {
   static bool starts_before(Cycle t, const Hold& h) { return t < h.start; }
   static bool started_before(const Hold& h, Cycle t) { return h.start < t; }
   void forget(Cycle floor);
+  void insert_open(Cycle start, int flits);  // open() for a hold that starts before the last
+  Hold& open_hold(Cycle start);              // close()'s hold when it is not the last
 
   SmallVector<Hold, 4> m_holds;  // in order of start
   SmallVector<Cycle, 2> m_open;  // the starts of the holds still open, in the order opened

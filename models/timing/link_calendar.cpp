@@ -23,10 +23,6 @@ LinkCalendar::Gap LinkCalendar::find(Cycle ready, Cycle length, Cycle floor) {
   return {start, static_cast<std::size_t>(it - b.begin())};
 }
 
-Cycle LinkCalendar::fit(Cycle ready, Cycle length, Cycle floor) {
-  return find(ready, length, floor).start;
-}
-
 Cycle LinkCalendar::book(Cycle ready, Cycle length, Cycle floor) {
   const Gap gap = find(ready, length, floor);
   place(gap.before, gap.start, gap.start + length);

@@ -19,10 +19,19 @@ class alignas(64) LinkCalendar {
   // that start. Bookings that end at or before `floor` are forgotten first: no packet can be
   // ready before `floor` (the current SystemC cycle) any more.
   Cycle book(Cycle ready, Cycle length, Cycle floor);
+  // Where book() would put a booking: its start, and the index of the first booking after it.
+  struct Gap {
+    Cycle start;
+    std::size_t before;
+  };
   // The start book() would take, without booking it.
-  Cycle fit(Cycle ready, Cycle length, Cycle floor);
+  Cycle fit(Cycle ready, Cycle length, Cycle floor) { return find(ready, length, floor).start; }
+  // The gap book() would take, without booking it.
+  Gap find(Cycle ready, Cycle length, Cycle floor);
   // Books [start, start + length), which fit() found free.
   void take(Cycle start, Cycle length);
+  // Books `length` cycles in `gap`, as find() returned it with no booking made since.
+  void take(const Gap& gap, Cycle length) { place(gap.before, gap.start, gap.start + length); }
   // Books `length` cycles in pieces: the free gaps from `ready` on, in order, until they add up
   // to it; returns when the last piece ends. For a transfer whose parts may interleave with
   // others' (a PCIe burst is a train of TLPs), so that short bookings made ahead of time do not
@@ -33,11 +42,6 @@ class alignas(64) LinkCalendar {
 
  private:
   using Booking = std::pair<Cycle, Cycle>;  // [start, end)
-  struct Gap {
-    Cycle start;         // where the booking would go
-    std::size_t before;  // the index of the first booking after it
-  };
-  Gap find(Cycle ready, Cycle length, Cycle floor);
   void place(std::size_t at, Cycle start, Cycle end);
 
   // Disjoint bookings in start order. A link holds a few at a time (touching ones merge), kept

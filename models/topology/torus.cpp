@@ -31,11 +31,6 @@ NodeId Torus::neighbor(NodeId node, Direction dir) const {
   return node + static_cast<NodeId>((next - x) * m_stride[dir.dim]);
 }
 
-bool Torus::is_wrap_hop(NodeId node, Direction dir) const {
-  const int x = coords(node)[dir.dim];
-  return dir.negative ? x == 0 : x == m_sizes[dir.dim] - 1;
-}
-
 int Torus::min_hops(NodeId a, NodeId b) const {
   const Coords ca = coords(a), cb = coords(b);
   int hops = 0;

@@ -26,7 +26,10 @@ class Torus {
   // The node one hop away in direction `d` (wrapping around the ring).
   NodeId neighbor(NodeId node, Direction d) const;
   // True if the hop from `node` in direction `d` uses the ring's wrap-around link.
-  bool is_wrap_hop(NodeId node, Direction d) const;
+  bool is_wrap_hop(NodeId node, Direction d) const {
+    const int x = coords(node)[d.dim];
+    return d.negative ? x == 0 : x == m_sizes[d.dim] - 1;
+  }
   // Signed minimal offset from a to b along `dim`: in (-k/2, k/2]; ties go the positive way.
   int ring_offset(int a, int b, int dim) const {
     const int k = m_sizes[dim];
