@@ -90,7 +90,8 @@ struct Packet {
   std::uint32_t train = 1;
   bool timing_only = false;  // from a timing-only send: its data's values are not carried
 
-  int wire_flits() const { return static_cast<int>(train) * (kHeaderFlits + header.data_flits); }
+  int wire_flits() const { return static_cast<int>(train) * packet_flits(); }
+  int packet_flits() const { return kHeaderFlits + header.data_flits; }  // one of a train's
 };
 
 // Fills the data flits with a pattern derived from the sequence number, so a sink can check

@@ -71,7 +71,7 @@ Cycle RouterCore::ready_at(PortId port, const Packet& p, const Route& r) const {
   if (port == pegroup_port()) return p.head_at;  // a PEGroup send: ready when the PEGroup says
   // The tail may not leave before it has arrived: start + serialization >= tail_at.
   const auto out = static_cast<PortId>(std::countr_zero(r.outs));
-  const Cycle out_ser = timing(out).serialization(p.wire_flits() / static_cast<int>(p.train));
+  const Cycle out_ser = timing(out).serialization(p.packet_flits());
   const Cycle tail_bound = first_tail > out_ser ? first_tail - out_ser : 0;
   return std::max(p.head_at + m_shared.pipeline, tail_bound);
 }
@@ -85,15 +85,14 @@ Cycle RouterCore::routing_cycles(PortId port, const Packet& p) const {
 // one packet's serialization after its head.
 Cycle RouterCore::first_packet_tail(PortId port, const Packet& p) const {
   const ChannelTiming& t = timing(port);
-  const int packet = p.wire_flits() / static_cast<int>(p.train);
-  return std::min(p.tail_at, p.head_at + t.serialization(packet) - t.serialization(1));
+  return std::min(p.tail_at, p.head_at + t.serialization(p.packet_flits()) - t.serialization(1));
 }
 
 Cycle RouterCore::tail_floor(PortId in, PortId out, const Packet& p) const {
   if (in == pegroup_port()) return 0;
   const Cycle tail = p.tail_at + routing_cycles(in, p);
   if (!is_collective(p.header.kind) || in == m_local) return tail;
-  return tail + timing(out).serialization(p.wire_flits() / static_cast<int>(p.train));
+  return tail + timing(out).serialization(p.packet_flits());
 }
 
 Packet* RouterCore::copy_for(Packet& packet, bool last) {
