@@ -288,6 +288,7 @@ void RtlVcUp::Lane::drive_beats(Cycle c) {
       m_pins.in_src.write(h.src);
       m_pins.in_id.write(h.id);
       ++m_stats.packets;
+      if (i > 0) ++m_stats.queued;
     }
     if (h.tail - 1 == c) tail = true;
   }

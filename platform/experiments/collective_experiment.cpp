@@ -112,6 +112,7 @@ nlohmann::ordered_json to_json(const CollectiveResult& r) {
   if (r.config.rtl.vcup == BlockImpl::Rtl) {
     j["rtl_vcup_checked"] = {{"cycles", r.rtl_vcup.cycles},
                              {"packets", r.rtl_vcup.packets},
+                             {"queued", r.rtl_vcup.queued},
                              {"copies", r.rtl_vcup.copies},
                              {"frees", r.rtl_vcup.frees}};
   }
