@@ -15,6 +15,7 @@ RouterAt::RouterAt(const sc_core::sc_module_name& name, RouterCore core, const F
 tlm::tlm_sync_enum RouterAt::nb_transport_fw(int port, Packet& packet, tlm::tlm_phase& phase,
                                              sc_core::sc_time& /*delay*/) {
   if (phase != tlm::BEGIN_REQ) SC_REPORT_ERROR(name(), "fabric: forward phase must be BEGIN_REQ");
+  if (m_probe) m_probe->arrival(static_cast<PortId>(port), packet);  // before routing
   const Cycle wake = m_core.receive(static_cast<PortId>(port), packet);
   if (wake != kNever) wake_at(wake);
   return tlm::TLM_ACCEPTED;
@@ -36,6 +37,7 @@ void RouterAt::evaluate() {
   m_core.allocate(now, m_grants);
   for (const Grant& g : m_grants) {
     Packet& packet = *g.packet;
+    if (m_probe) m_probe->grant(g);
     // Credits first: the upstream reads the VC the packet held here, before forward() changes it.
     if (g.frees_input && g.in_port != m_core.pegroup_port()) {
       tlm::tlm_phase end_req = tlm::END_REQ;

@@ -10,6 +10,7 @@
 
 #include "models/fabric/fabric_protocol.h"
 #include "models/router/router_core.h"
+#include "models/router/router_probe.h"
 
 namespace angara {
 
@@ -23,6 +24,8 @@ class RouterAt : public sc_core::sc_module {
   RouterAt(const sc_core::sc_module_name& name, RouterCore core, const FabricClock& clock);
 
   const RouterCore& core() const { return m_core; }
+  // Shows arrivals and grants to `probe` (an RTL transactor) from now on; null: to none.
+  void set_probe(RouterProbe* probe) { m_probe = probe; }
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(int port, Packet& packet, tlm::tlm_phase& phase,
@@ -36,6 +39,7 @@ class RouterAt : public sc_core::sc_module {
   const FabricClock& m_clock;
   sc_core::sc_event m_wake;
   std::vector<Grant> m_grants;
+  RouterProbe* m_probe = nullptr;
 };
 
 }  // namespace angara

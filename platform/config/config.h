@@ -27,9 +27,13 @@ struct TraceParams {
 enum class BlockImpl { Model, Rtl };
 struct RtlParams {
   BlockImpl reducer = BlockImpl::Model;  // the PEGroup's Reducer; Rtl runs in AT only
+  BlockImpl vcup = BlockImpl::Model;     // the routers' VCUp buffers; Rtl runs in AT only
 
-  bool any() const { return reducer == BlockImpl::Rtl; }
+  bool any() const { return reducer == BlockImpl::Rtl || vcup == BlockImpl::Rtl; }
   void validate(SimMode mode, const CollectiveParams& collective) const;
+
+ private:
+  void validate_vcup(SimMode mode, const CollectiveParams& collective) const;
 };
 
 // A whole experiment's parameters.

@@ -264,6 +264,10 @@ const std::vector<KeySpec>& key_specs() {
       field<&Config::rtl, &RtlParams::reducer>(
           "rtl", "reducer",
           "the PEGroup's Reducer: model (C++) or rtl (its SystemVerilog, verilated; AT only)"),
+      field<&Config::rtl, &RtlParams::vcup>(
+          "rtl", "vcup",
+          "the routers' VCUp buffers: model (C++) or rtl (its SystemVerilog beside the model, "
+          "compared every cycle; AT only)"),
   };
   return specs;
 }

@@ -85,6 +85,7 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
     r.background_packets = system.ledger().delivered_count();
     r.results_digest = workload.results_digest();
     r.rtl = system.rtl_stats();
+    r.rtl_vcup = system.rtl_vcup_stats();
     if (system.tracing()) write_file(system.trace_vcd(), config.trace.file);
     return runner.now();
   });
@@ -102,11 +103,18 @@ nlohmann::ordered_json to_json(const CollectiveResult& r) {
   j["deliveries_checked"] = r.deliveries;
   j["background_packets_delivered"] = r.background_packets;
   j["results_digest"] = digest_hex(r.results_digest);
-  if (r.config.rtl.any()) {
+  if (r.config.rtl.reducer == BlockImpl::Rtl) {
     j["rtl_reducer_checked"] = {{"cycles", r.rtl.cycles},
                                 {"heads", r.rtl.heads},
                                 {"results", r.rtl.results},
                                 {"data_words", r.rtl.data_words}};
+  }
+  if (r.config.rtl.vcup == BlockImpl::Rtl) {
+    j["rtl_vcup_checked"] = {{"cycles", r.rtl_vcup.cycles},
+                             {"packets", r.rtl_vcup.packets},
+                             {"queued", r.rtl_vcup.queued},
+                             {"copies", r.rtl_vcup.copies},
+                             {"frees", r.rtl_vcup.frees}};
   }
   add_run(j, r);
   return j;

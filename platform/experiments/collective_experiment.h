@@ -27,6 +27,7 @@ struct CollectiveResult : RunRecord {
   std::uint64_t background_packets = 0;  // point-to-point packets delivered beside them
   std::uint64_t results_digest = 0;      // FNV-1a 64 of the delivered results, op by op
   RtlReducerStats rtl;                   // what the RTL Reducers were checked on (rtl.reducer)
+  RtlVcUpStats rtl_vcup;                 // what the RTL VCUps were checked on (rtl.vcup)
 };
 
 // Elaborates and runs in this process (once per process, like run_experiment).

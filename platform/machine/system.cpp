@@ -56,6 +56,15 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
         fmt::format("endpoint_{}", n).c_str(),
         EndpointCore(n, *m_sources[n], observer, m_ledger, m_pool, config.fabric()), m_clock,
         endpoint_args...);
+    if constexpr (std::is_same_v<RouterShell, RouterAt>) {
+      if (config.rtl.vcup == BlockImpl::Rtl) {
+        auto vcup = std::make_unique<RtlVcUp>(fmt::format("rtl_vcup_{}", n).c_str(),
+                                              "node " + m_torus.format(n), router->core(),
+                                              m_tree_set, m_clock, m_rtl_vcup_stats);
+        router->set_probe(vcup.get());
+        m_modules.push_back(std::move(vcup));
+      }
+    }
     routers.push_back(router.get());
     endpoints.push_back(endpoint.get());
     m_routers.push_back(&router->core());

@@ -21,6 +21,7 @@
 #include "models/router/router_trace.h"
 #include "models/routing/direction_order_routing.h"
 #include "models/rtl/rtl_reducer.h"
+#include "models/rtl/rtl_vcup.h"
 #include "models/timing/tracer.h"
 #include "models/topology/torus.h"
 #include "platform/config/config.h"
@@ -43,6 +44,8 @@ class System {
   const PacketLedger& ledger() const { return m_ledger; }
   // What the RTL Reducers' transactors compared (rtl.reducer = "rtl"; zero otherwise).
   const RtlReducerStats& rtl_stats() const { return m_rtl_stats; }
+  // What the RTL VCUps' transactors compared (rtl.vcup = "rtl"; zero otherwise).
+  const RtlVcUpStats& rtl_vcup_stats() const { return m_rtl_vcup_stats; }
   // LT: what wakes the machine's modules (the node's CPUs and adapters too); null in AT.
   WakeCalendar* wake_calendar() { return m_wake_calendar.get(); }
 
@@ -81,6 +84,7 @@ class System {
   RouterShared m_router_shared;
   FabricClock m_clock;
   RtlReducerStats m_rtl_stats;
+  RtlVcUpStats m_rtl_vcup_stats;
   PacketLedger m_ledger;
   PacketPool m_pool;
   std::vector<Tree> m_trees;

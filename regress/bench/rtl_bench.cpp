@@ -1,6 +1,7 @@
-// RTL benchmark: what the Reducer's RTL costs in AT. Back-to-back and overlapping allreduces on
-// 4x4x4 and 8x8x8, with the C++ Reducer and with the verilated one (checked every cycle against
-// the model); prints both wall times and their ratio, and fails if the results differ.
+// RTL benchmark: what the RTL blocks cost in AT. Back-to-back and overlapping allreduces on 4x4x4
+// and 8x8x8 with the C++ model alone, with the verilated Reducer, and with the verilated VCUp
+// beside every router (each checked every cycle against the model); prints the wall times and
+// their ratios, and fails if the results differ.
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -25,7 +26,7 @@ struct Run {
   std::uint64_t digest = 0, rtl_cycles = 0;
 };
 
-Run allreduces(const std::vector<int>& dims, int operations, bool overlap, BlockImpl reducer) {
+Run allreduces(const std::vector<int>& dims, int operations, bool overlap, const RtlParams& rtl) {
   const auto r = run_isolated([&] {
     Config c;
     c.topology.dims = dims;
@@ -34,29 +35,37 @@ Run allreduces(const std::vector<int>& dims, int operations, bool overlap, Block
     c.workload.op = CollectiveOp::Allreduce;
     c.workload.repetitions = operations;
     c.workload.overlap = overlap;
-    c.rtl.reducer = reducer;
+    c.rtl = rtl;
     const auto start = WallClock::now();
     const CollectiveResult result = run_collective_experiment(c);
     return nlohmann::json{{"wall_s", seconds_since(start)},
                           {"completion", result.completion},
                           {"digest", result.results_digest},
-                          {"rtl_cycles", result.rtl.cycles}};
+                          {"rtl_cycles", result.rtl.cycles + result.rtl_vcup.cycles}};
   });
   return {r["wall_s"].get<double>(), r["completion"], r["digest"].get<std::uint64_t>(),
           r["rtl_cycles"].get<std::uint64_t>()};
 }
 
 void compare(const std::vector<int>& dims, int operations, bool overlap) {
-  const Run model = allreduces(dims, operations, overlap, BlockImpl::Model);
-  const Run rtl = allreduces(dims, operations, overlap, BlockImpl::Rtl);
+  RtlParams reducer, vcup;
+  reducer.reducer = BlockImpl::Rtl;
+  vcup.vcup = BlockImpl::Rtl;
+  const Run model = allreduces(dims, operations, overlap, {});
   const std::string what =
       fmt::format("{} {} allreduces on {}", operations, overlap ? "overlapping" : "back-to-back",
                   fmt::join(dims, "x"));
-  if (model.completion != rtl.completion || model.digest != rtl.digest) {
-    throw std::runtime_error(what + ": the RTL Reducer's results differ from the model's");
+  for (const auto& [block, rtl] : {std::pair{"Reducer", reducer}, std::pair{"VCUp", vcup}}) {
+    const Run r = allreduces(dims, operations, overlap, rtl);
+    if (model.completion != r.completion || model.digest != r.digest) {
+      throw std::runtime_error(
+          fmt::format("{}: with the RTL {} the results differ from the "
+                      "model's",
+                      what, block));
+    }
+    fmt::print("{}: model {:.2f} s, RTL {} {:.2f} s ({} RTL cycles checked): RTL/model {:.1f}x\n",
+               what, model.wall_s, block, r.wall_s, r.rtl_cycles, r.wall_s / model.wall_s);
   }
-  fmt::print("{}: model {:.2f} s, RTL {:.2f} s ({} RTL cycles checked): RTL/model {:.1f}x\n", what,
-             model.wall_s, rtl.wall_s, rtl.rtl_cycles, rtl.wall_s / model.wall_s);
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 //   ANGARA_UPDATE_GOLDEN=1 ctest --test-dir build -L golden
 // and review the diff of regress/golden/expected/ before committing it.
 // Built again as golden_rtl_test (ANGARA_RTL_REDUCER_IN, label rtl): the same scenarios with the
-// RTL Reducer in must give the same approved waveforms (docs/RTL.md).
+// RTL Reducer in must give the same approved waveforms (docs/RTL.md); and as golden_vcup_rtl_test
+// (ANGARA_RTL_VCUP_IN) with the RTL VCUp beside every router.
 
 #include <gtest/gtest.h>
 
@@ -43,15 +44,27 @@ std::string waveform(const std::string& scenario, int perturb = 0) {
 #ifdef ANGARA_RTL_REDUCER_IN
   c.rtl.reducer = BlockImpl::Rtl;
 #endif
+#ifdef ANGARA_RTL_VCUP_IN
+  c.rtl.vcup = BlockImpl::Rtl;
+#endif
   c.sim.progress = false;
   const fs::path file = fs::temp_directory_path() /
                         fmt::format("angara-golden-{}-{}-{}.vcd", scenario, perturb, getpid());
   c.trace.file = file.string();
-  const nlohmann::json handed_off =
-      test::run_isolated([&] { return nlohmann::json(run_collective_experiment(c).rtl.results); });
+  const nlohmann::json checked = test::run_isolated([&] {
+    const CollectiveResult r = run_collective_experiment(c);
+    return nlohmann::json{{"handed_off", r.rtl.results}, {"vcup_packets", r.rtl_vcup.packets}};
+  });
 #ifdef ANGARA_RTL_REDUCER_IN
   if (c.workload.op != CollectiveOp::Broadcast) {
-    EXPECT_GT(handed_off.get<std::uint64_t>(), 0U) << scenario << ": the RTL Reducer was not in";
+    EXPECT_GT(checked["handed_off"].get<std::uint64_t>(), 0U)
+        << scenario << ": the RTL Reducer was not in";
+  }
+#endif
+#ifdef ANGARA_RTL_VCUP_IN
+  if (c.workload.op != CollectiveOp::Broadcast) {
+    EXPECT_GT(checked["vcup_packets"].get<std::uint64_t>(), 0U)
+        << scenario << ": no packet went through an RTL VCUp";
   }
 #endif
   std::string text = read(file);
@@ -64,7 +77,7 @@ class Golden : public ::testing::TestWithParam<std::string> {};
 TEST_P(Golden, WaveformEqualsTheApprovedOne) {
   const std::string text = waveform(GetParam());
   const fs::path expected = kGolden / "expected" / (GetParam() + ".vcd");
-#ifndef ANGARA_RTL_REDUCER_IN
+#if !defined(ANGARA_RTL_REDUCER_IN) && !defined(ANGARA_RTL_VCUP_IN)
   if (std::getenv("ANGARA_UPDATE_GOLDEN")) {
     write_file(text, expected);
     GTEST_SKIP() << "wrote " << expected;

@@ -2,7 +2,9 @@
 // the workload as it arrives (a wrong, missing or duplicated delivery is a ModelError); these
 // tests run the operations on several tori, with transit nodes, in both modes.
 // Built again as collective_rtl_test (ANGARA_RTL_REDUCER_IN, label rtl): every AT run then runs
-// with the RTL Reducer too (docs/RTL.md), and its results must equal the C++ model's exactly.
+// with the RTL Reducer too (docs/RTL.md), and its results must equal the C++ model's exactly;
+// and as collective_vcup_rtl_test (ANGARA_RTL_VCUP_IN) the same with the RTL VCUp beside every
+// router.
 
 #include <gtest/gtest.h>
 
@@ -55,6 +57,24 @@ nlohmann::json run(const Config& c) {
       j->erase("rtl_reducer_checked");
     }
     EXPECT_EQ(rtl, same) << "the RTL Reducer changed the results";
+  }
+#endif
+#ifdef ANGARA_RTL_VCUP_IN
+  if (c.sim.mode == SimMode::At) {
+    Config with_rtl = c;
+    with_rtl.rtl.vcup = BlockImpl::Rtl;
+    nlohmann::json rtl = run_one(with_rtl);
+    const auto checked = rtl["rtl_vcup_checked"];
+    if (c.workload.op != CollectiveOp::Broadcast) {
+      EXPECT_GT(checked["packets"].get<int>(), 0) << "no packet went through an RTL VCUp";
+    }
+    EXPECT_EQ(checked["packets"], checked["frees"]) << "packets left in an RTL VCUp";
+    nlohmann::json same = model;
+    for (auto* j : {&rtl, &same}) {
+      j->erase("config");
+      j->erase("rtl_vcup_checked");
+    }
+    EXPECT_EQ(rtl, same) << "the RTL VCUp changed the results";
   }
 #endif
   return model;
@@ -180,6 +200,35 @@ TEST(LtVersusAt, CollectivesCompleteAtTheSameZeroLoadTimes) {
     }
   }
 }
+
+#ifdef ANGARA_RTL_VCUP_IN
+TEST(CollectiveConfig, TheRtlVcUpIsRefusedInLtAndForCyclesItCannotHold) {
+  Config c = collective({4, 4}, CollectiveOp::Allreduce, SimMode::Lt);
+  c.rtl.vcup = BlockImpl::Rtl;
+  const auto refused = [](const Config& bad, const std::string& key, const std::string& rule) {
+    try {
+      run_one(bad);
+      ADD_FAILURE() << key << ": should be refused";
+    } catch (const IsolatedError& e) {
+      EXPECT_EQ(e.type(), "ConfigError");
+      const std::string what = e.what();
+      EXPECT_NE(what.find(key), std::string::npos) << what;
+      EXPECT_NE(what.find(rule), std::string::npos) << what;
+    }
+  };
+  refused(c, "'rtl.vcup' = \"rtl\"", "AT only");
+  c.sim.mode = SimMode::At;
+  Config slow = c;
+  slow.collective.analysis_cycles = 16;
+  refused(slow, "'collective.analysis_cycles' = 16", "1..15");
+  Config instant = c;
+  instant.collective.table_cycles = 0;
+  refused(instant, "'collective.table_cycles' = 0", "1..15");
+  Config big = c;
+  big.collective.buffer_flits = 65;
+  refused(big, "'collective.buffer_flits' = 65", "17..64");
+}
+#endif
 
 #ifdef ANGARA_RTL_REDUCER_IN
 TEST(CollectiveConfig, TheRtlReducerIsRefusedInLtNamingKeyValueAndRule) {

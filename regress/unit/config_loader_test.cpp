@@ -140,6 +140,7 @@ blocks = ["vcup", "reducer"]
 file = "out.vcd"
 [rtl]
 reducer = "rtl"
+vcup = "model"
 )";
 
 TEST(ConfigLoader, EmptyFileGivesTable1Defaults) {
@@ -251,6 +252,13 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_TRUE(config.sim.lt_buffers);
   EXPECT_FALSE(config.sim.progress);
   EXPECT_EQ(config.rtl.reducer, BlockImpl::Rtl);
+  EXPECT_EQ(config.rtl.vcup, BlockImpl::Model);  // analysis_cycles = 0 above: the RTL refuses it
+}
+
+TEST(ConfigLoader, TheRtlVcUpIsAKeyOfItsOwn) {
+  const Config config = load("[rtl]\nvcup = \"rtl\"");
+  EXPECT_EQ(config.rtl.vcup, BlockImpl::Rtl);
+  EXPECT_EQ(config.rtl.reducer, BlockImpl::Model);
 }
 
 TEST(ConfigLoader, FullFileRoundTripsThroughJsonAndToml) {

@@ -1,0 +1,364 @@
+#include "models/rtl/rtl_vcup.h"
+
+#include <fmt/format.h>
+
+#include "models/core/config_error.h"
+#include "models/core/packet_ledger.h"
+#include "models/router/router_trace.h"
+
+namespace angara {
+namespace {
+
+constexpr int kMaxCycleField = 15;   // cfg_table_cycles and cfg_analysis_cycles are 4 bits
+constexpr int kMaxBufferFlits = 64;  // 64 entries, a packet has a flit at least
+constexpr int kRowBits = 14;         // member, is_root, pe, to_root (3), dirs (8)
+constexpr std::uint32_t kTargetPe = 8, kTargetPegroup = 9;
+
+// The node's row of one tree as the RTL's table holds it.
+std::uint32_t row_bits(const TreeSet& trees, NodeId node, int tree) {
+  const Tree* t = trees[static_cast<std::size_t>(tree)];
+  if (!t || node >= t->rows.size() || !t->rows[node].member) return 0;
+  const TreeRow& r = t->rows[node];
+  const std::uint32_t up = r.to_root ? static_cast<std::uint32_t>(r.to_root->index()) : 0;
+  return 1U | (r.is_root ? 2U : 0U) | (r.pe ? 4U : 0U) | (up << 3) |
+         (static_cast<std::uint32_t>(r.dirs) << 6);
+}
+
+}  // namespace
+
+// One port's VCUp: the packets the model holds in it, from announcement until their space is
+// free, and its RTL beside them.
+class RtlVcUp::Lane : public sc_core::sc_module {
+ public:
+  Lane(const sc_core::sc_module_name& name, std::string where, PortId port, const RouterCore& core,
+       const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats);
+  SC_HAS_PROCESS(Lane);
+
+  void arrival(const Packet& packet);
+  void grant(const Grant& grant);
+
+ private:
+  struct Held {
+    Cycle head = 0, tail = 0, ready = 0;  // in the buffer; whole; analysed
+    std::uint32_t id = 0, src = 0;
+    PacketKind kind = PacketKind::Write;
+    std::uint8_t tree = 0;
+    int flits = 0;
+    Cycle input_free = 0;  // its last copy's tail is out: it may ask for the next
+    Cycle freed = kNever;  // its last copy's tail is out: its space is free
+  };
+  struct Issued {  // a copy the router granted, in its cycle
+    Cycle start = 0, tail_out = 0;
+    PortId out = 0;
+    bool last = false;
+  };
+
+  void tick();
+  void sample(Cycle c);
+  void check_grant(Cycle c, const Issued& g);
+  void drive_beats(Cycle c);
+  std::uint32_t target(PortId out) const;
+  std::string target_name(std::uint32_t bits) const;
+  [[noreturn]] void mismatch(Cycle c, const std::string& signal, const std::string& model,
+                             const std::string& rtl) const;
+
+  std::string m_where;
+  PortId m_port;
+  const RouterCore& m_core;
+  const FabricClock& m_clock;
+  RtlVcUpStats& m_stats;
+  VcUpPins m_pins;
+  std::unique_ptr<sc_core::sc_module> m_rtl;
+  RingQueue<Held> m_held;      // in arrival order, until their space is free
+  RingQueue<Issued> m_issued;  // granted, not yet passed to the RTL
+  Cycle m_last_free = 0;       // a free in cycle c shows until the edge after it
+  sc_dt::sc_bv<224> m_table;
+  enum class Phase { Reset, Edge, Sample, Stopped } m_phase = Phase::Reset;
+  sc_core::sc_event m_wake;
+};
+
+RtlVcUp::Lane::Lane(const sc_core::sc_module_name& name, std::string where, PortId port,
+                    const RouterCore& core, const TreeSet& trees, const FabricClock& clock,
+                    RtlVcUpStats& stats)
+    : sc_core::sc_module(name),
+      m_where(std::move(where)),
+      m_port(port),
+      m_core(core),
+      m_clock(clock),
+      m_stats(stats),
+      m_rtl(make_vcup_rtl("rtl", m_pins)) {
+  for (int t = 0; t < kMaxTrees; ++t) {
+    m_table.range(kRowBits * t + kRowBits - 1, kRowBits * t) = row_bits(trees, core.id(), t);
+  }
+  SC_METHOD(tick);  // runs at 0 to reset the RTL, then only while the VC holds packets
+}
+
+void RtlVcUp::Lane::arrival(const Packet& p) {
+  const Cycle now = m_clock.now();
+  Held h;
+  h.head = p.head_at;
+  h.tail = p.tail_at;
+  h.ready = m_core.ready_at(m_port, p, {});  // reads no route for a collective packet
+  h.id = static_cast<std::uint32_t>(trace_id(p));
+  h.src = p.header.src;
+  h.kind = p.header.kind;
+  h.tree = p.header.tree_id;
+  h.flits = p.wire_flits();
+  // The head flit is written in cycle head_at - 1 (it is in the buffer from head_at); the
+  // transactor drives that cycle's inputs after the router acts in it.
+  if (h.head == 0 || h.head - 1 < now) {
+    mismatch(now, "in_head",
+             fmt::format("1 (packet {:#x}: head in the buffer at cycle {})", h.id, h.head),
+             "not driven (announced too late)");
+  }
+  m_held.push_back(h);
+  if (m_phase == Phase::Stopped) {
+    // Resume at the next sample point; the RTL is idle, so the edges it missed changed nothing.
+    const std::uint64_t t = sc_core::sc_time_stamp().value();
+    const std::uint64_t period = m_clock.period().value(), quarter = period / 4;
+    const std::uint64_t next =
+        t <= quarter ? quarter : ((t - quarter + period - 1) / period) * period + quarter;
+    m_phase = Phase::Sample;
+    m_wake.notify(sc_core::sc_time::from_value(next - t));
+  }
+}
+
+void RtlVcUp::Lane::grant(const Grant& g) {
+  m_issued.push_back({g.start, g.tail_out, g.out_port, g.frees_input});
+}
+
+// Two activations per RTL cycle: the rising edge, and three quarters of a period later the
+// check of the RTL's outputs and the inputs for the next edge.
+void RtlVcUp::Lane::tick() {
+  const std::uint64_t period = m_clock.period().value(), quarter = period / 4;
+  const auto after = [](std::uint64_t v) { return sc_core::sc_time::from_value(v); };
+  switch (m_phase) {
+    case Phase::Reset:
+      m_pins.rst.write(true);
+      m_pins.cfg_table_cycles.write(static_cast<std::uint32_t>(m_core.shared().coll.table_cycles));
+      m_pins.cfg_analysis_cycles.write(
+          static_cast<std::uint32_t>(m_core.shared().coll.analysis_cycles));
+      m_pins.cfg_buffer_flits.write(static_cast<std::uint32_t>(m_core.shared().coll.buffer_flits));
+      m_pins.cfg_node.write(m_core.id());
+      m_pins.cfg_table.write(m_table);
+      m_phase = Phase::Edge;
+      next_trigger(after(period / 2));  // the edge that ends cycle 0
+      return;
+    case Phase::Edge:
+      m_pins.clk.write(true);
+      m_phase = Phase::Sample;
+      next_trigger(after(period / 2 + quarter));
+      return;
+    case Phase::Stopped:  // woken without an arrival: nothing to do
+      next_trigger(m_wake);
+      return;
+    case Phase::Sample:
+      break;
+  }
+  m_pins.clk.write(false);
+  m_pins.rst.write(false);
+  const Cycle c = sc_core::sc_time_stamp().value() / period;
+  sample(c);
+  if (m_held.empty() && m_issued.empty() && m_last_free < c) {
+    m_phase = Phase::Stopped;
+    next_trigger(m_wake);
+  } else {
+    m_phase = Phase::Edge;
+    next_trigger(after(period / 2 - quarter));
+  }
+}
+
+void RtlVcUp::Lane::sample(Cycle c) {
+  ++m_stats.cycles;
+  for (auto [signal, value] :
+       {std::pair{"err_overflow", &m_pins.err_overflow}, std::pair{"err_beat", &m_pins.err_beat},
+        std::pair{"err_packet", &m_pins.err_packet}, std::pair{"err_grant", &m_pins.err_grant}}) {
+    if (value->read()) mismatch(c, signal, "0", "1");
+  }
+  // The space of a packet whose last copy has left is free from this cycle.
+  const bool free = !m_held.empty() && m_held.front().freed == c;
+  if (m_pins.free_valid.read() != free) {
+    mismatch(c, "free_valid",
+             free ? fmt::format("1 (packet {:#x} out)", m_held.front().id) : std::string("0"),
+             free ? "0" : fmt::format("1 ({} flits)", m_pins.free_flits.read()));
+  }
+  if (free) {
+    if (m_pins.free_flits.read() != static_cast<std::uint32_t>(m_held.front().flits)) {
+      mismatch(c, "free_flits", fmt::format("{}", m_held.front().flits),
+               fmt::format("{}", m_pins.free_flits.read()));
+    }
+    m_last_free = c;
+    ++m_stats.frees;
+    m_held.pop_front();
+  }
+  // What the buffer holds now: the packets whose head is in.
+  std::uint32_t occupancy = 0;
+  std::size_t in = 0;
+  while (in < m_held.size() && m_held[in].head <= c) occupancy += m_held[in++].flits;
+  const auto check = [&](const char* signal, std::uint32_t model,
+                         const sc_core::sc_signal<std::uint32_t>& rtl) {
+    if (rtl.read() != model) {
+      mismatch(c, signal, fmt::format("{}", model), fmt::format("{}", rtl.read()));
+    }
+  };
+  const auto stage = [&](const Held& h) {
+    const Cycle table = m_core.shared().coll.table_cycles;
+    const VcStage s = c < h.tail           ? VcStage::Storing
+                      : c < h.tail + table ? VcStage::Table
+                      : c < h.ready        ? VcStage::Analysis
+                                           : VcStage::Issuing;
+    return static_cast<std::uint32_t>(s);
+  };
+  const auto check_stage = [&](const char* signal, std::uint32_t model,
+                               const sc_core::sc_signal<std::uint32_t>& rtl) {
+    static constexpr const char* kNames[] = {"none", "storing", "table read", "head analysis",
+                                             "issuing"};
+    const auto name = [](std::uint32_t s) { return s < 5 ? kNames[s] : "?"; };
+    if (rtl.read() != model) {
+      mismatch(c, signal, fmt::format("{} ({})", model, name(model)),
+               fmt::format("{} ({})", rtl.read(), name(rtl.read())));
+    }
+  };
+  check("occupancy", occupancy, m_pins.occupancy);
+  check_stage("head_stage", in ? stage(m_held.front()) : 0, m_pins.head_stage);
+  check("head_id", in ? m_held.front().id : 0, m_pins.head_id);
+  check_stage("last_stage", in ? stage(m_held[in - 1]) : 0, m_pins.last_stage);
+  check("last_id", in ? m_held[in - 1].id : 0, m_pins.last_id);
+  // The oldest packet asks for a copy once analysed, one copy at a time, until its last.
+  const bool asks = in && m_held.front().ready <= c && m_held.front().freed == kNever &&
+                    m_held.front().input_free <= c;
+  if (m_pins.req_valid.read() != asks) {
+    mismatch(c, "req_valid",
+             asks ? fmt::format("1 (packet {:#x} analysed at cycle {})", m_held.front().id,
+                                m_held.front().ready)
+                  : std::string("0"),
+             m_pins.req_valid.read() ? "1" : "0");
+  }
+  bool granted = false;
+  while (!m_issued.empty() && m_issued.front().start <= c) {
+    if (granted) mismatch(c, "grant_valid", "two copies in one cycle", "one input");
+    check_grant(c, m_issued.front());
+    m_issued.pop_front();
+    granted = true;
+  }
+  m_pins.grant_valid.write(granted);
+  drive_beats(c);
+}
+
+// The router granted a copy in this cycle: the RTL must have asked for it, and its destinations
+// still to serve must be the model's: this one and, unless it is the last copy, more.
+void RtlVcUp::Lane::check_grant(Cycle c, const Issued& g) {
+  if (g.start != c || m_held.empty() || m_held.front().head > c) {
+    mismatch(c, "grant_valid", fmt::format("a copy granted at cycle {}", g.start),
+             "no packet to take it from");
+  }
+  Held& h = m_held.front();
+  const std::uint32_t asked = m_pins.req_dirs.read() |
+                              (m_pins.req_pe.read() ? 1U << kTargetPe : 0) |
+                              (m_pins.req_pegroup.read() ? 1U << kTargetPegroup : 0);
+  const std::uint32_t t = target(g.out);
+  const std::uint32_t bit = 1U << t;
+  if (!(asked & bit) || (g.last && asked != bit) || (!g.last && asked == bit)) {
+    mismatch(c, "req_dirs/req_pe/req_pegroup",
+             fmt::format("{} ({} copy of packet {:#x})",
+                         g.last ? target_name(bit) : target_name(bit) + " and more",
+                         g.last ? "the last" : "a", h.id),
+             target_name(asked));
+  }
+  const Cycle length = g.tail_out - g.start;
+  if (length == 0 || length > 0xFFFF) {
+    mismatch(c, "grant_cycles", fmt::format("{}", length), "1..65535 held");
+  }
+  m_pins.grant_target.write(t);
+  m_pins.grant_cycles.write(static_cast<std::uint32_t>(length));
+  h.input_free = g.tail_out;
+  if (g.last) h.freed = g.tail_out;
+  ++m_stats.copies;
+}
+
+void RtlVcUp::Lane::drive_beats(Cycle c) {
+  bool head = false, tail = false;
+  for (std::size_t i = 0; i < m_held.size(); ++i) {
+    const Held& h = m_held[i];
+    if (h.head - 1 == c) {
+      head = true;
+      m_pins.in_kind.write(static_cast<std::uint32_t>(h.kind));
+      m_pins.in_tree.write(h.tree);
+      m_pins.in_flits.write(static_cast<std::uint32_t>(h.flits));
+      m_pins.in_src.write(h.src);
+      m_pins.in_id.write(h.id);
+      ++m_stats.packets;
+      if (i > 0) ++m_stats.queued;
+    }
+    if (h.tail - 1 == c) tail = true;
+  }
+  m_pins.in_head.write(head);
+  m_pins.in_tail.write(tail);
+}
+
+std::uint32_t RtlVcUp::Lane::target(PortId out) const {
+  if (out == m_core.local_port()) return kTargetPe;
+  return out == m_core.pegroup_port() ? kTargetPegroup : out;
+}
+
+std::string RtlVcUp::Lane::target_name(std::uint32_t bits) const {
+  std::string s;
+  for (std::uint32_t t = 0; t < 10; ++t) {
+    if (!(bits >> t & 1U)) continue;
+    if (!s.empty()) s += ",";
+    s += t == kTargetPe        ? "pe"
+         : t == kTargetPegroup ? "pegroup"
+                               : Direction::from_index(static_cast<int>(t)).name();
+  }
+  return s.empty() ? "none" : s;
+}
+
+void RtlVcUp::Lane::mismatch(Cycle c, const std::string& signal, const std::string& model,
+                             const std::string& rtl) const {
+  const auto t = sc_core::sc_time::from_value(c * m_clock.period().value());
+  throw ModelError(fmt::format("{} RTL: {} at cycle {} ({}): model {}, RTL {}", m_where, signal, c,
+                               t.to_string(), model, rtl));
+}
+
+void RtlVcUp::check_params(const CollectiveParams& p) {
+  if (p.table_cycles < 1 || p.table_cycles > kMaxCycleField) {
+    throw ConfigError("collective.table_cycles", fmt::format("{}", p.table_cycles),
+                      "with rtl.vcup = \"rtl\" it must be 1..15 (a 4-bit timer)");
+  }
+  if (p.analysis_cycles < 1 || p.analysis_cycles > kMaxCycleField) {
+    throw ConfigError("collective.analysis_cycles", fmt::format("{}", p.analysis_cycles),
+                      "with rtl.vcup = \"rtl\" it must be 1..15 (a 4-bit timer)");
+  }
+  if (p.buffer_flits < kMaxPacketFlits || p.buffer_flits > kMaxBufferFlits) {
+    throw ConfigError("collective.buffer_flits", fmt::format("{}", p.buffer_flits),
+                      "with rtl.vcup = \"rtl\" it must be 17..64 (a largest packet; 64 entries)");
+  }
+}
+
+RtlVcUp::RtlVcUp(const sc_core::sc_module_name& name, std::string where, const RouterCore& core,
+                 const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats)
+    : sc_core::sc_module(name), m_core(core) {
+  check_params(core.shared().coll);
+  if (core.id() > 0xFFFF) {
+    throw ConfigError("topology.dims", fmt::format("node {}", core.id()),
+                      "with rtl.vcup = \"rtl\" node ids must fit the header's 16 bits");
+  }
+  for (PortId p = 0; p < core.local_port(); ++p) {
+    const std::string port = Direction::from_index(p).name();
+    m_lanes.push_back(std::make_unique<Lane>(fmt::format("vcup_{}", p).c_str(),
+                                             fmt::format("{} VCUp {}", where, port), p, core, trees,
+                                             clock, stats));
+  }
+}
+
+RtlVcUp::~RtlVcUp() = default;
+
+void RtlVcUp::arrival(PortId port, const Packet& packet) {
+  if (port < m_lanes.size() && packet.header.vc == m_core.vc_up()) m_lanes[port]->arrival(packet);
+}
+
+void RtlVcUp::grant(const Grant& g) {
+  if (g.in_port < m_lanes.size() && g.in_vc == m_core.vc_up()) m_lanes[g.in_port]->grant(g);
+}
+
+}  // namespace angara

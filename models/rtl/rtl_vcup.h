@@ -1,0 +1,57 @@
+#pragma once
+// The transactor that runs VCUp's RTL (vcup.sv, or ANGARA_RTL_VCUP) beside the VCUp buffers of
+// one router's direction ports in AT. The router keeps its own VCUp (RouterCore) and its
+// schedule; through RouterProbe the transactor sees every packet announced to a VCUp and every
+// copy granted out of one, writes each packet's head and tail flits into the RTL in the cycles
+// they are written into the model's buffer, passes on every grant, clocks each port's RTL while
+// it holds packets (no clock otherwise), and requires every output in every cycle to be the
+// model's: occupancy, the oldest and newest packet's stage and id, the request for a copy and
+// the destinations still to serve, the freed space. The first difference stops the run with a
+// ModelError naming the node, the port, the signal, the cycle and both values.
+//
+// The local port's VCUp is the PEGroup FIFO, which has no table read or head analysis; it is
+// not this block.
+//
+// RTL cycle c is the time from the rising edge at (c - 1/2) periods to the one at (c + 1/2). At
+// (c + 1/4) periods, after the router has acted in cycle c, the transactor reads the RTL's
+// outputs for cycle c and drives its inputs for cycle c, which the edge at (c + 1/2) takes.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "collectives/subnet/tree.h"
+#include "models/core/params.h"
+#include "models/core/ring_queue.h"
+#include "models/router/router_probe.h"
+#include "models/rtl/rtl_stats.h"
+#include "models/rtl/vcup_pins.h"
+#include "models/timing/fabric_clock.h"
+
+namespace angara {
+
+class RtlVcUp : public sc_core::sc_module, public RouterProbe {
+ public:
+  // `where`: how messages name the node, e.g. "node (1,0,0)". `core`: the router whose VCUp
+  // buffers it runs beside; `trees`: the routing tables the RTL is given. `stats`: where to
+  // count what was compared (shared by the run's transactors).
+  RtlVcUp(const sc_core::sc_module_name& name, std::string where, const RouterCore& core,
+          const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats);
+  ~RtlVcUp() override;
+
+  void arrival(PortId port, const Packet& packet) override;
+  void grant(const Grant& grant) override;
+
+  // The RTL's cycle counts and buffer must be the ones configured: throws ConfigError otherwise.
+  static void check_params(const CollectiveParams& params);
+
+ private:
+  class Lane;  // one port's VCUp: its RTL and the model's packets in it
+  const RouterCore& m_core;
+  std::vector<std::unique_ptr<Lane>> m_lanes;  // [direction port]
+};
+
+}  // namespace angara
