@@ -29,7 +29,7 @@ void EndpointCore::refresh() {
 
 void EndpointCore::pull_created(Cycle now) {
   while (m_next && m_next->created <= now && m_next->created < m_stop) {
-    m_observer.created(*m_next);
+    m_observer.created(*m_next, m_id);
     m_queue.push_back(*m_next);
     m_next = m_source.next();
   }

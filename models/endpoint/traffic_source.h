@@ -18,6 +18,9 @@ struct PacketRequest {
   PacketKind kind = PacketKind::Write;  // collective kinds enter the router's PEGroup FIFO
   std::uint32_t tag = 0;                // the workload's own mark (e.g. which operation)
   std::uint32_t train = 1;              // packets it stands for (Packet::train)
+  // Synthetic traffic: the packets of the message this request starts (the next ones, created
+  // at the same cycle, carry the rest of it with 0); a message is measured to its last packet.
+  std::uint32_t message_packets = 1;
 
   int wire_flits() const { return static_cast<int>(train) * (kHeaderFlits + data_flits); }
 };
@@ -48,7 +51,7 @@ class TrafficSource {
 class TrafficObserver {
  public:
   virtual ~TrafficObserver() = default;
-  virtual void created(const PacketRequest& request) = 0;
+  virtual void created(const PacketRequest& request, NodeId at) = 0;  // at node `at`
   // Called once the packet's tail is in the endpoint of node `at` (packet.tail_at).
   virtual void delivered(const Packet& packet, NodeId at) = 0;
   // A packet for node `to` is entering the network (LT: it is delivered within the same call):

@@ -218,9 +218,12 @@ const std::vector<KeySpec>& key_specs() {
           "traffic", "rate", "offered load, flits (header + data) per node per cycle, 0..1"),
       field<&Config::traffic, &TrafficParams::packet_flits>(
           "traffic", "packet_flits", "data flits per packet, 1..16 (plus one header flit)"),
+      field<&Config::traffic, &TrafficParams::message_flits>(
+          "traffic", "message_flits",
+          "data flits per message, split into packets of 16 (0 = one packet of packet_flits)"),
       field<&Config::traffic, &TrafficParams::bimodal_flits>(
           "traffic", "bimodal_flits",
-          "two packet lengths [first, second] in data flits; [] = packet_flits only"),
+          "two message lengths [first, second] in data flits; [] = one length"),
       field<&Config::traffic, &TrafficParams::bimodal_fraction>(
           "traffic", "bimodal_fraction", "share of packets with the first bimodal length"),
       field<&Config::traffic, &TrafficParams::local_rate>(

@@ -21,7 +21,7 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
     const Cycle window_end = sim.warmup_cycles + sim.measure_cycles;
     const int nodes = config.topology.node_count();
 
-    TrafficMeasurement measurement(sim.warmup_cycles, window_end);
+    TrafficMeasurement measurement(sim.warmup_cycles, window_end, nodes);
     const Torus torus(config.topology.dims);
     const Destinations destinations(torus, config.traffic, sim.seed);
     std::vector<std::unique_ptr<TrafficSource>> sources;
@@ -94,7 +94,7 @@ std::string summary_line(const ExperimentResult& r) {
   return with_wall_time(
       r,
       fmt::format("{}, {} {:.3f} flits/node/cycle: accepted {:.3f}, latency mean {:.1f} p50 "
-                  "{} p99 {} cycles ({:.1f} ns mean), {} packets measured{}, {} cycles",
+                  "{} p99 {} cycles ({:.1f} ns mean), {} messages measured{}, {} cycles",
                   torus_name(r.config),
                   config_values::json_value(r.config.traffic.pattern).get<std::string>(),
                   r.offered_flits_per_node_cycle, r.accepted_flits_per_node_cycle, lat.mean(),

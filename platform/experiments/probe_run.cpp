@@ -14,7 +14,7 @@ namespace {
 // Matches deliveries to probes by (src, creation cycle, destination): each must be unique.
 class ProbeRecorder : public TrafficObserver {
  public:
-  void created(const PacketRequest&) override {}
+  void created(const PacketRequest&, NodeId) override {}
   void delivered(const Packet& p, NodeId /*at*/) override {
     m_seen[{p.header.src, p.header.dst, p.created}] = {p.tail_at - p.created, p.hops};
   }

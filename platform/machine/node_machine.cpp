@@ -11,7 +11,7 @@ namespace angara {
 class NodeMachine::Deliveries : public TrafficObserver {
  public:
   std::vector<PcieEndpoint*> endpoints;
-  void created(const PacketRequest&) override {}
+  void created(const PacketRequest&, NodeId) override {}
   void delivered(const Packet& packet, NodeId at) override {
     endpoints[at]->receive(packet);
     if (packet.header.kind == PacketKind::Message) endpoints[packet.header.src]->reached(packet);

@@ -80,7 +80,7 @@ nlohmann::json light_run(const std::vector<int>& dims, SimMode mode) {
   c.topology.dims = dims;
   c.sim.mode = mode;
   const int nodes = c.topology.node_count();
-  TrafficMeasurement measurement(0, kNever);
+  TrafficMeasurement measurement(0, kNever, nodes);
   std::vector<std::unique_ptr<TrafficSource>> sources;
   for (int n = 0; n < nodes; ++n) {
     const auto dst = static_cast<NodeId>((static_cast<long long>(n) * 7919 + nodes / 2) % nodes);

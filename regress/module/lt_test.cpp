@@ -26,7 +26,7 @@ using test::run_isolated;
 // Records every delivery: which packet, where it arrived, what it carried, how it went.
 class DeliveryLog : public TrafficObserver {
  public:
-  void created(const PacketRequest&) override {}
+  void created(const PacketRequest&, NodeId) override {}
   void delivered(const Packet& p, NodeId /*at*/) override {
     std::uint64_t checksum = 0;
     for (int i = 0; i < p.header.data_flits; ++i)

@@ -1,7 +1,8 @@
-// Every destination pattern and injection process through the whole machine, in AT and in LT
-// (with buffers): the offered load is the configured rate (over the nodes that send), LT offers
-// the same packets and finds AT's mean latency at light load, the hop counts are the pattern's,
-// and nothing is lost. Each simulation runs in a child.
+// Every destination pattern, injection process and message length through the whole machine, in
+// AT and in LT (with buffers): the offered load is the configured rate (over the nodes that
+// send), LT offers the same packets and finds AT's mean latency (to a message's last packet) at
+// light load, the hop counts are the pattern's, and nothing is lost. Each simulation runs in a
+// child.
 
 #include <gtest/gtest.h>
 
@@ -82,6 +83,12 @@ TEST(TrafficPatterns, OfferTheirRateAndGiveAtsLatencyInLt) {
        [](TrafficParams& t) {
          t.bimodal_flits = {2, 16};
          t.bimodal_fraction = 0.5;
+       }},
+      {"messages of 40 flits (3 packets)", [](TrafficParams& t) { t.message_flits = 40; }},
+      {"bimodal messages of 4 and 100 flits",
+       [](TrafficParams& t) {
+         t.bimodal_flits = {4, 100};
+         t.bimodal_fraction = 0.8;
        }},
   };
   for (const Case& k : cases) {

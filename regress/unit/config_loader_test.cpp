@@ -82,6 +82,7 @@ pattern = "hotspot"
 injection = "on_off"
 rate = 0.25
 packet_flits = 8
+message_flits = 40
 bimodal_flits = [2, 16]
 bimodal_fraction = 0.25
 local_rate = 0.75
@@ -231,6 +232,7 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.traffic.packet_flits, 8);
   EXPECT_EQ(config.traffic.pattern, TrafficPattern::Hotspot);
   EXPECT_EQ(config.traffic.injection, InjectionProcess::OnOff);
+  EXPECT_EQ(config.traffic.message_flits, 40);
   EXPECT_EQ(config.traffic.bimodal_flits, (std::vector<int>{2, 16}));
   EXPECT_DOUBLE_EQ(config.traffic.bimodal_fraction, 0.25);
   EXPECT_DOUBLE_EQ(config.traffic.local_rate, 0.75);

@@ -35,7 +35,7 @@ class Listener : public TrafficObserver {
   std::vector<NodeId> on_the_way_to;
   std::vector<std::pair<std::uint64_t, NodeId>> delivered_seq_at;
 
-  void created(const PacketRequest& /*request*/) override { ++created_count; }
+  void created(const PacketRequest& /*request*/, NodeId /*at*/) override { ++created_count; }
   void delivered(const Packet& packet, NodeId at) override {
     delivered_seq_at.push_back({packet.header.sequence(), at});
   }

@@ -227,7 +227,14 @@ TEST(Validate, TrafficPatternsAndInjection) {
   bimodal.bimodal_fraction = 0.25;
   EXPECT_DOUBLE_EQ(bimodal.mean_wire_flits(), 1 + 0.25 * 2 + 0.75 * 16);
   EXPECT_TRUE(check("traffic.bimodal_flits", [](TrafficParams& t) { t.bimodal_flits = {4}; }));
-  EXPECT_TRUE(check("traffic.bimodal_flits", [](TrafficParams& t) { t.bimodal_flits = {4, 17}; }));
+  EXPECT_TRUE(check("traffic.bimodal_flits", [](TrafficParams& t) {
+    t.bimodal_flits = {4, 70000};
+  }));
+  EXPECT_TRUE(check("traffic.message_flits", [](TrafficParams& t) { t.message_flits = -1; }));
+  // A message of 40 data flits is three packets: 16, 16 and 8 data flits, three headers.
+  TrafficParams long_messages;
+  long_messages.message_flits = 40;
+  EXPECT_DOUBLE_EQ(long_messages.mean_wire_flits(), 43);
   EXPECT_TRUE(check("traffic.bimodal_fraction", [](TrafficParams& t) {
     t.bimodal_flits = {4, 16};
     t.bimodal_fraction = 1.5;

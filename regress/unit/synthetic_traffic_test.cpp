@@ -10,9 +10,11 @@
 #include <set>
 #include <vector>
 
+#include "models/core/packet_ledger.h"
 #include "workloads/synthetic/destinations.h"
 #include "workloads/synthetic/injection.h"
 #include "workloads/synthetic/synthetic_traffic.h"
+#include "workloads/synthetic/traffic_measurement.h"
 
 namespace angara {
 namespace {
@@ -241,6 +243,59 @@ TEST(Injection, OnOffKeepsItsMeanRateAndBurstLengths) {
   EXPECT_NEAR(mean(runs), 40 * (1 + 1 / 161.0), 40 * 0.05);
   EXPECT_NEAR(mean(gaps), 161, 161 * 0.05);
   EXPECT_NEAR(mean(full), 0.2, 0.006);
+}
+
+TEST(SyntheticTraffic, AMessageLongerThanAPacketGoesAsPacketsCreatedTogether) {
+  const Torus torus({4, 4, 4});
+  TrafficParams t;
+  t.rate = 0.2;
+  t.message_flits = 40;
+  const Destinations d(torus, t, 1);
+  SyntheticTraffic source(0, d, t, 1);
+  for (int m = 0; m < 100; ++m) {
+    const auto a = source.next(), b = source.next(), c = source.next();
+    ASSERT_TRUE(a && b && c);
+    EXPECT_EQ(a->message_packets, 3U);
+    EXPECT_EQ(b->message_packets, 0U);
+    EXPECT_EQ(c->message_packets, 0U);
+    EXPECT_EQ(a->data_flits + b->data_flits + c->data_flits, 40);
+    EXPECT_EQ(c->data_flits, 8);
+    EXPECT_TRUE(a->created == b->created && b->created == c->created);
+    EXPECT_TRUE(a->dst == b->dst && b->dst == c->dst);
+  }
+}
+
+// A message is measured once its last packet is in, whichever that is: packets of a message may
+// take different VCs and overtake one another.
+TEST(TrafficMeasurement, AMessageIsMeasuredToItsLastPacket) {
+  TrafficMeasurement m(0, 1000, 4);
+  PacketRequest message{1, 16, 100};
+  message.message_packets = 3;
+  PacketRequest rest = message;
+  rest.message_packets = 0;
+  PacketRequest single{3, 8, 120};
+  m.created(message, 2);  // packets 0, 1, 2 of node 2
+  m.created(rest, 2);
+  m.created(rest, 2);
+  m.created(single, 2);  // packet 3
+  EXPECT_EQ(m.measured_created(), 2U);
+  const auto packet = [](std::uint64_t n, Cycle created, Cycle tail) {
+    Packet p;
+    p.header.src = 2;
+    p.header.high_word = PacketLedger::sequence(2, n);
+    p.created = created;
+    p.tail_at = tail;
+    return p;
+  };
+  m.delivered(packet(2, 100, 300), 1);
+  m.delivered(packet(3, 120, 200), 3);  // the single one: measured at once
+  EXPECT_EQ(m.latency().count(), 1U);
+  m.delivered(packet(0, 100, 250), 1);
+  EXPECT_EQ(m.measured_outstanding(), 1U);
+  m.delivered(packet(1, 100, 280), 1);
+  EXPECT_EQ(m.measured_outstanding(), 0U);
+  EXPECT_EQ(m.latency().count(), 2U);
+  EXPECT_EQ(m.latency().max(), 200U);  // from 100 to the latest tail, 300
 }
 
 TEST(SyntheticTraffic, BimodalLengthsTakeTheirShare) {

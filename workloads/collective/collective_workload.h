@@ -55,7 +55,7 @@ class CollectiveWorkload : public TrafficObserver {
   std::uint64_t results_digest() const;
   int pe_nodes() const;  // processors taking part, over all target trees
 
-  void created(const PacketRequest&) override {}
+  void created(const PacketRequest&, NodeId) override {}
   void delivered(const Packet& packet, NodeId at) override;
 
  private:

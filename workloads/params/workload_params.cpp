@@ -105,10 +105,19 @@ void WorkloadParams::validate_messages(const TopologyParams& topology) const {
     throw ConfigError("workload.messages", fmt::format("{}", messages), "at least 1");
 }
 
+namespace {
+
+// A message of `data` data flits on the wire: a header per packet of up to 16.
+double wire_flits(int data) {
+  return data + kHeaderFlits * ((data + kMaxDataFlits - 1) / kMaxDataFlits);
+}
+
+}  // namespace
+
 double TrafficParams::mean_wire_flits() const {
-  if (bimodal_flits.empty()) return kHeaderFlits + packet_flits;
-  return kHeaderFlits + bimodal_fraction * bimodal_flits[0] +
-         (1.0 - bimodal_fraction) * bimodal_flits[1];
+  if (bimodal_flits.empty()) return wire_flits(message_flits > 0 ? message_flits : packet_flits);
+  return bimodal_fraction * wire_flits(bimodal_flits[0]) +
+         (1.0 - bimodal_fraction) * wire_flits(bimodal_flits[1]);
 }
 
 namespace {
@@ -148,11 +157,16 @@ void TrafficParams::validate(const TopologyParams& topology) const {
     throw ConfigError("traffic.packet_flits", fmt::format("{}", packet_flits),
                       "a packet carries 1 to 16 data flits (256 bytes at most)");
   }
+  if (message_flits < 0 || message_flits > kMaxMessageFlits) {
+    throw ConfigError("traffic.message_flits", fmt::format("{}", message_flits),
+                      "0 (one packet of packet_flits) or a message of 1 to 65536 data flits");
+  }
   if (!bimodal_flits.empty() && (bimodal_flits.size() != 2 ||
-                                 std::any_of(bimodal_flits.begin(), bimodal_flits.end(),
-                                             [](int f) { return f < 1 || f > kMaxDataFlits; }))) {
+                                 std::any_of(bimodal_flits.begin(), bimodal_flits.end(), [](int f) {
+                                   return f < 1 || f > kMaxMessageFlits;
+                                 }))) {
     throw ConfigError("traffic.bimodal_flits", fmt::format("[{}]", fmt::join(bimodal_flits, ", ")),
-                      "two packet lengths of 1 to 16 data flits, or [] for packet_flits alone");
+                      "two message lengths of 1 to 65536 data flits, or [] for one length");
   }
   check_share("traffic.bimodal_fraction", bimodal_fraction);
   check_share("traffic.local_rate", local_rate);
@@ -209,7 +223,7 @@ void TrafficParams::validate(const TopologyParams& topology) const {
     if (peak > 1.0) {
       throw ConfigError("traffic.rate", fmt::format("{}", rate),
                         fmt::format("on/off sends at rate x (burst + idle) / burst while on, at "
-                                    "most one packet per cycle: here {:.3g} packets per cycle; "
+                                    "most one message per cycle: here {:.3g} messages per cycle; "
                                     "lower the rate or the idle share",
                                     peak));
     }

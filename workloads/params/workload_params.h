@@ -71,8 +71,11 @@ struct TrafficParams {
   InjectionProcess injection = InjectionProcess::Bernoulli;
   double rate = 0.3;      // offered load, flits (header + data) per node per cycle, 0..1
   int packet_flits = 16;  // data flits per packet, 1..16 (one header flit is added)
-  // Bimodal lengths: two packet lengths in data flits and the share of the first; empty: every
-  // packet has packet_flits.
+  // Messages longer than a packet, in data flits (0: a message is one packet of packet_flits),
+  // split into packets of 16 and the rest.
+  int message_flits = 0;
+  // Bimodal lengths: two message lengths in data flits and the share of the first; empty: every
+  // message has message_flits (or packet_flits).
   std::vector<int> bimodal_flits;
   double bimodal_fraction = 0.5;
   double local_rate = 0.5;         // local: share of packets to a node within local_distance
@@ -84,8 +87,9 @@ struct TrafficParams {
   double burst_cycles = 100;       // on_off: mean length of a burst
   double idle_cycles = 100;        // on_off: mean pause between bursts
 
-  // Wire flits of a packet, on average over the lengths.
+  // Wire flits of a message, on average over the lengths.
   double mean_wire_flits() const;
+  static constexpr int kMaxMessageFlits = 65536;  // 1 MiB
   void validate(const TopologyParams& topology) const;
 };
 

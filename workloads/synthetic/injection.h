@@ -1,8 +1,8 @@
 #pragma once
-// When a node creates its synthetic packets (traffic.injection), at a mean of `per_cycle`
-// packets per cycle:
-//   bernoulli  a coin per cycle: at most one packet a cycle
-//   poisson    exponential gaps between packets (several may fall in one cycle)
+// When a node creates its synthetic messages (traffic.injection), at a mean of `per_cycle`
+// messages per cycle:
+//   bernoulli  a coin per cycle: at most one message a cycle
+//   poisson    exponential gaps between messages (several may fall in one cycle)
 //   on_off     bursts and pauses of geometric lengths (means burst_cycles and idle_cycles), a
 //              coin per cycle during a burst, weighted so that the mean stays per_cycle
 // One per node; the randomness is the node's generator.
@@ -17,12 +17,12 @@ class Injection {
  public:
   Injection(const TrafficParams& params, double per_cycle);
 
-  // The cycle of the next packet; cycles never decrease.
+  // The cycle of the next message; cycles never decrease.
   Cycle next(Rng& rng);
 
  private:
   InjectionProcess m_process;
-  double m_p;              // bernoulli, on_off: a packet's chance per cycle (on_off: while on)
+  double m_p;              // bernoulli, on_off: a message's chance per cycle (on_off: while on)
   double m_per_cycle;      // poisson
   double m_burst, m_idle;  // on_off: mean lengths
   Cycle m_cycle = 0;       // the first cycle not drawn yet

@@ -1,13 +1,22 @@
 #include "workloads/synthetic/synthetic_traffic.h"
 
+#include <algorithm>
+
 namespace angara {
+namespace {
+
+int message_flits(const TrafficParams& params) {
+  return params.message_flits > 0 ? params.message_flits : params.packet_flits;
+}
+
+}  // namespace
 
 SyntheticTraffic::SyntheticTraffic(NodeId self, const Destinations& destinations,
                                    const TrafficParams& params, std::uint64_t seed)
     : m_self(self),
       m_destinations(destinations),
-      m_flits{params.bimodal_flits.empty() ? params.packet_flits : params.bimodal_flits[0],
-              params.bimodal_flits.empty() ? params.packet_flits : params.bimodal_flits[1]},
+      m_flits{params.bimodal_flits.empty() ? message_flits(params) : params.bimodal_flits[0],
+              params.bimodal_flits.empty() ? message_flits(params) : params.bimodal_flits[1]},
       m_first_share(params.bimodal_flits.empty() ? 1.0 : params.bimodal_fraction),
       m_sends(params.rate > 0.0 && destinations.sends(self)),
       m_injection(params, params.rate / params.mean_wire_flits()),
@@ -15,10 +24,20 @@ SyntheticTraffic::SyntheticTraffic(NodeId self, const Destinations& destinations
 
 std::optional<PacketRequest> SyntheticTraffic::next() {
   if (!m_sends) return std::nullopt;
-  const Cycle created = m_injection.next(m_rng);
-  const NodeId dst = m_destinations.pick(m_self, m_rng);
-  const bool first = m_flits[0] == m_flits[1] || m_rng.uniform01() < m_first_share;
-  return PacketRequest{dst, m_flits[first ? 0 : 1], created};
+  if (m_rest == 0) {
+    m_message.created = m_injection.next(m_rng);
+    m_message.dst = m_destinations.pick(m_self, m_rng);
+    const bool first = m_flits[0] == m_flits[1] || m_rng.uniform01() < m_first_share;
+    m_rest = m_flits[first ? 0 : 1];
+    m_message.message_packets =
+        static_cast<std::uint32_t>((m_rest + kMaxDataFlits - 1) / kMaxDataFlits);
+  } else {
+    m_message.message_packets = 0;  // the rest of the message
+  }
+  PacketRequest packet = m_message;
+  packet.data_flits = std::min(m_rest, kMaxDataFlits);
+  m_rest -= packet.data_flits;
+  return packet;
 }
 
 }  // namespace angara

@@ -1,8 +1,9 @@
 #pragma once
 // A node's synthetic traffic (workload.kind = "synthetic", and the collective kind's background):
-// packets created by the injection process at a mean of traffic.rate flits per node per cycle,
-// each to a destination of the pattern, of traffic.packet_flits data flits or, bimodal, of one of
-// two lengths.
+// messages created by the injection process at a mean of traffic.rate flits per node per cycle,
+// each to a destination of the pattern, of one packet of traffic.packet_flits data flits, of
+// traffic.message_flits or, bimodal, of one of two lengths; a message longer than a packet goes
+// as packets of 16 data flits and the rest, created together.
 
 #include "models/core/rng.h"
 #include "models/endpoint/traffic_source.h"
@@ -23,8 +24,10 @@ class SyntheticTraffic : public TrafficSource {
  private:
   NodeId m_self;
   const Destinations& m_destinations;
-  int m_flits[2];        // the packet lengths, data flits (the same twice if not bimodal)
-  double m_first_share;  // of packets with the first
+  int m_flits[2];           // the message lengths, data flits (the same twice if not bimodal)
+  double m_first_share;     // of messages with the first
+  PacketRequest m_message;  // the message being split into packets
+  int m_rest = 0;           // its data flits not handed out yet
   bool m_sends;
   Injection m_injection;
   Rng m_rng;
