@@ -40,42 +40,45 @@ nlohmann::json run_one(const Config& c) {
   });
 }
 
+// `c` again with an RTL block in (`block` of RtlParams): its results must equal the model's,
+// apart from the checked counts under `checked_key`, and the checks must have seen work.
+template <typename Check>
+void same_with_rtl(const Config& c, const nlohmann::json& model, BlockImpl RtlParams::*block,
+                   const char* checked_key, const char* what, Check check) {
+  if (c.sim.mode != SimMode::At) return;
+  Config with_rtl = c;
+  with_rtl.rtl.*block = BlockImpl::Rtl;
+  nlohmann::json rtl = run_one(with_rtl);
+  check(rtl[checked_key]);
+  nlohmann::json same = model;
+  for (auto* j : {&rtl, &same}) {
+    j->erase("config");
+    j->erase(checked_key);
+  }
+  EXPECT_EQ(rtl, same) << what << " changed the results";
+}
+
 nlohmann::json run(const Config& c) {
   const nlohmann::json model = run_one(c);
+  [[maybe_unused]] const bool reduces = c.workload.op != CollectiveOp::Broadcast;
 #ifdef ANGARA_RTL_REDUCER_IN
-  if (c.sim.mode == SimMode::At) {
-    Config with_rtl = c;
-    with_rtl.rtl.reducer = BlockImpl::Rtl;
-    nlohmann::json rtl = run_one(with_rtl);
-    const auto checked = rtl["rtl_reducer_checked"];
-    if (c.workload.op != CollectiveOp::Broadcast) {
-      EXPECT_GT(checked["results"].get<int>(), 0) << "the RTL Reducer handed off nothing";
-    }
-    nlohmann::json same = model;
-    for (auto* j : {&rtl, &same}) {
-      j->erase("config");
-      j->erase("rtl_reducer_checked");
-    }
-    EXPECT_EQ(rtl, same) << "the RTL Reducer changed the results";
-  }
+  same_with_rtl(c, model, &RtlParams::reducer, "rtl_reducer_checked", "the RTL Reducer",
+                [&](const nlohmann::json& checked) {
+                  if (reduces) {
+                    EXPECT_GT(checked["results"].get<int>(), 0)
+                        << "the RTL Reducer handed off nothing";
+                  }
+                });
 #endif
 #ifdef ANGARA_RTL_VCUP_IN
-  if (c.sim.mode == SimMode::At) {
-    Config with_rtl = c;
-    with_rtl.rtl.vcup = BlockImpl::Rtl;
-    nlohmann::json rtl = run_one(with_rtl);
-    const auto checked = rtl["rtl_vcup_checked"];
-    if (c.workload.op != CollectiveOp::Broadcast) {
-      EXPECT_GT(checked["packets"].get<int>(), 0) << "no packet went through an RTL VCUp";
-    }
-    EXPECT_EQ(checked["packets"], checked["frees"]) << "packets left in an RTL VCUp";
-    nlohmann::json same = model;
-    for (auto* j : {&rtl, &same}) {
-      j->erase("config");
-      j->erase("rtl_vcup_checked");
-    }
-    EXPECT_EQ(rtl, same) << "the RTL VCUp changed the results";
-  }
+  same_with_rtl(c, model, &RtlParams::vcup, "rtl_vcup_checked", "the RTL VCUp",
+                [&](const nlohmann::json& checked) {
+                  if (reduces) {
+                    EXPECT_GT(checked["packets"].get<int>(), 0)
+                        << "no packet went through an RTL VCUp";
+                  }
+                  EXPECT_EQ(checked["packets"], checked["frees"]) << "packets left in an RTL VCUp";
+                });
 #endif
   return model;
 }
