@@ -121,6 +121,35 @@ void ChannelParams::validate(const std::string& section) const {
   }
 }
 
+// The Reducer's cycle fields are 4 bits, and the head and the slot read take a cycle each.
+void CollectiveParams::check_rtl_reducer() const {
+  if (reducer_cycles < 2 || reducer_cycles > 15) {
+    throw ConfigError("collective.reducer_cycles", fmt::format("{}", reducer_cycles),
+                      "with rtl.reducer = \"rtl\" it must be 2..15 (the head, then the slot read)");
+  }
+  if (reducer_flit_cycles < 1 || reducer_flit_cycles > 15) {
+    throw ConfigError("collective.reducer_flit_cycles", fmt::format("{}", reducer_flit_cycles),
+                      "with rtl.reducer = \"rtl\" it must be 1..15 (a data flit per beat)");
+  }
+}
+
+// VCUp's stage timers are 4 bits and each stage takes a cycle at least; it has 64 entries and
+// takes a largest packet.
+void CollectiveParams::check_rtl_vcup() const {
+  if (table_cycles < 1 || table_cycles > 15) {
+    throw ConfigError("collective.table_cycles", fmt::format("{}", table_cycles),
+                      "with rtl.vcup = \"rtl\" it must be 1..15 (a 4-bit timer)");
+  }
+  if (analysis_cycles < 1 || analysis_cycles > 15) {
+    throw ConfigError("collective.analysis_cycles", fmt::format("{}", analysis_cycles),
+                      "with rtl.vcup = \"rtl\" it must be 1..15 (a 4-bit timer)");
+  }
+  if (buffer_flits < kMaxPacketFlits || buffer_flits > 64) {
+    throw ConfigError("collective.buffer_flits", fmt::format("{}", buffer_flits),
+                      "with rtl.vcup = \"rtl\" it must be 17..64 (a largest packet; 64 entries)");
+  }
+}
+
 void CollectiveParams::validate(const TopologyParams& topology) const {
   if (trees < 0 || trees > 16) {
     throw ConfigError("collective.trees", fmt::format("{}", trees), "0 to 16 trees (TreeId 0..15)");

@@ -85,6 +85,10 @@ struct CollectiveParams {
   std::vector<TreeSpec> tree;             // trees given row by row, TreeIds after `trees`
 
   void validate(const TopologyParams& topology) const;
+  // The ranges the RTL blocks' fields hold (docs/RTL.md), for rtl.reducer and rtl.vcup = "rtl":
+  // throw a ConfigError naming the key otherwise.
+  void check_rtl_reducer() const;
+  void check_rtl_vcup() const;
 };
 
 // The reduction operations of the collective subnet, on 64-bit signed integers.

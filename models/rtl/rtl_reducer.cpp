@@ -10,8 +10,6 @@
 namespace angara {
 namespace {
 
-constexpr int kMaxCycleField = 15;  // cfg_head_cycles and cfg_flit_cycles are 4 bits wide
-
 std::uint64_t bv_word(const sc_dt::sc_bv<128>& v, int w) {
   return v.range(64 * w + 63, 64 * w).to_uint64();
 }
@@ -25,17 +23,6 @@ sc_dt::sc_bv<128> to_bv(const Flit& f) {
 
 }  // namespace
 
-void RtlReducer::check_params(const CollectiveParams& p) {
-  if (p.reducer_cycles < 2 || p.reducer_cycles > kMaxCycleField) {
-    throw ConfigError("collective.reducer_cycles", fmt::format("{}", p.reducer_cycles),
-                      "with rtl.reducer = \"rtl\" it must be 2..15 (the head, then the slot read)");
-  }
-  if (p.reducer_flit_cycles < 1 || p.reducer_flit_cycles > kMaxCycleField) {
-    throw ConfigError("collective.reducer_flit_cycles", fmt::format("{}", p.reducer_flit_cycles),
-                      "with rtl.reducer = \"rtl\" it must be 1..15 (one data flit per beat)");
-  }
-}
-
 RtlReducer::RtlReducer(const sc_core::sc_module_name& name, std::string where,
                        const CollectiveParams& params, const FabricClock& clock,
                        RtlReducerStats& stats)
@@ -44,7 +31,7 @@ RtlReducer::RtlReducer(const sc_core::sc_module_name& name, std::string where,
       m_clock(clock),
       m_stats(stats),
       m_rtl(make_reducer_rtl("rtl", m_pins)) {
-  check_params(params);
+  params.check_rtl_reducer();
   m_head_cycles = static_cast<std::uint32_t>(params.reducer_cycles);
   m_flit_cycles = static_cast<std::uint32_t>(params.reducer_flit_cycles);
   SC_METHOD(tick);  // runs at 0 to reset the RTL, then only while it has work

@@ -41,9 +41,6 @@ class RtlReducer : public sc_core::sc_module, public ReducerBlock {
                        Cycle end) override;
   int busy(int tree) const override { return m_model.busy(tree); }
 
-  // The RTL's cycle counts must be the ones configured: throws ConfigError otherwise.
-  static void check_params(const CollectiveParams& params);
-
  private:
   struct Contribution {
     Cycle at = 0, start = 0, end = 0;

@@ -9,9 +9,7 @@
 namespace angara {
 namespace {
 
-constexpr int kMaxCycleField = 15;   // cfg_table_cycles and cfg_analysis_cycles are 4 bits
-constexpr int kMaxBufferFlits = 64;  // 64 entries, a packet has a flit at least
-constexpr int kRowBits = 14;         // member, is_root, pe, to_root (3), dirs (8)
+constexpr int kRowBits = 14;  // member, is_root, pe, to_root (3), dirs (8)
 constexpr std::uint32_t kTargetPe = 8, kTargetPegroup = 9;
 
 // The node's row of one tree as the RTL's table holds it.
@@ -320,25 +318,10 @@ void RtlVcUp::Lane::mismatch(Cycle c, const std::string& signal, const std::stri
                                t.to_string(), model, rtl));
 }
 
-void RtlVcUp::check_params(const CollectiveParams& p) {
-  if (p.table_cycles < 1 || p.table_cycles > kMaxCycleField) {
-    throw ConfigError("collective.table_cycles", fmt::format("{}", p.table_cycles),
-                      "with rtl.vcup = \"rtl\" it must be 1..15 (a 4-bit timer)");
-  }
-  if (p.analysis_cycles < 1 || p.analysis_cycles > kMaxCycleField) {
-    throw ConfigError("collective.analysis_cycles", fmt::format("{}", p.analysis_cycles),
-                      "with rtl.vcup = \"rtl\" it must be 1..15 (a 4-bit timer)");
-  }
-  if (p.buffer_flits < kMaxPacketFlits || p.buffer_flits > kMaxBufferFlits) {
-    throw ConfigError("collective.buffer_flits", fmt::format("{}", p.buffer_flits),
-                      "with rtl.vcup = \"rtl\" it must be 17..64 (a largest packet; 64 entries)");
-  }
-}
-
 RtlVcUp::RtlVcUp(const sc_core::sc_module_name& name, std::string where, const RouterCore& core,
                  const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats)
     : sc_core::sc_module(name), m_core(core) {
-  check_params(core.shared().coll);
+  core.shared().coll.check_rtl_vcup();
   if (core.id() > 0xFFFF) {
     throw ConfigError("topology.dims", fmt::format("node {}", core.id()),
                       "with rtl.vcup = \"rtl\" node ids must fit the header's 16 bits");

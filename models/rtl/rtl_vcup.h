@@ -45,9 +45,6 @@ class RtlVcUp : public sc_core::sc_module, public RouterProbe {
   void arrival(PortId port, const Packet& packet) override;
   void grant(const Grant& grant) override;
 
-  // The RTL's cycle counts and buffer must be the ones configured: throws ConfigError otherwise.
-  static void check_params(const CollectiveParams& params);
-
  private:
   class Lane;  // one port's VCUp: its RTL and the model's packets in it
   const RouterCore& m_core;

@@ -30,44 +30,21 @@ void TraceParams::validate(const TopologyParams& topology, SimMode mode) const {
 }
 
 void RtlParams::validate(SimMode mode, const CollectiveParams& collective) const {
-  if (vcup == BlockImpl::Rtl) validate_vcup(mode, collective);
-  if (reducer != BlockImpl::Rtl) return;
-  if (mode != SimMode::At) {
-    throw ConfigError("rtl.reducer", "\"rtl\"",
-                      "the RTL Reducer is clocked, so it runs in AT only: set sim.mode = \"at\" "
-                      "or rtl.reducer = \"model\"");
+  if (vcup == BlockImpl::Rtl) {
+    if (mode != SimMode::At) {
+      throw ConfigError("rtl.vcup", "\"rtl\"",
+                        "the RTL VCUp is clocked beside AT's routers, so it runs in AT only: set "
+                        "sim.mode = \"at\" or rtl.vcup = \"model\"");
+    }
+    collective.check_rtl_vcup();
   }
-  // The RTL's cycle fields are 4 bits; the head and the slot read take a cycle each.
-  if (collective.reducer_cycles < 2 || collective.reducer_cycles > 15) {
-    throw ConfigError("collective.reducer_cycles", fmt::format("{}", collective.reducer_cycles),
-                      "with rtl.reducer = \"rtl\" it must be 2..15 (the head, then the slot read)");
-  }
-  if (collective.reducer_flit_cycles < 1 || collective.reducer_flit_cycles > 15) {
-    throw ConfigError("collective.reducer_flit_cycles",
-                      fmt::format("{}", collective.reducer_flit_cycles),
-                      "with rtl.reducer = \"rtl\" it must be 1..15 (a data flit per beat)");
-  }
-}
-
-void RtlParams::validate_vcup(SimMode mode, const CollectiveParams& collective) const {
-  if (mode != SimMode::At) {
-    throw ConfigError("rtl.vcup", "\"rtl\"",
-                      "the RTL VCUp is clocked beside AT's routers, so it runs in AT only: set "
-                      "sim.mode = \"at\" or rtl.vcup = \"model\"");
-  }
-  // The RTL's stage timers are 4 bits and each stage takes a cycle at least; it has 64 entries
-  // and takes a largest packet.
-  if (collective.table_cycles < 1 || collective.table_cycles > 15) {
-    throw ConfigError("collective.table_cycles", fmt::format("{}", collective.table_cycles),
-                      "with rtl.vcup = \"rtl\" it must be 1..15 (a 4-bit timer)");
-  }
-  if (collective.analysis_cycles < 1 || collective.analysis_cycles > 15) {
-    throw ConfigError("collective.analysis_cycles", fmt::format("{}", collective.analysis_cycles),
-                      "with rtl.vcup = \"rtl\" it must be 1..15 (a 4-bit timer)");
-  }
-  if (collective.buffer_flits < kMaxPacketFlits || collective.buffer_flits > 64) {
-    throw ConfigError("collective.buffer_flits", fmt::format("{}", collective.buffer_flits),
-                      "with rtl.vcup = \"rtl\" it must be 17..64 (a largest packet; 64 entries)");
+  if (reducer == BlockImpl::Rtl) {
+    if (mode != SimMode::At) {
+      throw ConfigError("rtl.reducer", "\"rtl\"",
+                        "the RTL Reducer is clocked, so it runs in AT only: set sim.mode = \"at\" "
+                        "or rtl.reducer = \"model\"");
+    }
+    collective.check_rtl_reducer();
   }
 }
 

@@ -33,7 +33,6 @@ struct RtlParams {
   void validate(SimMode mode, const CollectiveParams& collective) const;
 
  private:
-  void validate_vcup(SimMode mode, const CollectiveParams& collective) const;
 };
 
 // A whole experiment's parameters.
