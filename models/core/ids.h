@@ -17,6 +17,9 @@ inline constexpr Cycle kNever = std::numeric_limits<Cycle>::max();  // "no such 
 
 inline constexpr int kMaxDims = 4;
 inline constexpr char kDimNames[kMaxDims] = {'X', 'Y', 'Z', 'W'};
+// A router's link ports: a 4D torus's 8 directions, a fat tree's switch 2k (k <= 8).
+inline constexpr int kMaxLinkPorts = 16;
+inline constexpr int kMaxVcs = 8;  // point-to-point VCs per port (3 header bits)
 
 // One direction of motion on the torus: +X is index 0, -X 1, +Y 2, ... -W 7.
 struct Direction {
@@ -28,6 +31,12 @@ struct Direction {
   static constexpr Direction from_index(int i) { return {i / 2, (i % 2) != 0}; }
   std::string name() const { return std::string(1, negative ? '-' : '+') + kDimNames[dim]; }
   constexpr bool operator==(const Direction&) const = default;
+};
+
+// One end of a link: a router and its port.
+struct LinkEnd {
+  NodeId router = 0;
+  PortId port = 0;
 };
 
 // Parses "+X", "-w" ...; returns false if the text is not a direction.

@@ -15,18 +15,31 @@ Cycle ceil_cycles(double cycles) {
 
 int TopologyParams::node_count() const {
   int n = 1;
-  for (int k : dims) n *= k;
+  if (kind == TopologyKind::FatTree) {
+    for (int l = 0; l < levels; ++l) n *= k;
+    return n;
+  }
+  for (int size : dims) n *= size;
   return n;
 }
 
 int TopologyParams::diameter() const {
+  if (kind == TopologyKind::FatTree) return 2 * levels;  // up to the top level and down
   int hops = 0;
-  for (int k : dims) hops += k / 2;
+  for (int size : dims) hops += size / 2;
   return hops;
 }
 
 void TopologyParams::check_node(const std::string& key, const std::vector<int>& c) const {
   const auto text = fmt::format("[{}]", fmt::join(c, ", "));
+  if (kind == TopologyKind::FatTree) {
+    if (c.size() != 1 || c[0] < 0 || c[0] >= node_count()) {
+      throw ConfigError(
+          key, text,
+          fmt::format("a fat tree's node is given by its number, [0] to [{}]", node_count() - 1));
+    }
+    return;
+  }
   if (c.size() != dims.size()) {
     throw ConfigError(
         key, text,
@@ -40,14 +53,32 @@ void TopologyParams::check_node(const std::string& key, const std::vector<int>& 
 }
 
 void TopologyParams::validate() const {
+  if (kind == TopologyKind::FatTree) {
+    if (k < 2 || 2 * k > kMaxLinkPorts) {
+      throw ConfigError("topology.k", std::to_string(k),
+                        fmt::format("a fat tree's switches have 2k link ports, a router at most "
+                                    "{}: k must be 2 to {}",
+                                    kMaxLinkPorts, kMaxLinkPorts / 2));
+    }
+    long long nodes = 1;
+    for (int l = 0; l < levels && nodes <= 65536; ++l) nodes *= k;
+    if (levels < 1 || nodes > 65536) {
+      throw ConfigError("topology.levels", std::to_string(levels),
+                        fmt::format("k^levels nodes: at least 1 level and at most 65536 nodes "
+                                    "(16-bit node ids in the header) with k = {}",
+                                    k));
+    }
+    return;
+  }
   const auto text = fmt::format("[{}]", fmt::join(dims, ", "));
   if (dims.empty() || dims.size() > kMaxDims) {
     throw ConfigError("topology.dims", text, "a torus has 1 to 4 dimensions (X, Y, Z, W)");
   }
   long long nodes = 1;
-  for (int k : dims) {
-    if (k < 2) throw ConfigError("topology.dims", text, "every dimension size must be at least 2");
-    nodes *= k;
+  for (int size : dims) {
+    if (size < 2)
+      throw ConfigError("topology.dims", text, "every dimension size must be at least 2");
+    nodes *= size;
   }
   if (nodes > 65536) {
     throw ConfigError("topology.dims", text, "at most 65536 nodes (16-bit node ids in the header)");

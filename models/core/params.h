@@ -12,14 +12,21 @@
 
 namespace angara {
 
+enum class TopologyKind { Torus, FatTree };
+
 struct TopologyParams {
-  std::vector<int> dims{4, 4, 4};  // ring size per dimension, in the order X, Y, Z, W
+  TopologyKind kind = TopologyKind::Torus;
+  std::vector<int> dims{4, 4, 4};  // torus: ring size per dimension, in the order X, Y, Z, W
+  int k = 4;                       // fat tree: k-ary (switches of 2k ports) ...
+  int levels = 3;                  // ... n-tree: k^n nodes under n levels of switches
+
+  bool torus() const { return kind == TopologyKind::Torus; }
 
   int node_count() const;
   int diameter() const;  // hops between the farthest two nodes
   void validate() const;
   // Throws a ConfigError under `key` unless `coords` name a node: one coordinate per dimension,
-  // each on its ring.
+  // each on its ring (a fat tree: one, the node's number).
   void check_node(const std::string& key, const std::vector<int>& coords) const;
 };
 

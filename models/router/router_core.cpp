@@ -7,9 +7,9 @@
 
 namespace angara {
 
-RouterShared::RouterShared(const Torus& t, const FabricParams& params)
-    : torus(t),
-      routing(t, params.router),
+RouterShared::RouterShared(const Topology& t, const FabricParams& params, std::uint64_t seed)
+    : topology(t),
+      routing(t, params.router, seed),
       vcs(params.router.vcs),
       buffer_flits(params.router.buffer_flits),
       pipeline(params.router.pipeline_cycles),
@@ -22,7 +22,7 @@ RouterShared::RouterShared(const Torus& t, const FabricParams& params)
 RouterCore::RouterCore(NodeId id, const RouterShared& shared,
                        std::unique_ptr<CollectiveUnit> collective, PacketPool& pool)
     : m_id(id),
-      m_local(static_cast<PortId>(shared.torus.direction_count())),
+      m_local(static_cast<PortId>(shared.topology.ports(id))),
       m_shared(shared),
       m_collective(std::move(collective)),
       m_pool(&pool),
@@ -42,21 +42,20 @@ RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
   if (is_collective(packet.header.kind)) {
     if (!m_collective) {
       throw std::logic_error(fmt::format("router {}: collective packet but no collective subnet",
-                                         m_shared.torus.format(m_id)));
+                                         m_shared.topology.format(m_id)));
     }
     const CollectiveRoute c = m_collective->arrival(packet, port == m_local);
-    return {static_cast<std::uint16_t>(c.dirs | (c.pe ? bit(m_local) : 0) |
-                                       (c.pegroup ? bit(pegroup_port()) : 0)),
-            0, packet.wire_flits()};
+    return {c.dirs | (c.pe ? bit(m_local) : 0) | (c.pegroup ? bit(pegroup_port()) : 0), 0,
+            packet.wire_flits()};
   }
   // VC = set * classes + class, with 1 or 2 classes: mask and shift, no division per hop.
   const int class_bits = m_shared.routing.vc_classes() - 1;
-  std::optional<Direction> arrived_by;
-  if (port < m_local) arrived_by = Direction::from_index(port);
+  std::optional<PortId> arrived;
+  if (port < m_local) arrived = port;
   const RouteStep step =
-      m_shared.routing.route(m_id, packet.header.dst, arrived_by, packet.header.vc & class_bits);
+      m_shared.routing.route(m_id, arrived, packet.header, packet.header.vc & class_bits);
   const int set_base = packet.header.vc & ~class_bits;
-  return {bit(step.eject ? m_local : step.dir.index()), static_cast<VcId>(set_base + step.vc_class),
+  return {bit(step.eject ? m_local : step.port), static_cast<VcId>(set_base + step.vc_class),
           m_shared.routing.required_credits(step, packet.wire_flits())};
 }
 
@@ -244,7 +243,7 @@ Cycle RouterCore::next_wakeup(Cycle now) {
     const Queued& q = m_inputs[i].front();
     const Cycle t = std::max(q.ready, m_input_busy[port]);
     Cycle earliest = kNever;
-    for (std::uint16_t outs = q.route.outs; outs; outs &= outs - 1) {
+    for (std::uint32_t outs = q.route.outs; outs; outs &= outs - 1) {
       const auto out = static_cast<PortId>(std::countr_zero(outs));
       auto& credits = m_credits[input_index(out, out_vc(out, *q.packet, q.route))];
       const Cycle c =
@@ -317,7 +316,7 @@ void RouterCore::trace_credits(PortId port, VcId vc, std::int64_t flits, Cycle a
 
 std::string RouterCore::port_name(PortId port) const {
   if (port == m_local) return "local";
-  return port == pegroup_port() ? "pegroup" : Direction::from_index(port).name();
+  return port == pegroup_port() ? "pegroup" : m_shared.topology.port_name(m_id, port);
 }
 
 std::optional<RouterCore::Blocked> RouterCore::oldest_blocked(Cycle now) const {
@@ -334,9 +333,9 @@ std::optional<RouterCore::Blocked> RouterCore::oldest_blocked(Cycle now) const {
         q.ready,
         fmt::format("router {} input port {} VC {}: packet #{} ({} -> {}, {} flits) waits since "
                     "cycle {} for output {} VC {}, which has {} free flits of the {} it needs",
-                    m_shared.torus.format(m_id), port_name(port), i % m_vc_count,
-                    p.header.high_word, m_shared.torus.format(p.header.src),
-                    m_shared.torus.format(p.header.dst), p.wire_flits(), q.ready, port_name(out),
+                    m_shared.topology.format(m_id), port_name(port), i % m_vc_count,
+                    p.header.high_word, m_shared.topology.format(p.header.src),
+                    m_shared.topology.format(p.header.dst), p.wire_flits(), q.ready, port_name(out),
                     vc, m_credits[input_index(out, vc)].available(),
                     need(port, out, *q.packet, q.route))};
   }

@@ -33,7 +33,7 @@
 #include "models/fabric/credit_counter.h"
 #include "models/router/collective_unit.h"
 #include "models/router/router_trace.h"
-#include "models/routing/direction_order_routing.h"
+#include "models/routing/network_routing.h"
 
 namespace angara {
 
@@ -84,10 +84,11 @@ concept IssueShell = requires(T& shell, OutputRequest& request, const Grant& gra
 // What every router of one machine reads and none changes. A hop reads it, so one copy stays in
 // cache for all routers; a copy per router would be another cache miss per hop on a large torus.
 struct RouterShared {
-  RouterShared(const Torus& torus, const FabricParams& params);
+  // `seed`: the run's, for a fat tree's random up paths.
+  RouterShared(const Topology& topology, const FabricParams& params, std::uint64_t seed);
 
-  const Torus& torus;
-  DirectionOrderRouting routing;
+  const Topology& topology;
+  NetworkRouting routing;
   int vcs;           // point-to-point VCs per port
   int buffer_flits;  // per point-to-point VC
   int pipeline;
@@ -97,10 +98,11 @@ struct RouterShared {
 
 class RouterCore {
  public:
-  // Port numbering: directions 0 .. 2*dims-1 (Direction::index()), then the local port
-  // (injection in, ejection out), then the internal PEGroup port. Input port d holds packets
-  // travelling in direction d. VCs per port: router.vcs point-to-point VCs, then VCUp, VCDown.
-  // `collective` may be null (no trees); `pool` makes the copies of multi-destination packets.
+  // Port numbering: link ports (a torus: directions 0 .. 2*dims-1, Direction::index()), then
+  // the local port (injection in, ejection out), then the internal PEGroup port. On a torus
+  // input port d holds packets travelling in direction d. VCs per port: router.vcs point-to-point
+  // VCs, then VCUp, VCDown. `collective` may be null (no trees); `pool` makes the copies of
+  // multi-destination packets.
   RouterCore(NodeId id, const RouterShared& shared, std::unique_ptr<CollectiveUnit> collective,
              PacketPool& pool);
 
@@ -120,7 +122,7 @@ class RouterCore {
   // Where a packet that arrived on input `port` goes: the output ports still to serve, its VC
   // there (point-to-point) and the free flits that VC must show before it may go.
   struct Route {
-    std::uint16_t outs = 0;  // bit per output port
+    std::uint32_t outs = 0;  // bit per output port
     VcId p2p_vc = 0;
     int need = 0;
   };
@@ -208,7 +210,7 @@ class RouterCore {
   };
   struct Allocation;  // RouterAt's IssueShell
 
-  static std::uint16_t bit(int port) { return static_cast<std::uint16_t>(1U << port); }
+  static std::uint32_t bit(int port) { return 1U << port; }
   // VCUp/VCDown's table read and head analysis for a packet from input `port` (else 0).
   Cycle routing_cycles(PortId port, const Packet& packet) const;
   Cycle first_packet_tail(PortId port, const Packet& packet) const;
@@ -229,14 +231,14 @@ class RouterCore {
   std::uint64_t m_flit_hops = 0;
   int m_vc_count;  // all VCs per port: point-to-point + VCUp + VCDown
 
-  // Input VCs holding packets, so that allocation visits only those (a router has up to 100).
+  // Input VCs holding packets, so that allocation visits only those (a router has up to 180).
   class InputSet {
    public:
     void set(int i) { m_words[i / 64] |= std::uint64_t{1} << (i % 64); }
     void clear(int i) { m_words[i / 64] &= ~(std::uint64_t{1} << (i % 64)); }
     template <typename Fn>
     void for_each(Fn fn) const {
-      for (int w = 0; w < 2; ++w) {
+      for (int w = 0; w < kWords; ++w) {
         for (std::uint64_t bits = m_words[w]; bits; bits &= bits - 1) {
           fn(w * 64 + std::countr_zero(bits));
         }
@@ -244,7 +246,8 @@ class RouterCore {
     }
 
    private:
-    std::uint64_t m_words[2] = {0, 0};
+    static constexpr int kWords = ((kMaxLinkPorts + 2) * (kMaxVcs + 2) + 63) / 64;
+    std::uint64_t m_words[kWords] = {};
   };
 
   std::vector<RingQueue<Queued>> m_inputs;  // [port * vc_count + vc]
@@ -266,7 +269,7 @@ Cycle RouterCore::issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Rou
   const bool last = (route.outs & (route.outs - 1)) == 0;
   OutputRequest request = request_for(in, out, packet, route, input_free);
   Packet* p = copy_for(packet, last);
-  route.outs &= static_cast<std::uint16_t>(~bit(out));
+  route.outs &= ~bit(out);
   const VcId vc = request.vc;
   const Cycle start = shell.book(request);
   input_free = start + request.input;

@@ -36,7 +36,7 @@ void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& delay) {
 
 Cycle RouterLt::hop(PortId in_port, Packet& packet, Cycle now) {
   if (in_port == m_core.local_port() && !m_routers.empty() && !is_collective(packet.header.kind)) {
-    prefetch_path(packet.header.dst, packet.header.vc);
+    prefetch_path(packet.header);
   }
   const VcId in_vc = packet.header.vc;
   const Cycle arrival = packet.head_at;
@@ -143,7 +143,7 @@ PortId RouterLt::first_free(PortId port, const Packet& packet, const RouterCore:
                             Cycle from, Cycle now, int copies) {
   PortId best = static_cast<PortId>(std::countr_zero(route.outs));
   Cycle best_at = kNever;
-  for (std::uint16_t outs = route.outs; outs; outs &= outs - 1) {
+  for (std::uint32_t outs = route.outs; outs; outs &= outs - 1) {
     const auto out = static_cast<PortId>(std::countr_zero(outs));
     OutputRequest r = m_core.request_for(port, out, packet, route, from);
     const Cycle at = fit(r, now, copies).at;
@@ -201,7 +201,7 @@ void RouterLt::hand_on(const Grant& g, Cycle now) {
   const PortId port = g.out_port;
   Cycle left = 0;  // when the packet has left the buffer behind the output (with buffers)
   if (port < m_core.local_port() && m_next[port] != nullptr) {
-    left = m_next[port]->hop(port, packet, now);
+    left = m_next[port]->hop(next_input(port), packet, now);
   } else {
     sc_core::sc_time delay = m_clock.until(packet.head_at);
     if (port == m_core.local_port() && m_endpoint != nullptr) {
@@ -246,40 +246,47 @@ void RouterLt::set_fabric(std::span<RouterLt* const> routers,
   }
   m_routers = routers;
   m_endpoints = endpoints;
-  m_endpoint = endpoints[m_core.id()];
-  const Torus& torus = m_core.shared().torus;
-  for (int d = 0; d < torus.direction_count(); ++d) {
-    m_next[d] = routers[torus.neighbor(m_core.id(), Direction::from_index(d))];
+  const Topology& topology = m_core.shared().topology;
+  if (m_core.id() < endpoints.size()) m_endpoint = endpoints[m_core.id()];
+  for (int p = 0; p < m_core.local_port(); ++p) {
+    m_next[p] = routers[topology.peer(m_core.id(), static_cast<PortId>(p)).router];
   }
 }
 
-void RouterLt::prefetch_path(NodeId dst, VcId vc) const {
+PortId RouterLt::next_input(PortId port) const {
+  const Topology& topology = m_core.shared().topology;
+  return topology.torus() ? port : topology.peer(m_core.id(), port).port;
+}
+
+void RouterLt::prefetch_path(const PacketHeader& header) const {
+  const VcId vc = header.vc;
   const RouterShared& shared = m_core.shared();
   const int class_bits = shared.routing.vc_classes() - 1;
   const int set_base = vc & ~class_bits;
   const int vcs = m_core.vc_count();
   NodeId here = m_core.id();
-  std::optional<Direction> arrived_by;
+  std::optional<PortId> arrived;
   int vc_class = vc & class_bits;
   for (;;) {
-    const RouteStep step = shared.routing.route(here, dst, arrived_by, vc_class);
+    const RouteStep step = shared.routing.route(here, arrived, header, vc_class);
     const RouterLt* router = m_routers[here];
-    const PortId port = step.eject ? m_core.local_port() : static_cast<PortId>(step.dir.index());
+    const PortId port = step.eject ? shared.topology.ports(here) : step.port;
     prefetch_object(&router->m_outputs[port]);
     if (buffers()) prefetch_object(&router->m_holds[port * vcs + set_base + step.vc_class]);
     if (step.eject) {
       m_endpoints[here]->prefetch();
       return;
     }
-    here = shared.torus.neighbor(here, step.dir);
-    arrived_by = step.dir;
+    const LinkEnd next_end = shared.topology.peer(here, port);
+    here = next_end.router;
+    arrived = next_end.port;
     vc_class = step.vc_class;
     const RouterLt* next = m_routers[here];
     __builtin_prefetch(next->m_next.data());
     __builtin_prefetch(&next->m_core);
     if (buffers()) {
-      prefetch_object(&next->m_order[port * vcs + set_base + vc_class]);
-      prefetch_object(&next->m_crossbar_inputs[port]);
+      prefetch_object(&next->m_order[next_end.port * vcs + set_base + vc_class]);
+      prefetch_object(&next->m_crossbar_inputs[next_end.port]);
     }
   }
 }

@@ -31,7 +31,7 @@ namespace angara {
 
 class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
  public:
-  // Bound like RouterAt: out[d]/in[d] for direction d, then the local port.
+  // Bound like RouterAt: out[p]/in[p] for link port p, then the local port.
   tlm_utils::multi_passthrough_initiator_socket<RouterLt, 0, FabricProtocol> out;
   tlm_utils::multi_passthrough_target_socket<RouterLt, 0, FabricProtocol> in;
 
@@ -39,12 +39,12 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
 
   const RouterCore& core() const { return m_core; }
 
-  // The machine's routers and endpoints, by node, once bound (out[d] of each router to in[d] of
-  // its neighbour in direction d, the local port to its endpoint): a hop then makes the call the
-  // socket would make itself, and a packet entering the network has its path's state fetched
-  // from memory all at once instead of one cache miss after another (docs/PERFORMANCE.md).
-  // `calendar` wakes the PEGroup's timer; `buffers`: model the buffers behind the outputs (else
-  // only the channels).
+  // The machine's routers and endpoints, by router and node, once bound (out[p] of each router
+  // to the input of the router its link port p leads to, the local port to its endpoint): a hop
+  // then makes the call the socket would make itself, and a packet entering the network has its
+  // path's state fetched from memory all at once instead of one cache miss after another
+  // (docs/PERFORMANCE.md). `calendar` wakes the PEGroup's timer; `buffers`: model the buffers
+  // behind the outputs (else only the channels).
   void set_fabric(std::span<RouterLt* const> routers, std::span<EjectionEnd* const> endpoints,
                   WakeCalendar& calendar, bool buffers);
 
@@ -91,8 +91,10 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   void woken() override;  // the PEGroup's timer
   void arm_timer();
   bool buffers() const { return m_holds != nullptr; }  // sim.lt_buffers
-  // Asks the cache for what the hops of a packet from here to `dst` on VC `vc` will read.
-  void prefetch_path(NodeId dst, VcId vc) const;
+  // Asks the cache for what the hops of the packet with `header` from here will read.
+  void prefetch_path(const PacketHeader& header) const;
+  // The input port of the router that link port `port` leads to.
+  PortId next_input(PortId port) const;
 
   // Carries out a copy RouterCore::issue() has booked: into the PEGroup, whose sends go on at
   // once, or on to the next module (the packet may be recycled after this call).
@@ -103,7 +105,7 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   struct Issue {
     RouterLt& router;
     Cycle now;
-    std::uint16_t outs;  // of the packet being issued
+    std::uint32_t outs;  // of the packet being issued
     const Packet& packet;
 
     int copies() const { return std::popcount(outs); }
@@ -114,18 +116,19 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
     void hand_on(const Grant& grant) { router.hand_on(grant, now); }
   };
 
-  // What a hop touches: a line of these, a line of these and the head of m_core, and one
-  // output's calendar (prefetch_path() asks for exactly those; it finds a router's hold
-  // calendars and input orders through the second line, so that it need not wait for a third).
-  alignas(64) std::array<RouterLt*, 2 * kMaxDims> m_next{};  // [direction]
+  // What a hop touches: the first line of these (a fat tree's switch also the second), a line of
+  // these and the head of m_core, and one output's calendar (prefetch_path() asks for exactly
+  // those; it finds a router's hold calendars and input orders through the line after m_next, so
+  // that it need not wait for another).
+  alignas(64) std::array<RouterLt*, kMaxLinkPorts> m_next{};  // [link port]
   const FabricClock& m_clock;
   // With buffers (sim.lt_buffers) only, [port * VCs + vc]: the buffers behind, the input FIFOs.
   std::unique_ptr<HoldCalendar[]> m_holds;
   std::unique_ptr<InputOrder[]> m_order;
   EjectionEnd* m_endpoint = nullptr;  // on the local port
   RouterCore m_core;
-  std::array<LinkCalendar, 2 * kMaxDims + 2> m_outputs;          // [port]
-  std::array<LinkCalendar, 2 * kMaxDims + 1> m_crossbar_inputs;  // [port]: the PEGroup's aside
+  std::array<LinkCalendar, kMaxLinkPorts + 2> m_outputs;          // [port]
+  std::array<LinkCalendar, kMaxLinkPorts + 1> m_crossbar_inputs;  // [port]: the PEGroup's aside
   Cycle m_pegroup_input_free = 0;  // the crossbar input from the PEGroup
   std::span<RouterLt* const> m_routers;
   std::span<EjectionEnd* const> m_endpoints;

@@ -24,7 +24,7 @@ RouteStep DirectionOrderRouting::route(NodeId here, NodeId dst, std::optional<Di
     if (offset == 0 || (offset < 0) != dir.negative) continue;
     const bool straight = arrived_by && *arrived_by == dir;
     const bool wrap = m_torus.is_wrap_hop(here, dir);
-    step.dir = dir;
+    step.port = static_cast<PortId>(dir.index());
     step.enters_ring = !straight;
     if (m_scheme == DeadlockScheme::Dateline) step.vc_class = (straight && vc_class == 1) || wrap;
     return step;

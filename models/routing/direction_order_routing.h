@@ -29,7 +29,7 @@ namespace angara {
 // The next move of a packet at a router.
 struct RouteStep {
   bool eject = false;        // deliver to the local endpoint
-  Direction dir;             // output direction, when not ejecting
+  PortId port = 0;           // output link port, when not ejecting (torus: the direction)
   int vc_class = 0;          // VC class on the next link: 0, or 1 after the dateline
   bool enters_ring = false;  // first hop in `dir`: the bubble rule applies
 };

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "models/core/config_error.h"
+#include "platform/config/config_values.h"
 
 namespace angara {
 
@@ -48,9 +49,33 @@ void RtlParams::validate(SimMode mode, const CollectiveParams& collective) const
   }
 }
 
+void Config::validate_fat_tree() const {
+  const auto refuse = [](const std::string& key, const std::string& value, const std::string& why) {
+    throw ConfigError(key, value, why + " (topology.kind = \"fat_tree\"): use a torus");
+  };
+  if (workload.kind != WorkloadKind::Synthetic) {
+    refuse("workload.kind", config_values::json_value(workload.kind).dump(),
+           "a fat tree runs synthetic traffic only; the collective subnet and the nodes' CPUs "
+           "are the torus's");
+  }
+  if (!collective.roots.empty() || !collective.transit.empty() || !collective.tree.empty()) {
+    refuse("collective", "roots, transit or tree", "a fat tree has no collective subnet");
+  }
+  if (!router.direction_order.empty()) {
+    refuse("router.direction_order", "not []", "a fat tree routes by nearest common ancestor");
+  }
+  if (router.deadlock == DeadlockScheme::Dateline) {
+    refuse("router.deadlock", "\"dateline\"",
+           "a fat tree's up/down routes need no ring deadlock scheme");
+  }
+  if (trace.on()) refuse("trace.nodes", "not []", "waveforms are drawn for torus routers");
+  if (rtl.any()) refuse("rtl", "\"rtl\"", "the RTL blocks are the collective subnet's");
+}
+
 void Config::validate() const {
   topology.validate();
-  const int dims = static_cast<int>(topology.dims.size());
+  if (!topology.torus()) validate_fat_tree();
+  const int dims = topology.torus() ? static_cast<int>(topology.dims.size()) : 1;
   router.validate(dims);
   link.validate("link");
   endpoint.validate("endpoint");

@@ -54,6 +54,11 @@ struct Config {
 
   FabricParams fabric() const { return {router, link, endpoint, collective}; }
   void validate() const;
+
+ private:
+  // The collective subnet, the nodes' CPUs and the waveforms are the torus's: a fat tree runs
+  // synthetic traffic only.
+  void validate_fat_tree() const;
 };
 
 }  // namespace angara

@@ -68,8 +68,15 @@ KeySpec direction_order_key() {
 // Every key of the config format, in file order; everything else in this file is driven by it.
 const std::vector<KeySpec>& key_specs() {
   static const std::vector<KeySpec> specs{
+      field<&Config::topology, &TopologyParams::kind>(
+          "topology", "kind",
+          "torus (dims), or fat_tree (k, levels: k^levels nodes, point-to-point traffic only)"),
       field<&Config::topology, &TopologyParams::dims>(
           "topology", "dims", "torus ring sizes X, Y, Z, W: 1 to 4 dimensions, each >= 2 nodes"),
+      field<&Config::topology, &TopologyParams::k>(
+          "topology", "k", "fat tree: k-ary, switches of 2k ports (k down, k up), 2..8"),
+      field<&Config::topology, &TopologyParams::levels>(
+          "topology", "levels", "fat tree: levels of switches, k^(levels-1) switches each"),
       field<&Config::router, &RouterParams::clock_mhz>("router", "clock_mhz",
                                                        "router clock, MHz (Table 1)"),
       routing_key(),

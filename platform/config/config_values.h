@@ -40,6 +40,9 @@ struct EnumNames {
 constexpr EnumNames<Routing, 1> names_of(Routing) {
   return {"routing", {{{"dimension_order", Routing::DimensionOrder}}}};
 }
+constexpr EnumNames<TopologyKind, 2> names_of(TopologyKind) {
+  return {"topology", {{{"torus", TopologyKind::Torus}, {"fat_tree", TopologyKind::FatTree}}}};
+}
 constexpr EnumNames<DeadlockScheme, 3> names_of(DeadlockScheme) {
   return {"deadlock scheme",
           {{{"bubble", DeadlockScheme::Bubble},

@@ -14,7 +14,8 @@ namespace angara {
 CollectiveResult run_collective_experiment(const Config& config, const ProgressSink& progress) {
   return record_run<CollectiveResult>(config, [&](CollectiveResult& r) {
     const auto& wl = config.workload;
-    const Torus torus(config.topology.dims);
+    const Topology topology(config.topology);
+    const Torus& torus = *topology.torus();
     std::vector<CollectiveWorkload::Target> targets;
     for (Tree& tree : System::make_trees(config, torus)) {
       if (!wl.all_trees && tree.id != wl.tree) continue;
@@ -31,7 +32,7 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
     }
     r.root = targets.front().tree.root;
     r.trees = static_cast<int>(targets.size());
-    CollectiveWorkload workload(config.workload, config.traffic, config.sim.seed, torus,
+    CollectiveWorkload workload(config.workload, config.traffic, config.sim.seed, topology,
                                 std::move(targets));
     System system(config, workload.make_sources(), workload);
     workload.set_waker([&system](NodeId n) { system.wake_endpoint(n); });

@@ -22,8 +22,8 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
     const int nodes = config.topology.node_count();
 
     TrafficMeasurement measurement(sim.warmup_cycles, window_end, nodes);
-    const Torus torus(config.topology.dims);
-    const Destinations destinations(torus, config.traffic, sim.seed);
+    const Topology topology(config.topology);
+    const Destinations destinations(topology, config.traffic, sim.seed);
     std::vector<std::unique_ptr<TrafficSource>> sources;
     for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
       sources.push_back(

@@ -89,8 +89,12 @@ std::string algorithm_name(const Config& c) {
 }
 
 std::string torus_name(const Config& c) {
-  return fmt::format("{} torus {}", fmt::join(c.topology.dims, "x"),
-                     c.sim.mode == SimMode::Lt ? "LT" : "AT");
+  const char* mode = c.sim.mode == SimMode::Lt ? "LT" : "AT";
+  if (!c.topology.torus()) {
+    return fmt::format("{}-ary {}-tree ({} nodes) {}", c.topology.k, c.topology.levels,
+                       c.topology.node_count(), mode);
+  }
+  return fmt::format("{} torus {}", fmt::join(c.topology.dims, "x"), mode);
 }
 
 std::string with_wall_time(const RunRecord& r, std::string_view what, std::string_view joiner) {

@@ -17,15 +17,15 @@ namespace angara {
 
 System::System(const Config& config, std::vector<std::unique_ptr<TrafficSource>> sources,
                TrafficObserver& observer)
-    : m_torus(config.topology.dims),
-      m_router_shared(m_torus, config.fabric()),
+    : m_topology(config.topology),
+      m_router_shared(m_topology, config.fabric(), config.sim.seed),
       m_clock(config.router.clock_mhz),
       m_sources(std::move(sources)) {
   if (config.trace.on()) {
     m_tracer = std::make_unique<Tracer>();
-    for (const auto& c : config.trace.nodes) m_traced.push_back(node_at(m_torus, c));
+    for (const auto& c : config.trace.nodes) m_traced.push_back(node_at(torus(), c));
   }
-  m_trees = make_trees(config, m_torus);
+  if (m_topology.torus()) m_trees = make_trees(config, torus());
   m_tree_set.fill(nullptr);
   for (const Tree& t : m_trees) m_tree_set[t.id] = &t;
   if (config.sim.mode == SimMode::Lt) {
@@ -44,7 +44,8 @@ System::~System() = default;
 
 template <typename RouterShell, typename EndpointShell, typename... ShellArgs>
 void System::build(const Config& config, TrafficObserver& observer, ShellArgs... endpoint_args) {
-  const auto nodes = static_cast<NodeId>(m_torus.node_count());
+  const auto nodes = static_cast<NodeId>(m_topology.node_count());
+  const auto router_count = static_cast<NodeId>(m_topology.router_count());
   std::vector<RouterShell*> routers;
   std::vector<EndpointShell*> endpoints;
   for (NodeId n = 0; n < nodes; ++n) {
@@ -59,7 +60,7 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     if constexpr (std::is_same_v<RouterShell, RouterAt>) {
       if (config.rtl.vcup == BlockImpl::Rtl) {
         auto vcup = std::make_unique<RtlVcUp>(fmt::format("rtl_vcup_{}", n).c_str(),
-                                              "node " + m_torus.format(n), router->core(),
+                                              "node " + m_topology.format(n), router->core(),
                                               m_tree_set, m_clock, m_rtl_vcup_stats);
         router->set_probe(vcup.get());
         m_modules.push_back(std::move(vcup));
@@ -73,12 +74,38 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     m_modules.push_back(std::move(router));
     m_modules.push_back(std::move(endpoint));
   }
-  // Multi-socket indices follow binding order, so bind port by port: out[d] and in[d] of every
-  // router get index d, and the local port comes last.
-  for (int d = 0; d < m_torus.direction_count(); ++d) {
-    const Direction dir = Direction::from_index(d);
-    for (NodeId n = 0; n < nodes; ++n)
-      routers[m_torus.neighbor(n, dir.opposite())]->out.bind(routers[n]->in);
+  for (NodeId n = nodes; n < router_count; ++n) {  // a fat tree's switches: no endpoint
+    auto router =
+        std::make_unique<RouterShell>(fmt::format("switch_{}", n - nodes).c_str(),
+                                      RouterCore(n, m_router_shared, nullptr, m_pool), m_clock);
+    routers.push_back(router.get());
+    m_routers.push_back(&router->core());
+    m_modules.push_back(std::move(router));
+  }
+  // Multi-socket indices follow binding order, so every router's out[p] and in[p] are bound in
+  // port order, and the local port last.
+  if (const FatTree* tree = m_topology.fat_tree()) {
+    // Level by level from the leaves, each switch's down links in port order. A switch's up
+    // links are bound at the next level, in order too: its up port j leads to the j-th switch
+    // above it in index order.
+    for (int level = 0; level < tree->levels(); ++level) {
+      for (int index = 0; index < tree->switches_per_level(); ++index) {
+        const NodeId s = tree->switch_at(level, index);
+        for (int port = 0; port < tree->k(); ++port) {
+          const NodeId below = tree->peer(s, static_cast<PortId>(port)).router;
+          routers[s]->out.bind(routers[below]->in);
+          routers[below]->out.bind(routers[s]->in);
+        }
+      }
+    }
+  } else {
+    // Port by port: out[d] of every router to in[d] of its neighbour in direction d.
+    const Torus& t = torus();
+    for (int d = 0; d < t.direction_count(); ++d) {
+      const Direction dir = Direction::from_index(d);
+      for (NodeId n = 0; n < nodes; ++n)
+        routers[t.neighbor(n, dir.opposite())]->out.bind(routers[n]->in);
+    }
   }
   for (NodeId n = 0; n < nodes; ++n) {
     endpoints[n]->inject.bind(routers[n]->in);
@@ -143,8 +170,8 @@ std::unique_ptr<CollectiveUnit> System::collective_unit(NodeId n, const Config& 
   std::unique_ptr<ReducerBlock> reducer;
   if (config.rtl.reducer == BlockImpl::Rtl) {
     reducer = std::make_unique<RtlReducer>(fmt::format("rtl_reducer_{}", n).c_str(),
-                                           "node " + m_torus.format(n), config.collective, m_clock,
-                                           m_rtl_stats);
+                                           "node " + m_topology.format(n), config.collective,
+                                           m_clock, m_rtl_stats);
   }
   auto node = std::make_unique<CollectiveNode>(n, m_tree_set, config.collective, m_pool,
                                                config.sim.mode == SimMode::At, std::move(reducer));
@@ -179,8 +206,8 @@ std::unique_ptr<RouterTrace> System::router_trace(NodeId n, const Config& config
   const auto& tc = config.trace;
   auto t = std::make_unique<RouterTrace>();
   t->tracer = m_tracer.get();
-  const std::string node = scope_of(m_torus, n);
-  const int dirs = m_torus.direction_count(), ports = dirs + 1;  // directions and the local port
+  const std::string node = scope_of(torus(), n);
+  const int dirs = torus().direction_count(), ports = dirs + 1;  // directions and the local port
   t->link_valid.assign(ports, -1);
   t->link_packet.assign(ports, -1);
   t->credits_up.assign(ports, -1);
@@ -213,7 +240,7 @@ std::unique_ptr<PeGroupTrace> System::pegroup_trace(NodeId n, const Config& conf
   const auto& tc = config.trace;
   auto t = std::make_unique<PeGroupTrace>();
   t->tracer = m_tracer.get();
-  const std::string node = scope_of(m_torus, n);
+  const std::string node = scope_of(torus(), n);
   if (tc.traces("broadcaster")) {
     t->broadcaster_valid = m_tracer->declare(node + ".broadcaster", "valid", 1);
     t->broadcaster_packet = m_tracer->declare(node + ".broadcaster", "packet", 32);

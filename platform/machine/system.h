@@ -1,8 +1,8 @@
 #pragma once
-// The whole machine: the torus of routers, an endpoint on each router's local port, the wiring
-// between them, the packet pool and the conservation ledger. `sim.mode` picks the timing shells
-// (RouterAt/EndpointAt or RouterLt/EndpointLt); the cores, the wiring and everything the
-// platform asks of the machine are the same in both.
+// The whole machine: the routers of the torus or fat tree, an endpoint on each node's router's
+// local port, the wiring between them, the packet pool and the conservation ledger. `sim.mode`
+// picks the timing shells (RouterAt/EndpointAt or RouterLt/EndpointLt); the cores, the wiring and
+// everything the platform asks of the machine are the same in both.
 
 #include <functional>
 #include <memory>
@@ -19,11 +19,10 @@
 #include "models/fabric/fabric_protocol.h"
 #include "models/router/router_core.h"
 #include "models/router/router_trace.h"
-#include "models/routing/direction_order_routing.h"
 #include "models/rtl/rtl_reducer.h"
 #include "models/rtl/rtl_vcup.h"
 #include "models/timing/tracer.h"
-#include "models/topology/torus.h"
+#include "models/topology/topology.h"
 #include "platform/config/config.h"
 
 namespace angara {
@@ -39,7 +38,9 @@ class System {
          TrafficObserver& observer);
   ~System();
 
-  const Torus& torus() const { return m_torus; }
+  const Topology& topology() const { return m_topology; }
+  // The torus (workloads other than synthetic traffic run on a torus only).
+  const Torus& torus() const { return *m_topology.torus(); }
   const FabricClock& clock() const { return m_clock; }
   const PacketLedger& ledger() const { return m_ledger; }
   // What the RTL Reducers' transactors compared (rtl.reducer = "rtl"; zero otherwise).
@@ -80,7 +81,7 @@ class System {
   std::unique_ptr<PeGroupTrace> pegroup_trace(NodeId node, const Config& config);
   bool traced(NodeId node) const;
 
-  Torus m_torus;
+  Topology m_topology;
   RouterShared m_router_shared;
   FabricClock m_clock;
   RtlReducerStats m_rtl_stats;

@@ -41,8 +41,8 @@ class DeliveryLog : public TrafficObserver {
 nlohmann::json deliveries(const Config& config, Cycle cycles) {
   return run_isolated([&] {
     const int nodes = config.topology.node_count();
-    const Torus torus(config.topology.dims);
-    const Destinations destinations(torus, config.traffic, config.sim.seed);
+    const Topology topology(config.topology);
+    const Destinations destinations(topology, config.traffic, config.sim.seed);
     std::vector<std::unique_ptr<TrafficSource>> sources;
     for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
       sources.push_back(

@@ -61,9 +61,10 @@ FabricParams params() {
 }
 
 SC_MODULE(Driver) {
-  Torus torus{{3, 3, 3, 3}};
+  Topology topology{TopologyParams{.dims = {3, 3, 3, 3}}};
+  const Torus& torus = *topology.torus();
   FabricParams fabric = params();
-  RouterShared shared{torus, fabric};
+  RouterShared shared{topology, fabric, kSeed};
   FabricClock clock{fabric.router.clock_mhz};
   PacketPool pool;
   Rng rng{kSeed, 0};

@@ -34,7 +34,10 @@ std::vector<std::string> dotted_keys(const nlohmann::ordered_json& json) {
 // The JSON form written back as a TOML file: JSON scalars and arrays are valid TOML values.
 constexpr const char* kFullConfig = R"(
 [topology]
+kind = "torus"
 dims = [8, 6]
+k = 2
+levels = 5
 [router]
 clock_mhz = 1000.0
 routing = "dimension_order"
@@ -369,6 +372,26 @@ INSTANTIATE_TEST_SUITE_P(
                   "topology.dims",
                   "1 to 4 dimensions"},
         BadConfig{"NoDims", "[topology]\ndims = []", {}, "topology.dims", "1 to 4 dimensions"},
+        BadConfig{"UnknownTopology",
+                  "[topology]\nkind = \"mesh\"",
+                  {},
+                  "topology.kind",
+                  "unknown topology; known: torus, fat_tree"},
+        BadConfig{"FatTreeRadix",
+                  "[topology]\nkind = \"fat_tree\"\nk = 9",
+                  {},
+                  "topology.k",
+                  "k must be 2 to 8"},
+        BadConfig{"FatTreeTooManyNodes",
+                  "[topology]\nkind = \"fat_tree\"\nk = 8\nlevels = 6",
+                  {},
+                  "topology.levels",
+                  "at most 65536 nodes"},
+        BadConfig{"FatTreeCollective",
+                  "[topology]\nkind = \"fat_tree\"\n[workload]\nkind = \"collective\"",
+                  {},
+                  "workload.kind",
+                  "synthetic traffic only"},
         BadConfig{"NegativeRate", "[traffic]\nrate = -0.1", {}, "traffic.rate", "between 0 and 1"},
         BadConfig{"RateAbove1", "[traffic]\nrate = 1.5", {}, "traffic.rate", "between 0 and 1"},
         BadConfig{"PacketOver16",

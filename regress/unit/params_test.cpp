@@ -249,9 +249,9 @@ TEST(Validate, TrafficPatternsAndInjection) {
   TrafficParams transpose;
   transpose.pattern = TrafficPattern::Transpose;
   EXPECT_NO_THROW(transpose.validate(torus));
-  const TopologyParams odd{{4, 4, 2}};  // 32 nodes: 2^5
+  const TopologyParams odd{.dims = {4, 4, 2}};  // 32 nodes: 2^5
   EXPECT_TRUE(throws_config_error([&] { transpose.validate(odd); }, "traffic.pattern"));
-  const TopologyParams three{{3, 3}};
+  const TopologyParams three{.dims = {3, 3}};
   TrafficParams complement;
   complement.pattern = TrafficPattern::BitComplement;
   EXPECT_TRUE(throws_config_error([&] { complement.validate(three); }, "traffic.pattern"));

@@ -28,11 +28,12 @@ PortId port_of(Direction d) {
 // local channel L = 0 and the same serialization, 64-flit buffers, 2 VCs, bubble rule.
 struct Fabric {
   FabricParams params;
-  Torus torus{{4, 4}};
+  Topology topology{TopologyParams{.dims = {4, 4}}};
+  const Torus& torus = *topology.torus();
   std::unique_ptr<RouterShared> shared;
   PacketPool pool;
 
-  Fabric() { shared = std::make_unique<RouterShared>(torus, params); }
+  Fabric() { shared = std::make_unique<RouterShared>(topology, params, 1); }
   RouterCore router(NodeId id) { return RouterCore(id, *shared, nullptr, pool); }
   NodeId step(NodeId from, Direction d) const { return torus.neighbor(from, d); }
 

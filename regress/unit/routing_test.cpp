@@ -14,43 +14,16 @@
 #include <vector>
 
 #include "models/core/packet.h"
+#include "regress/support/graph.h"
 
 namespace angara {
 namespace {
 
+using test::Graph;
+using test::has_cycle;
+
 constexpr Direction kPX{0, false}, kMX{0, true}, kPY{1, false}, kMY{1, true}, kPZ{2, false},
     kMZ{2, true}, kPW{3, false}, kMW{3, true};
-
-// A directed graph on vertices 0..n-1 as adjacency lists.
-using Graph = std::vector<std::vector<int>>;
-
-// True if `graph` has a directed cycle: iterative depth-first search, a back edge to a vertex
-// still on the stack (grey) closes a cycle.
-bool has_cycle(const Graph& graph) {
-  enum class Color { White, Grey, Black };
-  std::vector<Color> color(graph.size(), Color::White);
-  std::vector<std::pair<int, std::size_t>> stack;  // vertex, next edge to follow
-  for (int root = 0; root < static_cast<int>(graph.size()); ++root) {
-    if (color[root] != Color::White) continue;
-    color[root] = Color::Grey;
-    stack.push_back({root, 0});
-    while (!stack.empty()) {
-      auto& [v, next] = stack.back();
-      if (next == graph[v].size()) {
-        color[v] = Color::Black;
-        stack.pop_back();
-        continue;
-      }
-      const int w = graph[v][next++];
-      if (color[w] == Color::Grey) return true;
-      if (color[w] == Color::White) {
-        color[w] = Color::Grey;
-        stack.push_back({w, 0});
-      }
-    }
-  }
-  return false;
-}
 
 TEST(CycleDetection, FindsCyclesAndOnlyCycles) {
   EXPECT_FALSE(has_cycle({}));
@@ -122,9 +95,9 @@ Walk walk(const Torus& torus, const DirectionOrderRouting& routing, NodeId src, 
       w.ejected = true;
       break;
     }
-    w.hops.push_back({here, step.dir, step.vc_class, step.enters_ring});
-    here = torus.neighbor(here, step.dir);
-    arrived_by = step.dir;
+    w.hops.push_back({here, Direction::from_index(step.port), step.vc_class, step.enters_ring});
+    here = torus.neighbor(here, w.hops.back().dir);
+    arrived_by = w.hops.back().dir;
     vc_class = step.vc_class;
   }
   w.end = here;
@@ -320,17 +293,17 @@ TEST(RequiredCredits, BubbleAddsALargestPacketOnlyWhenEnteringARing) {
 
   const RouteStep inject = routing.route(torus.node({0, 0}), dst, std::nullopt, 0);
   ASSERT_FALSE(inject.eject);
-  ASSERT_EQ(inject.dir, kPX);
+  ASSERT_EQ(inject.port, kPX.index());
   EXPECT_TRUE(inject.enters_ring);
   EXPECT_EQ(routing.required_credits(inject, flits), flits + kMaxPacketFlits);
 
   const RouteStep straight = routing.route(torus.node({1, 0}), dst, kPX, inject.vc_class);
-  ASSERT_EQ(straight.dir, kPX);
+  ASSERT_EQ(straight.port, kPX.index());
   EXPECT_FALSE(straight.enters_ring);
   EXPECT_EQ(routing.required_credits(straight, flits), flits);
 
   const RouteStep turn = routing.route(torus.node({2, 0}), dst, kPX, straight.vc_class);
-  ASSERT_EQ(turn.dir, kPY);
+  ASSERT_EQ(turn.port, kPY.index());
   EXPECT_TRUE(turn.enters_ring);
   EXPECT_EQ(routing.required_credits(turn, flits), flits + kMaxPacketFlits);
 
@@ -362,8 +335,8 @@ TEST(RequiredCredits, DatelineAndNoneNeverAdd) {
             ASSERT_EQ(routing.required_credits(step, flits), flits);
           }
           if (step.eject) break;
-          here = torus.neighbor(here, step.dir);
-          arrived_by = step.dir;
+          arrived_by = Direction::from_index(step.port);
+          here = torus.neighbor(here, *arrived_by);
           vc_class = step.vc_class;
         }
       }
@@ -383,15 +356,15 @@ TEST(DatelineClass, SetOnTheWrapHopKeptStraightResetOnTurning) {
   const NodeId dst = torus.node({1, 1});
 
   const RouteStep wrap = routing.route(torus.node({3, 0}), dst, std::nullopt, 0);
-  ASSERT_EQ(wrap.dir, kPX);
+  ASSERT_EQ(wrap.port, kPX.index());
   EXPECT_EQ(wrap.vc_class, 1);
 
   const RouteStep straight = routing.route(torus.node({0, 0}), dst, kPX, wrap.vc_class);
-  ASSERT_EQ(straight.dir, kPX);
+  ASSERT_EQ(straight.port, kPX.index());
   EXPECT_EQ(straight.vc_class, 1);
 
   const RouteStep turn = routing.route(torus.node({1, 0}), dst, kPX, straight.vc_class);
-  ASSERT_EQ(turn.dir, kPY);
+  ASSERT_EQ(turn.port, kPY.index());
   EXPECT_EQ(turn.vc_class, 0);
 
   EXPECT_TRUE(routing.route(dst, dst, kPY, turn.vc_class).eject);
@@ -404,20 +377,20 @@ TEST(DatelineClass, ZeroBeforeTheWrapAndOneWhenTurningOntoAWrapLink) {
   // (2,0) to (0,0): +X (tie goes positive) to (3,0) on class 0, then over the wrap on class 1.
   const NodeId dst = torus.node({0, 0});
   const RouteStep first = routing.route(torus.node({2, 0}), dst, std::nullopt, 0);
-  ASSERT_EQ(first.dir, kPX);
+  ASSERT_EQ(first.port, kPX.index());
   EXPECT_EQ(first.vc_class, 0);
   const RouteStep second = routing.route(torus.node({3, 0}), dst, kPX, first.vc_class);
-  ASSERT_EQ(second.dir, kPX);
+  ASSERT_EQ(second.port, kPX.index());
   EXPECT_EQ(second.vc_class, 1);
 
   // Arriving on class 1 by +X and turning to -Y from y = 0 crosses the Y wrap link: class 1.
   const RouteStep turn_wrap = routing.route(torus.node({1, 0}), torus.node({1, 3}), kPX, 1);
-  ASSERT_EQ(turn_wrap.dir, kMY);
+  ASSERT_EQ(turn_wrap.port, kMY.index());
   EXPECT_EQ(turn_wrap.vc_class, 1);
 
   // Arriving on class 1 by +X and turning to +Y from y = 1: class 0 again.
   const RouteStep turn_plain = routing.route(torus.node({1, 1}), torus.node({1, 2}), kPX, 1);
-  ASSERT_EQ(turn_plain.dir, kPY);
+  ASSERT_EQ(turn_plain.port, kPY.index());
   EXPECT_EQ(turn_plain.vc_class, 0);
 }
 
@@ -427,14 +400,14 @@ TEST(DirectionOrder, NonDefaultOrderIsFollowed) {
                                  router_params(DeadlockScheme::Bubble, {kPY, kMY, kPX, kMX}));
   const DirectionOrderRouting xy(torus, router_params(DeadlockScheme::Bubble, {}));
   const NodeId src = torus.node({0, 0}), dst = torus.node({1, 1});
-  EXPECT_EQ(yx.route(src, dst, std::nullopt, 0).dir, kPY);
-  EXPECT_EQ(xy.route(src, dst, std::nullopt, 0).dir, kPX);
+  EXPECT_EQ(yx.route(src, dst, std::nullopt, 0).port, kPY.index());
+  EXPECT_EQ(xy.route(src, dst, std::nullopt, 0).port, kPX.index());
   // -X before +Y in this order: (1,0) to (0,1) goes -X first.
   const DirectionOrderRouting mixed(torus,
                                     router_params(DeadlockScheme::Bubble, {kMX, kPY, kPX, kMY}));
-  EXPECT_EQ(mixed.route(torus.node({1, 0}), torus.node({0, 1}), std::nullopt, 0).dir, kMX);
+  EXPECT_EQ(mixed.route(torus.node({1, 0}), torus.node({0, 1}), std::nullopt, 0).port, kMX.index());
   // ... but +Y before +X: (0,0) to (1,1) goes +Y first.
-  EXPECT_EQ(mixed.route(src, dst, std::nullopt, 0).dir, kPY);
+  EXPECT_EQ(mixed.route(src, dst, std::nullopt, 0).port, kPY.index());
 }
 
 }  // namespace

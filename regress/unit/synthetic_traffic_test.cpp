@@ -56,8 +56,8 @@ TrafficParams pattern(TrafficPattern p) {
 }
 
 TEST(Destinations, UniformIsEquallyLikelyOverTheOtherNodes) {
-  const Torus torus({4, 4, 4});
-  const Destinations d(torus, pattern(TrafficPattern::Uniform), 1);
+  const Topology torus_topology(TopologyParams{.dims = {4, 4, 4}});
+  const Destinations d(torus_topology, pattern(TrafficPattern::Uniform), 1);
   const auto counts = draw(d, 5);
   EXPECT_EQ(counts.count(5), 0U) << "a node sent to itself";
   std::set<NodeId> others;
@@ -69,7 +69,8 @@ TEST(Destinations, UniformIsEquallyLikelyOverTheOtherNodes) {
 }
 
 TEST(Destinations, LocalStaysWithinItsRadiusAsOftenAsAsked) {
-  const Torus torus({4, 4, 4});
+  const Topology torus_topology(TopologyParams{.dims = {4, 4, 4}});
+  const Torus& torus = *torus_topology.torus();
   TrafficParams t = pattern(TrafficPattern::Local);
   t.local_distance = 2;
   t.local_rate = 1.0;
@@ -81,13 +82,13 @@ TEST(Destinations, LocalStaysWithinItsRadiusAsOftenAsAsked) {
   }
   // 6 at one hop; at two, 3 straight (two hops either way on a ring of 4 meet) and 12 bent.
   ASSERT_EQ(near.size(), 6U + 3U + 12U);
-  const auto all_near = draw(Destinations(torus, t, 1), src);
+  const auto all_near = draw(Destinations(torus_topology, t, 1), src);
   for (const auto& [node, n] : all_near) EXPECT_TRUE(near.count(node)) << node << " is too far";
   const ChiSquare c = chi_square(all_near, near);
   EXPECT_LT(c.statistic, c.critical);
 
   t.local_rate = 0.3;  // else uniform over the other 63, which may be near too
-  const auto mixed = draw(Destinations(torus, t, 1), src);
+  const auto mixed = draw(Destinations(torus_topology, t, 1), src);
   int within = 0;
   for (const auto& [node, n] : mixed) within += near.count(node) ? n : 0;
   const double p = 0.3 + 0.7 * 21.0 / 63.0;
@@ -95,12 +96,13 @@ TEST(Destinations, LocalStaysWithinItsRadiusAsOftenAsAsked) {
 }
 
 TEST(Destinations, HotspotTakesItsShare) {
-  const Torus torus({4, 4, 4});
+  const Topology torus_topology(TopologyParams{.dims = {4, 4, 4}});
+  const Torus& torus = *torus_topology.torus();
   TrafficParams t = pattern(TrafficPattern::Hotspot);
   t.hotspot_rate = 0.2;
   t.hotspot_node = {1, 2, 3};
   const NodeId hot = torus.node({1, 2, 3});
-  const Destinations d(torus, t, 1);
+  const Destinations d(torus_topology, t, 1);
   const auto counts = draw(d, 0);
   const double p = 0.2 + 0.8 / 63.0;
   EXPECT_NEAR(counts.at(hot) / double(kDraws), p, 4 * std::sqrt(p * (1 - p) / kDraws));
@@ -116,35 +118,36 @@ TEST(Destinations, HotspotTakesItsShare) {
 }
 
 TEST(Destinations, PermutationsMapNodeIdsAndCoordinates) {
-  const Torus t64({4, 4, 4});
+  const Topology t64_topology(TopologyParams{.dims = {4, 4, 4}});
   Rng rng(1, 0);
-  const auto map = [&](TrafficPattern p, NodeId src, const Torus& torus) {
-    return Destinations(torus, pattern(p), 1).pick(src, rng);
+  const auto map = [&](TrafficPattern p, NodeId src, const Topology& topology) {
+    return Destinations(topology, pattern(p), 1).pick(src, rng);
   };
-  EXPECT_EQ(map(TrafficPattern::BitComplement, 0, t64), 63U);
-  EXPECT_EQ(map(TrafficPattern::BitComplement, 0b101010, t64), 0b010101U);
-  EXPECT_EQ(map(TrafficPattern::BitReverse, 1, t64), 32U);
-  EXPECT_EQ(map(TrafficPattern::BitReverse, 0b110100, t64), 0b001011U);
-  EXPECT_EQ(map(TrafficPattern::Shuffle, 1, t64), 2U);
-  EXPECT_EQ(map(TrafficPattern::Shuffle, 32, t64), 1U);
-  EXPECT_EQ(map(TrafficPattern::Transpose, 0b000001, t64), 0b001000U);
-  EXPECT_EQ(map(TrafficPattern::Transpose, 0b110010, t64), 0b010110U);
-  const Torus t8({8, 8});  // tornado: x + 3 on a ring of 8; neighbour: x + 1
-  EXPECT_EQ(map(TrafficPattern::Tornado, t8.node({6, 1}), t8), t8.node({1, 4}));
-  EXPECT_EQ(map(TrafficPattern::Neighbour, t8.node({7, 2}), t8), t8.node({0, 3}));
+  EXPECT_EQ(map(TrafficPattern::BitComplement, 0, t64_topology), 63U);
+  EXPECT_EQ(map(TrafficPattern::BitComplement, 0b101010, t64_topology), 0b010101U);
+  EXPECT_EQ(map(TrafficPattern::BitReverse, 1, t64_topology), 32U);
+  EXPECT_EQ(map(TrafficPattern::BitReverse, 0b110100, t64_topology), 0b001011U);
+  EXPECT_EQ(map(TrafficPattern::Shuffle, 1, t64_topology), 2U);
+  EXPECT_EQ(map(TrafficPattern::Shuffle, 32, t64_topology), 1U);
+  EXPECT_EQ(map(TrafficPattern::Transpose, 0b000001, t64_topology), 0b001000U);
+  EXPECT_EQ(map(TrafficPattern::Transpose, 0b110010, t64_topology), 0b010110U);
+  const Topology t8_topology(TopologyParams{.dims = {8, 8}});
+  const Torus& t8 = *t8_topology.torus();  // tornado: x + 3 on a ring of 8; neighbour: x + 1
+  EXPECT_EQ(map(TrafficPattern::Tornado, t8.node({6, 1}), t8_topology), t8.node({1, 4}));
+  EXPECT_EQ(map(TrafficPattern::Neighbour, t8.node({7, 2}), t8_topology), t8.node({0, 3}));
   // Nodes a permutation maps to themselves send nothing.
-  const Destinations reverse(t64, pattern(TrafficPattern::BitReverse), 1);
+  const Destinations reverse(t64_topology, pattern(TrafficPattern::BitReverse), 1);
   EXPECT_FALSE(reverse.sends(0b100001));
   EXPECT_TRUE(reverse.sends(1));
 }
 
 TEST(Destinations, RandomPermutationIsABijectionWithoutFixedPointsFromTheSeed) {
-  const Torus torus({4, 4, 4});
+  const Topology torus_topology(TopologyParams{.dims = {4, 4, 4}});
   Rng rng(1, 0);
   std::vector<NodeId> first, again, other;
-  const Destinations a(torus, pattern(TrafficPattern::RandomPermutation), 11);
-  const Destinations b(torus, pattern(TrafficPattern::RandomPermutation), 11);
-  const Destinations c(torus, pattern(TrafficPattern::RandomPermutation), 12);
+  const Destinations a(torus_topology, pattern(TrafficPattern::RandomPermutation), 11);
+  const Destinations b(torus_topology, pattern(TrafficPattern::RandomPermutation), 11);
+  const Destinations c(torus_topology, pattern(TrafficPattern::RandomPermutation), 12);
   for (NodeId n = 0; n < 64; ++n) {
     first.push_back(a.pick(n, rng));
     again.push_back(b.pick(n, rng));
@@ -158,11 +161,11 @@ TEST(Destinations, RandomPermutationIsABijectionWithoutFixedPointsFromTheSeed) {
 }
 
 TEST(Destinations, Fft3dPhasesStayInTheirRowOrColumn) {
-  const Torus torus({4, 4, 4});
+  const Topology torus_topology(TopologyParams{.dims = {4, 4, 4}});
   TrafficParams t = pattern(TrafficPattern::Fft3d);
   t.fft_rows = 4;
   t.fft_cols = 8;  // 32 processes on nodes 0..31; node 10 is row 1, column 2
-  const auto row = draw(Destinations(torus, t, 1), 10);
+  const auto row = draw(Destinations(torus_topology, t, 1), 10);
   std::set<NodeId> row_peers;
   for (NodeId n = 8; n < 16; ++n) {
     if (n != 10) row_peers.insert(n);
@@ -171,7 +174,7 @@ TEST(Destinations, Fft3dPhasesStayInTheirRowOrColumn) {
   const ChiSquare c = chi_square(row, row_peers);
   EXPECT_LT(c.statistic, c.critical);
   t.fft_phase = 2;
-  const Destinations columns(torus, t, 1);
+  const Destinations columns(torus_topology, t, 1);
   const auto column = draw(columns, 10);
   const std::set<NodeId> column_peers{2, 18, 26};
   for (const auto& [node, n] : column) EXPECT_TRUE(column_peers.count(node)) << node;
@@ -246,11 +249,11 @@ TEST(Injection, OnOffKeepsItsMeanRateAndBurstLengths) {
 }
 
 TEST(SyntheticTraffic, AMessageLongerThanAPacketGoesAsPacketsCreatedTogether) {
-  const Torus torus({4, 4, 4});
+  const Topology torus_topology(TopologyParams{.dims = {4, 4, 4}});
   TrafficParams t;
   t.rate = 0.2;
   t.message_flits = 40;
-  const Destinations d(torus, t, 1);
+  const Destinations d(torus_topology, t, 1);
   SyntheticTraffic source(0, d, t, 1);
   for (int m = 0; m < 100; ++m) {
     const auto a = source.next(), b = source.next(), c = source.next();
@@ -299,12 +302,12 @@ TEST(TrafficMeasurement, AMessageIsMeasuredToItsLastPacket) {
 }
 
 TEST(SyntheticTraffic, BimodalLengthsTakeTheirShare) {
-  const Torus torus({4, 4, 4});
+  const Topology torus_topology(TopologyParams{.dims = {4, 4, 4}});
   TrafficParams t;
   t.rate = 0.2;
   t.bimodal_flits = {2, 16};
   t.bimodal_fraction = 0.3;
-  const Destinations d(torus, t, 1);
+  const Destinations d(torus_topology, t, 1);
   SyntheticTraffic source(0, d, t, 1);
   int first = 0;
   double flits = 0;

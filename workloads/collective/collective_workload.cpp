@@ -96,13 +96,13 @@ class CollectiveWorkload::Source : public TrafficSource {
 };
 
 CollectiveWorkload::CollectiveWorkload(const WorkloadParams& workload, const TrafficParams& traffic,
-                                       std::uint64_t seed, const Torus& torus,
+                                       std::uint64_t seed, const Topology& topology,
                                        std::vector<Target> targets)
-    : m_workload(workload), m_traffic(traffic), m_seed(seed), m_nodes(torus.node_count()) {
+    : m_workload(workload), m_traffic(traffic), m_seed(seed), m_nodes(topology.node_count()) {
   m_traffic.pattern = TrafficPattern::Uniform;
   m_traffic.injection = InjectionProcess::Bernoulli;
   m_traffic.rate = workload.background_rate;
-  m_background = std::make_unique<Destinations>(torus, m_traffic, seed);
+  m_background = std::make_unique<Destinations>(topology, m_traffic, seed);
   for (Target& t : targets) {
     Job job;
     for (NodeId n = 0; n < static_cast<NodeId>(t.tree.rows.size()); ++n) {

@@ -33,7 +33,7 @@ class CollectiveWorkload : public TrafficObserver {
   // `traffic`: the background's packets (its rate is workload.background_rate); `seed`: the
   // inputs' and the background's.
   CollectiveWorkload(const WorkloadParams& workload, const TrafficParams& traffic,
-                     std::uint64_t seed, const Torus& torus, std::vector<Target> targets);
+                     std::uint64_t seed, const Topology& topology, std::vector<Target> targets);
   ~CollectiveWorkload() override;
 
   // One source per node, to hand to the System; the workload keeps using them.

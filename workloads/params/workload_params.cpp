@@ -172,10 +172,14 @@ void TrafficParams::validate(const TopologyParams& topology) const {
   check_share("traffic.local_rate", local_rate);
   check_share("traffic.hotspot_rate", hotspot_rate);
   const int nodes = topology.node_count();
-  if (pattern == TrafficPattern::Local &&
-      (local_distance < 1 || local_distance > topology.diameter())) {
+  const int local_limit = topology.torus() ? topology.diameter() : topology.levels;
+  if (pattern == TrafficPattern::Local && (local_distance < 1 || local_distance > local_limit)) {
     throw ConfigError("traffic.local_distance", fmt::format("{}", local_distance),
-                      fmt::format("1 to the torus's diameter, {} hops", topology.diameter()));
+                      topology.torus()
+                          ? fmt::format("1 to the torus's diameter, {} hops", local_limit)
+                          : fmt::format("1 to topology.levels ({}): the height of the subtree "
+                                        "around the source",
+                                        local_limit));
   }
   if (!hotspot_node.empty()) topology.check_node("traffic.hotspot_node", hotspot_node);
   const bool bits = pattern == TrafficPattern::BitComplement ||

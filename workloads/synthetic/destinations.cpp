@@ -53,23 +53,34 @@ int neighbour_shift(int /*k*/) {
 
 }  // namespace
 
-Destinations::Destinations(const Torus& torus, const TrafficParams& params, std::uint64_t seed)
-    : m_torus(torus), m_params(params) {
-  const int nodes = torus.node_count();
+Destinations::Destinations(const Topology& topology, const TrafficParams& params,
+                           std::uint64_t seed)
+    : m_topology(topology), m_params(params) {
+  const int nodes = topology.node_count();
   m_bits = std::countr_zero(static_cast<unsigned>(nodes));
-  if (!params.hotspot_node.empty()) {
-    Coords c{};
-    for (std::size_t d = 0; d < params.hotspot_node.size(); ++d) c[d] = params.hotspot_node[d];
-    m_hot = torus.node(c);
+  if (const Torus* torus = topology.torus()) {
+    for (int d = 0; d < torus->dims(); ++d) m_radices.push_back(torus->size(d));
+  } else {
+    m_radices.assign(static_cast<std::size_t>(topology.fat_tree()->levels()),
+                     topology.fat_tree()->k());
+  }
+  if (!params.hotspot_node.empty()) {  // a fat tree's node is given by its number
+    m_hot = topology.torus() ? from_digits(params.hotspot_node)
+                             : static_cast<NodeId>(params.hotspot_node[0]);
   }
   if (params.pattern == TrafficPattern::Local) {
-    m_near = offsets_within(torus, params.local_distance);
+    if (const Torus* torus = topology.torus()) {
+      m_near = offsets_within(*torus, params.local_distance);
+    } else {
+      m_subtree = 1;
+      for (int l = 0; l < params.local_distance; ++l) m_subtree *= m_radices[l];
+    }
   }
   if (params.pattern == TrafficPattern::RandomPermutation) m_permutation = derangement(nodes, seed);
 }
 
 bool Destinations::sends(NodeId src) const {
-  if (m_torus.node_count() < 2) return false;
+  if (m_topology.node_count() < 2) return false;
   switch (m_params.pattern) {
     case TrafficPattern::Uniform:
     case TrafficPattern::Local:
@@ -98,18 +109,23 @@ NodeId Destinations::pick(NodeId src, Rng& rng) const {
 }
 
 NodeId Destinations::uniform(NodeId src, Rng& rng) const {
-  auto dst = static_cast<NodeId>(rng.uniform(static_cast<std::uint64_t>(m_torus.node_count()) - 1));
+  auto dst =
+      static_cast<NodeId>(rng.uniform(static_cast<std::uint64_t>(m_topology.node_count()) - 1));
   return dst >= src ? dst + 1 : dst;
 }
 
 NodeId Destinations::local(NodeId src, Rng& rng) const {
-  const Coords& offset = m_near[rng.uniform(m_near.size())];
-  Coords c = m_torus.coords(src);
-  for (int d = 0; d < m_torus.dims(); ++d) {
-    const int k = m_torus.size(d);
-    c[d] = (c[d] + offset[d] + k) % k;
+  if (m_subtree > 0) {  // a fat tree: another node of the source's subtree
+    const auto first = src / m_subtree * m_subtree;
+    auto other = static_cast<NodeId>(rng.uniform(static_cast<std::uint64_t>(m_subtree) - 1));
+    if (first + other >= src) ++other;
+    return first + other;
   }
-  return m_torus.node(c);
+  const Coords& offset = m_near[rng.uniform(m_near.size())];
+  std::vector<int> c = digits(src);
+  for (std::size_t d = 0; d < c.size(); ++d)
+    c[d] = (c[d] + offset[d] + m_radices[d]) % m_radices[d];
+  return from_digits(c);
 }
 
 NodeId Destinations::fft_peer(NodeId src, Rng& rng) const {
@@ -151,9 +167,24 @@ NodeId Destinations::mapped(NodeId src) const {
 }
 
 NodeId Destinations::per_coordinate(NodeId src, int (*shift)(int ring)) const {
-  Coords c = m_torus.coords(src);
-  for (int d = 0; d < m_torus.dims(); ++d) c[d] = (c[d] + shift(m_torus.size(d))) % m_torus.size(d);
-  return m_torus.node(c);
+  std::vector<int> c = digits(src);
+  for (std::size_t d = 0; d < c.size(); ++d) c[d] = (c[d] + shift(m_radices[d])) % m_radices[d];
+  return from_digits(c);
+}
+
+std::vector<int> Destinations::digits(NodeId node) const {
+  std::vector<int> c;
+  for (int radix : m_radices) {
+    c.push_back(static_cast<int>(node % static_cast<NodeId>(radix)));
+    node /= static_cast<NodeId>(radix);
+  }
+  return c;
+}
+
+NodeId Destinations::from_digits(const std::vector<int>& c) const {
+  NodeId node = 0;
+  for (std::size_t d = c.size(); d-- > 0;) node = node * static_cast<NodeId>(m_radices[d]) + c[d];
+  return node;
 }
 
 }  // namespace angara

@@ -5,7 +5,8 @@
 //
 //   uniform             any other node, equally likely
 //   local               with probability local_rate a node at most local_distance hops away
-//                       (equally likely among them), else uniform
+//                       (a fat tree: in the subtree of height local_distance around the source;
+//                       equally likely among them), else uniform
 //   hotspot             with probability hotspot_rate the hot node, else uniform
 //   transpose           id bits: the high half and the low half swapped (4^k nodes)
 //   bit_complement      id bits inverted (2^k nodes)
@@ -13,6 +14,7 @@
 //   shuffle             id bits rotated left by one (2^k nodes)
 //   tornado             every coordinate x to x + ceil(k/2) - 1 on its ring of k
 //   neighbour           every coordinate x to x + 1 on its ring
+//                       (a fat tree: its node's base-k digits are the coordinates)
 //   random_permutation  a fixed random permutation without fixed points (from the run's seed)
 //   fft3d               the fft_rows x fft_cols processes (process i on node i) all-to-all within
 //                       a row (phase 1) or a column (phase 2), uniform among the others there
@@ -23,14 +25,14 @@
 #include <vector>
 
 #include "models/core/rng.h"
-#include "models/topology/torus.h"
+#include "models/topology/topology.h"
 #include "workloads/params/workload_params.h"
 
 namespace angara {
 
 class Destinations {
  public:
-  Destinations(const Torus& torus, const TrafficParams& params, std::uint64_t seed);
+  Destinations(const Topology& topology, const TrafficParams& params, std::uint64_t seed);
 
   // Whether node `src` sends at all.
   bool sends(NodeId src) const;
@@ -43,9 +45,14 @@ class Destinations {
   NodeId fft_peer(NodeId src, Rng& rng) const;
   NodeId mapped(NodeId src) const;  // the permutations
   NodeId per_coordinate(NodeId src, int (*shift)(int ring)) const;
+  // A node's coordinates (a fat tree: its base-k digits, least significant first), and back.
+  std::vector<int> digits(NodeId node) const;
+  NodeId from_digits(const std::vector<int>& coords) const;
 
-  const Torus& m_torus;
+  const Topology& m_topology;
   TrafficParams m_params;
+  std::vector<int> m_radices;  // a node id's digits, least significant first (a torus: X)
+  int m_subtree = 0;           // local on a fat tree: nodes in the source's subtree
   NodeId m_hot = 0;
   int m_bits = 0;                     // of a node id, for the bit permutations
   std::vector<Coords> m_near;         // local: offsets within local_distance, none zero

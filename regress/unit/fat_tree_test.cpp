@@ -1,0 +1,223 @@
+// Unit tests of the fat tree and its routing: the wiring is a k-ary n-tree (every link the same
+// seen from both ends, up ports one level up); every route ends at its destination in the fewest
+// links (all pairs, against a breadth-first search of the wiring); the channel-dependency graph
+// is acyclic; the up path is drawn per packet, evenly over the top switches, and a packet's key
+// always gives the same path.
+
+#include "models/topology/fat_tree.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <map>
+#include <ostream>
+#include <vector>
+
+#include "models/core/config_error.h"
+#include "models/core/params.h"
+#include "models/routing/nca_routing.h"
+#include "models/topology/topology.h"
+#include "regress/support/graph.h"
+
+namespace angara {
+namespace {
+
+struct Shape {
+  int k;
+  int levels;
+};
+
+std::ostream& operator<<(std::ostream& os, const Shape& s) {
+  return os << s.k << "-ary " << s.levels << "-tree";
+}
+
+// The links of a walk from `src` to `dst` along `routing`, as (router, output port), ending
+// with the ejection's; empty if it does not eject at `dst` within 4 * levels steps.
+std::vector<LinkEnd> walk(const FatTree& tree, const NcaRouting& routing, NodeId src, NodeId dst,
+                          std::uint64_t key) {
+  std::vector<LinkEnd> path;
+  NodeId here = src;
+  for (int step = 0; step <= 4 * tree.levels(); ++step) {
+    const RouteStep s = routing.route(here, dst, key);
+    if (s.eject) {
+      if (here != dst) return {};
+      return path;
+    }
+    path.push_back({here, s.port});
+    here = tree.peer(here, s.port).router;
+  }
+  return {};
+}
+
+// Links between two routers by breadth-first search of the wiring, from `src` to every router.
+std::vector<int> distances(const FatTree& tree, NodeId src) {
+  std::vector<int> d(static_cast<std::size_t>(tree.router_count()), -1);
+  std::deque<NodeId> queue{src};
+  d[src] = 0;
+  while (!queue.empty()) {
+    const NodeId r = queue.front();
+    queue.pop_front();
+    for (int p = 0; p < tree.ports(r); ++p) {
+      const NodeId next = tree.peer(r, static_cast<PortId>(p)).router;
+      if (d[next] < 0) {
+        d[next] = d[r] + 1;
+        queue.push_back(next);
+      }
+    }
+  }
+  return d;
+}
+
+class FatTreeShapes : public testing::TestWithParam<Shape> {};
+
+TEST_P(FatTreeShapes, WiringIsAKaryNTree) {
+  const FatTree tree(GetParam().k, GetParam().levels);
+  const int k = GetParam().k, n = GetParam().levels;
+  int power = 1;
+  for (int l = 0; l < n; ++l) power *= k;
+  ASSERT_EQ(tree.node_count(), power);
+  ASSERT_EQ(tree.router_count(), power + n * power / k);
+  for (NodeId r = 0; r < static_cast<NodeId>(tree.router_count()); ++r) {
+    const int expected_ports = tree.is_node(r) ? 1 : (tree.level(r) == n - 1 ? k : 2 * k);
+    ASSERT_EQ(tree.ports(r), expected_ports) << tree.format(r);
+    for (int p = 0; p < tree.ports(r); ++p) {
+      const LinkEnd end = tree.peer(r, static_cast<PortId>(p));
+      ASSERT_LT(end.router, static_cast<NodeId>(tree.router_count()));
+      ASSERT_LT(end.port, tree.ports(end.router));
+      const LinkEnd back = tree.peer(end.router, end.port);
+      ASSERT_EQ(back.router, r) << tree.format(r) << " port " << p;
+      ASSERT_EQ(back.port, p) << tree.format(r) << " port " << p;
+      // Nodes hang off the leaves; an up port climbs exactly one level.
+      if (tree.is_node(r)) {
+        ASSERT_EQ(tree.level(end.router), 0);
+      } else if (tree.is_up(static_cast<PortId>(p))) {
+        ASSERT_EQ(tree.level(end.router), tree.level(r) + 1);
+      } else if (tree.level(r) > 0) {
+        ASSERT_EQ(tree.level(end.router), tree.level(r) - 1);
+      } else {
+        ASSERT_TRUE(tree.is_node(end.router));
+      }
+    }
+  }
+}
+
+TEST_P(FatTreeShapes, EveryRouteIsMinimalAndEndsAtItsDestination) {
+  const FatTree tree(GetParam().k, GetParam().levels);
+  const NcaRouting routing(tree, 7);
+  const auto nodes = static_cast<NodeId>(tree.node_count());
+  for (NodeId src = 0; src < nodes; ++src) {
+    const std::vector<int> d = distances(tree, src);
+    for (NodeId dst = 0; dst < nodes; ++dst) {
+      ASSERT_EQ(tree.min_hops(src, dst), d[dst]) << src << " -> " << dst;
+      for (std::uint64_t key = 0; key < 4; ++key) {
+        const std::vector<LinkEnd> path = walk(tree, routing, src, dst, key);
+        ASSERT_EQ(static_cast<int>(path.size()), d[dst])
+            << src << " -> " << dst << " key " << key << (path.empty() ? ": no delivery" : "");
+      }
+    }
+  }
+}
+
+// The argument in nca_routing.h: up, then down, never up again, so no channel waits on itself.
+TEST_P(FatTreeShapes, ChannelDependencyGraphIsAcyclic) {
+  const FatTree tree(GetParam().k, GetParam().levels);
+  const NcaRouting routing(tree, 11);
+  const int ports = 2 * tree.k();
+  test::Graph graph(static_cast<std::size_t>(tree.router_count() * ports));
+  const auto channel = [&](const LinkEnd& e) {
+    return static_cast<int>(e.router) * ports + e.port;
+  };
+  std::size_t edges = 0;
+  const auto nodes = static_cast<NodeId>(tree.node_count());
+  for (NodeId src = 0; src < nodes; ++src) {
+    for (NodeId dst = 0; dst < nodes; ++dst) {
+      for (std::uint64_t key = 0; key < 8; ++key) {
+        const std::vector<LinkEnd> path = walk(tree, routing, src, dst, key);
+        for (std::size_t i = 1; i < path.size(); ++i) {
+          graph[channel(path[i - 1])].push_back(channel(path[i]));
+          ++edges;
+        }
+      }
+    }
+  }
+  ASSERT_GT(edges, 0U);
+  EXPECT_FALSE(test::has_cycle(graph));
+  // The check can fail: one dependency the other way round closes a cycle.
+  const int from = channel(walk(tree, routing, 0, 1, 0).front());
+  graph[graph[from].front()].push_back(from);
+  EXPECT_TRUE(test::has_cycle(graph));
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, FatTreeShapes,
+                         testing::Values(Shape{2, 1}, Shape{2, 3}, Shape{3, 2}, Shape{4, 3},
+                                         Shape{8, 2}));
+
+// A pair whose common ancestors are the top level reaches each of them about equally often.
+TEST(FatTreeRouting, UpPathsSpreadEvenlyOverTheCommonAncestors) {
+  const FatTree tree(4, 3);
+  const NcaRouting routing(tree, 3);
+  const NodeId src = 0, dst = 63;
+  ASSERT_EQ(tree.common_level(src, dst), 2);
+  std::map<NodeId, int> tops;
+  constexpr int kPackets = 16000;
+  for (std::uint64_t key = 0; key < kPackets; ++key) {
+    for (const LinkEnd& e : walk(tree, routing, src, dst, key)) {
+      if (!tree.is_node(e.router) && tree.level(e.router) == 2) ++tops[e.router];
+    }
+  }
+  ASSERT_EQ(tops.size(), 16U);  // every top switch is one of their common ancestors
+  for (const auto& [top, count] : tops) {
+    EXPECT_NEAR(count, kPackets / 16, 150) << tree.format(top);  // about 5 sigma of 1000
+  }
+}
+
+TEST(FatTreeRouting, AKeyAlwaysTakesTheSamePathAndTheSeedChangesIt) {
+  const FatTree tree(4, 3);
+  const NcaRouting a(tree, 1), b(tree, 2);
+  int differ = 0;
+  for (std::uint64_t key = 0; key < 64; ++key) {
+    const auto first = walk(tree, a, 5, 60, key);
+    const auto again = walk(tree, a, 5, 60, key);
+    ASSERT_EQ(first.size(), again.size());
+    for (std::size_t i = 0; i < first.size(); ++i) ASSERT_EQ(first[i].port, again[i].port);
+    const auto other = walk(tree, b, 5, 60, key);
+    for (std::size_t i = 0; i < first.size(); ++i) differ += first[i].port != other[i].port;
+  }
+  EXPECT_GT(differ, 0);
+}
+
+TEST(FatTreeParams, CountsAndLimits) {
+  TopologyParams p{.kind = TopologyKind::FatTree, .k = 8, .levels = 3};
+  EXPECT_EQ(p.node_count(), 512);
+  EXPECT_EQ(p.diameter(), 6);
+  EXPECT_NO_THROW(p.validate());
+  EXPECT_NO_THROW(p.check_node("traffic.hotspot_node", {511}));
+  EXPECT_THROW(p.check_node("traffic.hotspot_node", {512}), ConfigError);
+  EXPECT_THROW(p.check_node("traffic.hotspot_node", {1, 2}), ConfigError);
+  p.k = 1;
+  EXPECT_THROW(p.validate(), ConfigError);
+  p.k = 16;  // 2k = 32 link ports: more than a router has
+  EXPECT_THROW(p.validate(), ConfigError);
+  p.k = 4;
+  p.levels = 9;  // 4^9 nodes: more than 16-bit ids
+  EXPECT_THROW(p.validate(), ConfigError);
+  p.levels = 0;
+  EXPECT_THROW(p.validate(), ConfigError);
+}
+
+TEST(Topology, TorusPortsLeadToTheNeighbourOnTheInputOfTheDirection) {
+  const Topology topology(TopologyParams{.dims = {4, 3}});
+  const Torus& torus = *topology.torus();
+  EXPECT_EQ(topology.router_count(), 12);
+  for (NodeId n = 0; n < 12; ++n) {
+    ASSERT_EQ(topology.ports(n), 4);
+    for (int d = 0; d < 4; ++d) {
+      const LinkEnd end = topology.peer(n, static_cast<PortId>(d));
+      EXPECT_EQ(end.router, torus.neighbor(n, Direction::from_index(d)));
+      EXPECT_EQ(end.port, d);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace angara
