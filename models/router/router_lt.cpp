@@ -22,8 +22,9 @@ void prefetch_object(const T* object) {
 
 RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const FabricClock& clock)
     : sc_core::sc_module(name), out("out"), in("in"), m_clock(clock), m_core(std::move(core)) {
-  if (m_core.port_count() > static_cast<int>(m_outputs.size())) {
-    throw std::logic_error("RouterLt: more ports than a 4D torus router has");
+  const auto ports = static_cast<std::size_t>(m_core.port_count());
+  if (ports > m_outputs.size()) {  // a fat tree's switch: outputs and crossbar inputs past those
+    m_wide = std::make_unique<LinkCalendar[]>(2 * (ports - m_outputs.size()));
   }
   in.register_b_transport(this, &RouterLt::b_transport);
 }
@@ -68,13 +69,13 @@ Cycle RouterLt::least_hold(PortId port, VcId vc, Cycle length) const {
 
 Cycle RouterLt::book(OutputRequest& r, Cycle now, int copies, Cycle tail_floor) {
   if (!buffers() || r.out == m_core.pegroup_port()) {
-    const Cycle at = m_outputs[r.out].book(r.earliest, r.length, now);
+    const Cycle at = output(r.out)->book(r.earliest, r.length, now);
     r.tail = std::max(r.tail, tail_floor - std::min(tail_floor, at));
     return at;
   }
   const Fit fit = this->fit(r, now, copies);
   r.tail = std::max(r.tail, tail_floor - std::min(tail_floor, fit.at));
-  m_outputs[r.out].take(fit.output, r.length);
+  output(r.out)->take(fit.output, r.length);
   if (LinkCalendar* input = crossbar_input(r.in)) input->take(fit.input, r.input);
   holds(r).open(fit.at, held(r));
   return fit.at;
@@ -95,11 +96,11 @@ HoldCalendar& RouterLt::holds(const OutputRequest& r) {
 // The crossbar input carries one packet at a time, whichever VC it comes from (the PEGroup's
 // input orders its sends itself: null).
 LinkCalendar* RouterLt::crossbar_input(PortId in) {
-  return in == m_core.pegroup_port() ? nullptr : &m_crossbar_inputs[in];
+  return in == m_core.pegroup_port() ? nullptr : crossbar(in);
 }
 
 RouterLt::Fit RouterLt::fit(OutputRequest& r, Cycle now, int copies) {
-  LinkCalendar& link = m_outputs[r.out];
+  LinkCalendar& link = *output(r.out);
   // The PEGroup takes whatever the crossbar hands it: only its channel counts.
   if (r.out == m_core.pegroup_port()) {
     const LinkCalendar::Gap gap = link.find(r.earliest, r.length, now);
@@ -271,7 +272,7 @@ void RouterLt::prefetch_path(const PacketHeader& header) const {
     const RouteStep step = shared.routing.route(here, arrived, header, vc_class);
     const RouterLt* router = m_routers[here];
     const PortId port = step.eject ? shared.topology.ports(here) : step.port;
-    prefetch_object(&router->m_outputs[port]);
+    prefetch_object(router->output(port));
     if (buffers()) prefetch_object(&router->m_holds[port * vcs + set_base + step.vc_class]);
     if (step.eject) {
       m_endpoints[here]->prefetch();
@@ -286,7 +287,7 @@ void RouterLt::prefetch_path(const PacketHeader& header) const {
     __builtin_prefetch(&next->m_core);
     if (buffers()) {
       prefetch_object(&next->m_order[next_end.port * vcs + set_base + vc_class]);
-      prefetch_object(&next->m_crossbar_inputs[next_end.port]);
+      prefetch_object(next->crossbar(next_end.port));
     }
   }
 }

@@ -127,8 +127,20 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   std::unique_ptr<InputOrder[]> m_order;
   EjectionEnd* m_endpoint = nullptr;  // on the local port
   RouterCore m_core;
-  std::array<LinkCalendar, kMaxLinkPorts + 2> m_outputs;          // [port]
-  std::array<LinkCalendar, kMaxLinkPorts + 1> m_crossbar_inputs;  // [port]: the PEGroup's aside
+  // [port], the crossbar inputs without the PEGroup's: a torus router's in place, a fat tree
+  // switch's further ports in m_wide (so that a torus router stays as small as it was).
+  std::array<LinkCalendar, 2 * kMaxDims + 2> m_outputs;
+  std::array<LinkCalendar, 2 * kMaxDims + 1> m_crossbar_inputs;
+  std::unique_ptr<LinkCalendar[]> m_wide;  // outputs, then crossbar inputs, past those
+  LinkCalendar* output(PortId port) const { return wide_or(m_outputs, port, 0); }
+  LinkCalendar* crossbar(PortId port) const {
+    return wide_or(m_crossbar_inputs, port, m_core.port_count() - m_outputs.size());
+  }
+  template <typename Array>
+  LinkCalendar* wide_or(const Array& in_place, PortId port, std::size_t wide_from) const {
+    if (port < in_place.size()) return const_cast<LinkCalendar*>(&in_place[port]);
+    return &m_wide[wide_from + port - in_place.size()];
+  }
   Cycle m_pegroup_input_free = 0;  // the crossbar input from the PEGroup
   std::span<RouterLt* const> m_routers;
   std::span<EjectionEnd* const> m_endpoints;
