@@ -52,6 +52,15 @@ void TopologyParams::check_node(const std::string& key, const std::vector<int>& 
   }
 }
 
+NodeId TopologyParams::node_at(const std::vector<int>& coords) const {
+  if (kind == TopologyKind::FatTree) return static_cast<NodeId>(coords.at(0));
+  NodeId node = 0;
+  for (std::size_t d = coords.size(); d-- > 0;) {
+    node = node * static_cast<NodeId>(dims[d]) + static_cast<NodeId>(coords[d]);
+  }
+  return node;
+}
+
 void TopologyParams::validate() const {
   if (kind == TopologyKind::FatTree) {
     if (k < 2 || 2 * k > kMaxLinkPorts) {

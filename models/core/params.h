@@ -28,6 +28,8 @@ struct TopologyParams {
   // Throws a ConfigError under `key` unless `coords` name a node: one coordinate per dimension,
   // each on its ring (a fat tree: one, the node's number).
   void check_node(const std::string& key, const std::vector<int>& coords) const;
+  // The node that check_node() accepted: X fastest on a torus, the number on a fat tree.
+  NodeId node_at(const std::vector<int>& coords) const;
 };
 
 // How the deterministic routing avoids deadlock on the torus rings.

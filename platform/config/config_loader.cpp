@@ -241,6 +241,13 @@ const std::vector<KeySpec>& key_specs() {
           "traffic", "hotspot_rate", "hotspot: share of each node's packets to hotspot_node"),
       field<&Config::traffic, &TrafficParams::hotspot_node>(
           "traffic", "hotspot_node", "hotspot: the hot node [x, y, ...]; [] = node 0"),
+      field<&Config::traffic, &TrafficParams::probes>(
+          "traffic", "probes",
+          "probe messages from probe_src to probe_dst beside the load, measured apart (0: none)"),
+      field<&Config::traffic, &TrafficParams::probe_src>("traffic", "probe_src",
+                                                         "the probe pair's source [x, y, ...]"),
+      field<&Config::traffic, &TrafficParams::probe_dst>(
+          "traffic", "probe_dst", "the probe pair's destination [x, y, ...]"),
       field<&Config::traffic, &TrafficParams::fft_rows>(
           "traffic", "fft_rows", "fft3d: rows of the process grid (process i on node i)"),
       field<&Config::traffic, &TrafficParams::fft_cols>("traffic", "fft_cols",

@@ -15,6 +15,28 @@
 
 namespace angara {
 
+namespace {
+
+struct ProbePair {
+  NodeId src = 0;
+  ProbeSchedule schedule;
+};
+
+// traffic.probes messages, one in the middle of each equal part of the measurement window.
+ProbePair probe_pair(const Config& config) {
+  const TrafficParams& t = config.traffic;
+  if (t.probes == 0) return {};
+  ProbePair pair{config.topology.node_at(t.probe_src), {config.topology.node_at(t.probe_dst), {}}};
+  const auto parts = static_cast<Cycle>(t.probes);
+  for (Cycle i = 0; i < parts; ++i) {
+    pair.schedule.cycles.push_back(config.sim.warmup_cycles +
+                                   (2 * i + 1) * config.sim.measure_cycles / (2 * parts));
+  }
+  return pair;
+}
+
+}  // namespace
+
 ExperimentResult run_experiment(const Config& config, const ProgressSink& progress) {
   return record_run<ExperimentResult>(config, [&](ExperimentResult& r) {
     const SimParams& sim = config.sim;
@@ -24,10 +46,12 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
     TrafficMeasurement measurement(sim.warmup_cycles, window_end, nodes);
     const Topology topology(config.topology);
     const Destinations destinations(topology, config.traffic, sim.seed);
+    const ProbePair probes = probe_pair(config);
     std::vector<std::unique_ptr<TrafficSource>> sources;
     for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
       sources.push_back(
-          std::make_unique<SyntheticTraffic>(n, destinations, config.traffic, sim.seed));
+          std::make_unique<SyntheticTraffic>(n, destinations, config.traffic, sim.seed,
+                                             n == probes.src ? probes.schedule : ProbeSchedule{}));
     }
     System system(config, std::move(sources), measurement);
     SimRunner runner(system, sim, progress,
@@ -47,6 +71,7 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
     r.packets_injected_total = system.ledger().injected_count();
     r.packets_delivered_total = system.ledger().delivered_count();
     r.latency = measurement.latency();
+    r.probe_latency = measurement.probe_latency();
     const double node_cycles = static_cast<double>(nodes) * static_cast<double>(sim.measure_cycles);
     r.offered_flits_per_node_cycle = static_cast<double>(measurement.offered_flits()) / node_cycles;
     r.accepted_flits_per_node_cycle =
@@ -79,6 +104,13 @@ nlohmann::ordered_json to_json(const ExperimentResult& r) {
   j["latency_ns"] = {{"mean", lat.mean() * ns},
                      {"p50", static_cast<double>(lat.percentile(0.5)) * ns},
                      {"p99", static_cast<double>(lat.percentile(0.99)) * ns}};
+  if (r.config.traffic.probes > 0) {
+    const auto& probe = r.probe_latency;
+    j["probe_latency_cycles"] = {{"count", probe.count()},       {"mean", probe.mean()},
+                                 {"p50", probe.percentile(0.5)}, {"p99", probe.percentile(0.99)},
+                                 {"min", probe.min()},           {"max", probe.max()}};
+    j["probe_latency_ns"] = {{"mean", probe.mean() * ns}};
+  }
   j["offered_flits_per_node_cycle"] = r.offered_flits_per_node_cycle;
   j["accepted_flits_per_node_cycle"] = r.accepted_flits_per_node_cycle;
   j["saturated"] = r.saturated;

@@ -22,7 +22,8 @@ struct ExperimentResult : RunRecord {
   std::uint64_t packets_delivered = 0;  // measured packets (created in the window)
   std::uint64_t packets_injected_total = 0;
   std::uint64_t packets_delivered_total = 0;
-  LatencyStats latency;  // cycles, measured packets, creation to tail delivered
+  LatencyStats latency;        // cycles, measured packets, creation to tail delivered
+  LatencyStats probe_latency;  // the same for the probe pair's messages (traffic.probes)
   double offered_flits_per_node_cycle = 0;
   double accepted_flits_per_node_cycle = 0;
   double mean_hops = 0;

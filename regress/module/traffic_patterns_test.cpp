@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "models/fabric/zero_load.h"
 #include "platform/experiments/experiment.h"
 #include "platform/experiments/results_json.h"
 #include "regress/support/in_mode.h"
@@ -110,8 +111,38 @@ TEST(TrafficPatterns, OfferTheirRateAndGiveAtsLatencyInLt) {
     const double at_latency = at["latency_cycles"]["mean"].get<double>();
     const double lt_latency = lt["latency_cycles"]["mean"].get<double>();
     EXPECT_NEAR(lt_latency / at_latency, 1.0, 0.05) << "AT " << at_latency << ", LT " << lt_latency;
-    if (k.hops > 0) EXPECT_DOUBLE_EQ(at["mean_hops"].get<double>(), k.hops);
+    if (k.hops > 0) {
+      EXPECT_DOUBLE_EQ(at["mean_hops"].get<double>(), k.hops);
+    }
   }
+}
+
+// A probe pair beside the load: every probe measured, apart from the load (which offers the
+// same flits as without them), no faster than an empty network allows, and as in AT in LT.
+TEST(TrafficPatterns, ProbePairIsMeasuredApartAndAlikeInBothModes) {
+  Config c;  // 4x4x4
+  c.traffic.rate = 0.1;
+  c.traffic.message_flits = 40;  // three packets: measured to the last
+  c.sim.measure_cycles = 20000;
+  c.sim.lt_buffers = true;
+  const auto without = run(c, SimMode::At);
+  c.traffic.probes = 100;
+  c.traffic.probe_src = {0, 0, 0};
+  c.traffic.probe_dst = {2, 2, 2};
+  const auto at = run(c, SimMode::At);
+  const auto lt = run(c, SimMode::Lt);
+  EXPECT_EQ(at["offered_flits_per_node_cycle"], without["offered_flits_per_node_cycle"]);
+  EXPECT_EQ(at["packets_delivered"], without["packets_delivered"]);
+  // The last of its 3 packets (9 flits) leaves after the first two (17 each).
+  const Cycle alone =
+      zero_load_latency(c.fabric(), 6, 9) + 2 * ZeroLoad(c.fabric()).local().serialization(17);
+  for (const auto& r : {at, lt}) {
+    EXPECT_EQ(r["probe_latency_cycles"]["count"], 100);
+    EXPECT_GE(r["probe_latency_cycles"]["min"].get<Cycle>(), alone);
+  }
+  const double at_mean = at["probe_latency_cycles"]["mean"].get<double>();
+  const double lt_mean = lt["probe_latency_cycles"]["mean"].get<double>();
+  EXPECT_NEAR(lt_mean / at_mean, 1.0, 0.05) << "AT " << at_mean << ", LT " << lt_mean;
 }
 
 }  // namespace

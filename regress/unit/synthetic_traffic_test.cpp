@@ -301,6 +301,68 @@ TEST(TrafficMeasurement, AMessageIsMeasuredToItsLastPacket) {
   EXPECT_EQ(m.latency().max(), 200U);  // from 100 to the latest tail, 300
 }
 
+// The probe source sends its probes at their cycles among its load, whose own messages stay the
+// same: the requests come out in creation order, the probes tagged.
+TEST(SyntheticTraffic, ProbesGoAmongTheLoadInCreationOrder) {
+  const Topology torus_topology(TopologyParams{.dims = {4, 4, 4}});
+  TrafficParams t;
+  t.rate = 0.3;
+  t.message_flits = 20;  // two packets
+  const Destinations d(torus_topology, t, 1);
+  SyntheticTraffic plain(5, d, t, 1);
+  SyntheticTraffic probed(5, d, t, 1, ProbeSchedule{42, {0, 100, 101, 5000}});
+  std::vector<PacketRequest> load, probes;
+  Cycle last = 0;
+  while (load.size() < 400) {
+    const auto r = probed.next();
+    ASSERT_TRUE(r);
+    ASSERT_GE(r->created, last);
+    last = r->created;
+    (r->tag == kProbeTag ? probes : load).push_back(*r);
+  }
+  ASSERT_EQ(probes.size(), 8U);  // 4 probes of 2 packets
+  for (std::size_t i = 0; i < probes.size(); i += 2) {
+    EXPECT_EQ(probes[i].message_packets, 2U);
+    EXPECT_EQ(probes[i + 1].message_packets, 0U);
+    EXPECT_EQ(probes[i].dst, 42U);
+  }
+  EXPECT_EQ(probes[2].created, 100U);
+  EXPECT_EQ(probes[6].created, 5000U);
+  for (const PacketRequest& l : load) {
+    const auto p = plain.next();
+    ASSERT_TRUE(p);
+    EXPECT_TRUE(p->created == l.created && p->dst == l.dst && p->data_flits == l.data_flits);
+  }
+}
+
+// Probes are measured apart: not in the load's latency, offered or accepted flits.
+TEST(TrafficMeasurement, ProbesAreMeasuredApart) {
+  TrafficMeasurement m(0, 1000, 4);
+  PacketRequest load{1, 16, 100};
+  PacketRequest probe{3, 16, 100};
+  probe.tag = kProbeTag;
+  m.created(load, 2);   // packet 0 of node 2
+  m.created(probe, 2);  // packet 1
+  EXPECT_EQ(m.offered_flits(), 17U);
+  EXPECT_EQ(m.measured_outstanding(), 2U);
+  Packet p;
+  p.header.src = 2;
+  p.header.data_flits = 16;
+  p.created = 100;
+  p.header.high_word = PacketLedger::sequence(2, 1);
+  p.tail_at = 400;
+  m.delivered(p, 3);
+  p.header.high_word = PacketLedger::sequence(2, 0);
+  p.tail_at = 150;
+  m.delivered(p, 1);
+  EXPECT_EQ(m.measured_outstanding(), 0U);
+  EXPECT_EQ(m.accepted_flits(), 17U);
+  ASSERT_EQ(m.latency().count(), 1U);
+  EXPECT_EQ(m.latency().max(), 50U);
+  ASSERT_EQ(m.probe_latency().count(), 1U);
+  EXPECT_EQ(m.probe_latency().max(), 300U);
+}
+
 TEST(SyntheticTraffic, BimodalLengthsTakeTheirShare) {
   const Topology torus_topology(TopologyParams{.dims = {4, 4, 4}});
   TrafficParams t;

@@ -114,8 +114,13 @@ double wire_flits(int data) {
 
 }  // namespace
 
+int TrafficParams::first_message_flits() const {
+  if (!bimodal_flits.empty()) return bimodal_flits[0];
+  return message_flits > 0 ? message_flits : packet_flits;
+}
+
 double TrafficParams::mean_wire_flits() const {
-  if (bimodal_flits.empty()) return wire_flits(message_flits > 0 ? message_flits : packet_flits);
+  if (bimodal_flits.empty()) return wire_flits(first_message_flits());
   return bimodal_fraction * wire_flits(bimodal_flits[0]) +
          (1.0 - bimodal_fraction) * wire_flits(bimodal_flits[1]);
 }
@@ -182,6 +187,22 @@ void TrafficParams::validate(const TopologyParams& topology) const {
                                         local_limit));
   }
   if (!hotspot_node.empty()) topology.check_node("traffic.hotspot_node", hotspot_node);
+  if (probes < 0 || probes > kMaxProbes) {
+    throw ConfigError("traffic.probes", fmt::format("{}", probes),
+                      fmt::format("0 (no probe pair) to {} probe messages", kMaxProbes));
+  }
+  if (probes > 0) {
+    if (probe_src.empty() || probe_dst.empty()) {
+      throw ConfigError(probe_src.empty() ? "traffic.probe_src" : "traffic.probe_dst", "[]",
+                        "traffic.probes > 0: name both nodes of the probe pair");
+    }
+    topology.check_node("traffic.probe_src", probe_src);
+    topology.check_node("traffic.probe_dst", probe_dst);
+    if (probe_src == probe_dst) {
+      throw ConfigError("traffic.probe_dst", fmt::format("[{}]", fmt::join(probe_dst, ", ")),
+                        "a probe goes to another node than traffic.probe_src");
+    }
+  }
   const bool bits = pattern == TrafficPattern::BitComplement ||
                     pattern == TrafficPattern::BitReverse || pattern == TrafficPattern::Shuffle ||
                     pattern == TrafficPattern::Transpose;

@@ -86,10 +86,17 @@ struct TrafficParams {
   int fft_phase = 1;               // fft3d: 1 all-to-all within a row, 2 within a column
   double burst_cycles = 100;       // on_off: mean length of a burst
   double idle_cycles = 100;        // on_off: mean pause between bursts
+  // A probe pair: `probes` messages from probe_src to probe_dst beside the load, spread evenly
+  // over the measurement window and measured apart (0: none). They have the first length.
+  int probes = 0;
+  std::vector<int> probe_src, probe_dst;
 
+  // Data flits of a message (bimodal: the first length).
+  int first_message_flits() const;
   // Wire flits of a message, on average over the lengths.
   double mean_wire_flits() const;
   static constexpr int kMaxMessageFlits = 65536;  // 1 MiB
+  static constexpr int kMaxProbes = 100000;
   void validate(const TopologyParams& topology) const;
 };
 

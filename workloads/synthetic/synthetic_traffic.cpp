@@ -12,7 +12,8 @@ int message_flits(const TrafficParams& params) {
 }  // namespace
 
 SyntheticTraffic::SyntheticTraffic(NodeId self, const Destinations& destinations,
-                                   const TrafficParams& params, std::uint64_t seed)
+                                   const TrafficParams& params, std::uint64_t seed,
+                                   ProbeSchedule probes)
     : m_self(self),
       m_destinations(destinations),
       m_flits{params.bimodal_flits.empty() ? message_flits(params) : params.bimodal_flits[0],
@@ -20,17 +21,38 @@ SyntheticTraffic::SyntheticTraffic(NodeId self, const Destinations& destinations
       m_first_share(params.bimodal_flits.empty() ? 1.0 : params.bimodal_fraction),
       m_sends(params.rate > 0.0 && destinations.sends(self)),
       m_injection(params, params.rate / params.mean_wire_flits()),
-      m_rng(seed, self) {}
+      m_rng(seed, self),
+      m_probes(std::move(probes)) {}
+
+bool SyntheticTraffic::start_message() {
+  if (m_sends && !m_load) {
+    PacketRequest load;
+    load.created = m_injection.next(m_rng);
+    load.dst = m_destinations.pick(m_self, m_rng);
+    const bool first = m_flits[0] == m_flits[1] || m_rng.uniform01() < m_first_share;
+    load.data_flits = m_flits[first ? 0 : 1];
+    m_load = load;
+  }
+  const bool probe = m_next_probe < m_probes.cycles.size() &&
+                     (!m_load || m_probes.cycles[m_next_probe] <= m_load->created);
+  if (probe) {
+    m_message = {m_probes.dst, m_flits[0], m_probes.cycles[m_next_probe++]};
+    m_message.tag = kProbeTag;
+  } else if (m_load) {
+    m_message = *m_load;
+    m_load.reset();
+  } else {
+    return false;
+  }
+  m_rest = m_message.data_flits;
+  m_message.message_packets =
+      static_cast<std::uint32_t>((m_rest + kMaxDataFlits - 1) / kMaxDataFlits);
+  return true;
+}
 
 std::optional<PacketRequest> SyntheticTraffic::next() {
-  if (!m_sends) return std::nullopt;
   if (m_rest == 0) {
-    m_message.created = m_injection.next(m_rng);
-    m_message.dst = m_destinations.pick(m_self, m_rng);
-    const bool first = m_flits[0] == m_flits[1] || m_rng.uniform01() < m_first_share;
-    m_rest = m_flits[first ? 0 : 1];
-    m_message.message_packets =
-        static_cast<std::uint32_t>((m_rest + kMaxDataFlits - 1) / kMaxDataFlits);
+    if (!start_message()) return std::nullopt;
   } else {
     m_message.message_packets = 0;  // the rest of the message
   }

@@ -3,7 +3,7 @@
 // [start, end) are the measured ones: their latency (creation to the tail of their last packet
 // delivered, so source queueing counts) is recorded once all their packets have arrived. Offered
 // load counts the flits created in the window, accepted load the flits whose tail was delivered
-// in it.
+// in it. Probe messages (kProbeTag) are measured apart and count in neither load.
 
 #include <deque>
 #include <vector>
@@ -22,10 +22,13 @@ class TrafficMeasurement : public TrafficObserver {
   void delivered(const Packet& packet, NodeId at) override;
 
   bool in_window(Cycle c) const { return c >= m_start && c < m_end; }
-  // Measured messages created so far that have not wholly arrived yet.
-  std::uint64_t measured_outstanding() const { return m_created - m_latency.count(); }
+  // Measured messages (probes too) created so far that have not wholly arrived yet.
+  std::uint64_t measured_outstanding() const {
+    return m_created - m_latency.count() + m_probes_created - m_probe_latency.count();
+  }
   std::uint64_t measured_created() const { return m_created; }
   const LatencyStats& latency() const { return m_latency; }
+  const LatencyStats& probe_latency() const { return m_probe_latency; }
   std::uint64_t offered_flits() const { return m_offered_flits; }
   std::uint64_t accepted_flits() const { return m_accepted_flits; }
   double mean_hops() const;  // per packet
@@ -37,17 +40,20 @@ class TrafficMeasurement : public TrafficObserver {
     std::uint64_t first = 0;
     int packets = 0, missing = 0;
     Cycle last_tail = 0;
+    bool probe = false;
   };
 
   Cycle m_start, m_end;
   std::vector<std::deque<Message>> m_messages;  // [source]
   std::vector<std::uint64_t> m_sequence;        // [source]: the next packet's number
   std::uint64_t m_created = 0;
+  std::uint64_t m_probes_created = 0;
   std::uint64_t m_offered_flits = 0;
   std::uint64_t m_accepted_flits = 0;
   std::uint64_t m_packets = 0;
   std::uint64_t m_hops = 0;
   LatencyStats m_latency;
+  LatencyStats m_probe_latency;
 };
 
 }  // namespace angara
