@@ -5,7 +5,8 @@
 //
 //   fabric_bench                      speed (8x8x8) and the 16x16x32 / 16x16x16x8 figures
 //   fabric_bench --scaling            the node-count table, both modes
-//   options: --cycles N --rate R --dims 8x8x8
+//   fabric_bench --fat-tree           fat trees beside tori of as many nodes (512, 4096)
+//   options: --cycles N --rate R --dims 8x8x8 (a torus) or 8^3 (a fat tree: k^levels)
 
 #include <fmt/format.h>
 #include <chrono>
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "models/topology/topology.h"
 #include "platform/experiments/experiment.h"
 #include "platform/machine/system.h"
 #include "regress/support/bench_clock.h"
@@ -29,15 +31,27 @@ using test::peak_rss_mb;
 using test::seconds_since;
 using test::WallClock;
 
-std::vector<int> parse_dims(const std::string& text) {
-  std::vector<int> dims;
+// "8x8x8": a torus; "8^3": a k-ary n-tree.
+TopologyParams parse_machine(const std::string& text) {
+  TopologyParams t;
+  if (const auto caret = text.find('^'); caret != std::string::npos) {
+    t.kind = TopologyKind::FatTree;
+    t.k = std::stoi(text.substr(0, caret));
+    t.levels = std::stoi(text.substr(caret + 1));
+    return t;
+  }
+  t.dims.clear();
   std::size_t pos = 0;
   while (pos < text.size()) {
     std::size_t used = 0;
-    dims.push_back(std::stoi(text.substr(pos), &used));
+    t.dims.push_back(std::stoi(text.substr(pos), &used));
     pos += used + 1;  // skip the 'x'
   }
-  return dims;
+  return t;
+}
+
+std::string machine_name(const std::string& text) {
+  return text.find('^') != std::string::npos ? text + " fat tree" : text + " torus";
 }
 
 const char* mode_name(SimMode mode) {
@@ -54,9 +68,9 @@ constexpr Timing kTimings[] = {
     {SimMode::At, false, "AT"}, {SimMode::Lt, false, "LT"}, {SimMode::Lt, true, "LT buffers"}};
 
 // Uniform traffic for a fixed number of cycles: wall time and work done.
-nlohmann::json simulate(const std::vector<int>& dims, double rate, Cycle cycles, Timing timing) {
+nlohmann::json simulate(const TopologyParams& machine, double rate, Cycle cycles, Timing timing) {
   Config c;
-  c.topology.dims = dims;
+  c.topology = machine;
   c.traffic.rate = rate;
   c.sim.mode = timing.mode;
   c.sim.lt_buffers = timing.lt_buffers;
@@ -74,10 +88,10 @@ nlohmann::json simulate(const std::vector<int>& dims, double rate, Cycle cycles,
 
 // Elaboration, then one 17-flit packet from every node to a scattered destination, created after
 // the first LT quantum so that no packet moves while elaborating.
-nlohmann::json light_run(const std::vector<int>& dims, SimMode mode) {
+nlohmann::json light_run(const TopologyParams& machine, SimMode mode) {
   const auto start = WallClock::now();
   Config c;
-  c.topology.dims = dims;
+  c.topology = machine;
   c.sim.mode = mode;
   const int nodes = c.topology.node_count();
   TrafficMeasurement measurement(0, kNever, nodes);
@@ -105,15 +119,17 @@ void print_speed(const std::string& dims, double rate, Cycle cycles) {
   std::vector<double> wall;
   for (const Timing& timing : kTimings) {
     const auto r =
-        test::run_isolated([&] { return simulate(parse_dims(dims), rate, cycles, timing); });
+        test::run_isolated([&] { return simulate(parse_machine(dims), rate, cycles, timing); });
     const double seconds = r["wall_seconds"];
     wall.push_back(seconds);
-    const double router_cycles = r["nodes"].get<double>() * r["sim_cycles"].get<double>();
+    const double routers =
+        Topology(parse_machine(dims)).router_count();  // a fat tree's switches too
+    const double router_cycles = routers * r["sim_cycles"].get<double>();
     const double hops_per_s = r["flit_hops"].get<double>() / seconds;
     fmt::print(
-        "{} {} torus, uniform {:.3f} flits/node/cycle, {} cycles: {:.3f} s wall, mean "
+        "{} {}, uniform {:.3f} flits/node/cycle, {} cycles: {:.3f} s wall, mean "
         "latency {:.1f} cycles\n",
-        timing.name, dims, rate, r["sim_cycles"].get<Cycle>(), seconds,
+        timing.name, machine_name(dims), rate, r["sim_cycles"].get<Cycle>(), seconds,
         r["latency_mean"].get<double>());
     fmt::print(
         "   router-cycles/s {:.3g}, flit-hops/s {:.3g} (target 5e6: {:.1f}x), peak RSS {:.0f} "
@@ -127,12 +143,12 @@ void print_speed(const std::string& dims, double rate, Cycle cycles) {
 }
 
 void print_light_run(const std::string& dims, SimMode mode, double target_s, double target_mb) {
-  const auto r = test::run_isolated([&] { return light_run(parse_dims(dims), mode); });
+  const auto r = test::run_isolated([&] { return light_run(parse_machine(dims), mode); });
   const double total = r["elaborate_s"].get<double>() + r["run_s"].get<double>();
   fmt::print(
-      "{} {} torus ({} nodes): elaborate {:.2f} s + one packet per node {:.2f} s = {:.2f} "
+      "{} {} ({} nodes): elaborate {:.2f} s + one packet per node {:.2f} s = {:.2f} "
       "s, peak RSS {:.0f} MB",
-      mode_name(mode), dims, r["nodes"].get<int>(), r["elaborate_s"].get<double>(),
+      mode_name(mode), machine_name(dims), r["nodes"].get<int>(), r["elaborate_s"].get<double>(),
       r["run_s"].get<double>(), total, r["peak_rss_mb"].get<double>());
   if (target_s > 0) {
     fmt::print(" (targets {:.0f} s: {:.2f}x, {:.0f} MB: {:.2f}x)", target_s, total / target_s,
@@ -151,11 +167,12 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   double rate = 0.17;  // half of the 8x8x8 bubble saturation, 0.34 flits/node/cycle
   Cycle cycles = 20000;
   bool scaling = false;
+  bool fat_tree = false;
   for (int i = 1; i < argc; ++i) {
     const std::string key = argv[i];
     const std::string value = i + 1 < argc ? argv[i + 1] : "";
-    if (key == "--scaling") {
-      scaling = true;
+    if (key == "--scaling" || key == "--fat-tree") {
+      (key == "--scaling" ? scaling : fat_tree) = true;
       continue;
     }
     if (key == "--cycles") {
@@ -174,6 +191,16 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
     for (const char* size : {"2x2x2", "4x4x4", "8x8x8", "16x16x16", "16x16x32", "16x16x16x8"}) {
       for (SimMode mode : {SimMode::At, SimMode::Lt}) print_light_run(size, mode, 0, 0);
     }
+    return 0;
+  }
+  if (fat_tree) {
+    for (const auto& [torus, tree] : {std::pair{"8x8x8", "8^3"}, std::pair{"16x16x16", "8^4"}}) {
+      for (const char* machine : {torus, tree}) {
+        for (SimMode mode : {SimMode::At, SimMode::Lt}) print_light_run(machine, mode, 0, 0);
+      }
+    }
+    print_speed("8x8x8", rate, cycles);
+    print_speed("8^3", rate, cycles);
     return 0;
   }
   print_speed(dims, rate, cycles);
