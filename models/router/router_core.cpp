@@ -52,8 +52,12 @@ RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
   const int class_bits = m_shared.routing.vc_classes() - 1;
   std::optional<PortId> arrived;
   if (port < m_local) arrived = port;
-  const RouteStep step =
-      m_shared.routing.route(m_id, arrived, packet.header, packet.header.vc & class_bits);
+  return route_p2p(
+      m_shared.routing.route(m_id, arrived, packet.header, packet.header.vc & class_bits), packet);
+}
+
+RouterCore::Route RouterCore::route_p2p(const RouteStep& step, const Packet& packet) const {
+  const int class_bits = m_shared.routing.vc_classes() - 1;
   const int set_base = packet.header.vc & ~class_bits;
   return {bit(step.eject ? m_local : step.port), static_cast<VcId>(set_base + step.vc_class),
           m_shared.routing.required_credits(step, packet.wire_flits())};

@@ -127,6 +127,8 @@ class RouterCore {
     int need = 0;
   };
   Route route(PortId port, Packet& packet);
+  // route() of a point-to-point packet whose next step is already known.
+  Route route_p2p(const RouteStep& step, const Packet& packet) const;
   // Earliest cycle `packet` may start on an output of `route` (credits and busy ports aside).
   Cycle ready_at(PortId port, const Packet& packet, const Route& route) const;
   // The earliest cycle an LT train from input `in` can have its tail out of output `out`: once

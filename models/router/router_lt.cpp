@@ -18,6 +18,25 @@ void prefetch_object(const T* object) {
   __builtin_prefetch(bytes + sizeof(T) - 1);
 }
 
+// The steps prefetch_path() worked out for the packet it was asked about, which that packet's
+// hops then take instead of routing it again: a packet's whole path runs inside one call chain.
+struct PlannedPath {
+  PacketHeader header;  // of the packet (its VC changes on the way; its sequence number is unique)
+  int next = 0, count = 0;
+  std::array<RouteStep, 32> steps;
+
+  // The next step of `packet`'s path, if it was planned.
+  const RouteStep* take(const Packet& packet) {
+    const PacketHeader& h = packet.header;
+    if (next >= count || h.high_word != header.high_word || h.src != header.src ||
+        h.dst != header.dst || h.kind != header.kind) {
+      return nullptr;
+    }
+    return &steps[next++];
+  }
+};
+thread_local PlannedPath t_planned;
+
 }  // namespace
 
 RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const FabricClock& clock)
@@ -41,7 +60,9 @@ Cycle RouterLt::hop(PortId in_port, Packet& packet, Cycle now) {
   }
   const VcId in_vc = packet.header.vc;
   const Cycle arrival = packet.head_at;
-  const RouterCore::Route route = m_core.route(in_port, packet);
+  const RouteStep* planned = t_planned.take(packet);
+  const RouterCore::Route route =
+      planned ? m_core.route_p2p(*planned, packet) : m_core.route(in_port, packet);
   const bool to_pegroup = (route.outs >> m_core.pegroup_port()) & 1u;
   Cycle ready = m_core.ready_at(in_port, packet, route);
   InputOrder* order = buffers() ? &m_order[in_port * m_core.vc_count() + in_vc] : nullptr;
@@ -268,8 +289,13 @@ void RouterLt::prefetch_path(const PacketHeader& header) const {
   NodeId here = m_core.id();
   std::optional<PortId> arrived;
   int vc_class = vc & class_bits;
+  t_planned.header = header;
+  t_planned.next = t_planned.count = 0;
   for (;;) {
     const RouteStep step = shared.routing.route(here, arrived, header, vc_class);
+    if (t_planned.count < static_cast<int>(t_planned.steps.size())) {
+      t_planned.steps[t_planned.count++] = step;
+    }
     const RouterLt* router = m_routers[here];
     const PortId port = step.eject ? shared.topology.ports(here) : step.port;
     prefetch_object(router->output(port));
