@@ -122,10 +122,11 @@ NodeId Destinations::local(NodeId src, Rng& rng) const {
     return first + other;
   }
   const Coords& offset = m_near[rng.uniform(m_near.size())];
-  std::vector<int> c = digits(src);
-  for (std::size_t d = 0; d < c.size(); ++d)
+  Digits c = digits(src);
+  for (std::size_t d = 0; d < m_radices.size(); ++d) {
     c[d] = (c[d] + offset[d] + m_radices[d]) % m_radices[d];
-  return from_digits(c);
+  }
+  return from_digits(std::span(c.data(), m_radices.size()));
 }
 
 NodeId Destinations::fft_peer(NodeId src, Rng& rng) const {
@@ -167,21 +168,23 @@ NodeId Destinations::mapped(NodeId src) const {
 }
 
 NodeId Destinations::per_coordinate(NodeId src, int (*shift)(int ring)) const {
-  std::vector<int> c = digits(src);
-  for (std::size_t d = 0; d < c.size(); ++d) c[d] = (c[d] + shift(m_radices[d])) % m_radices[d];
-  return from_digits(c);
+  Digits c = digits(src);
+  for (std::size_t d = 0; d < m_radices.size(); ++d) {
+    c[d] = (c[d] + shift(m_radices[d])) % m_radices[d];
+  }
+  return from_digits(std::span(c.data(), m_radices.size()));
 }
 
-std::vector<int> Destinations::digits(NodeId node) const {
-  std::vector<int> c;
-  for (int radix : m_radices) {
-    c.push_back(static_cast<int>(node % static_cast<NodeId>(radix)));
-    node /= static_cast<NodeId>(radix);
+Destinations::Digits Destinations::digits(NodeId node) const {
+  Digits c{};
+  for (std::size_t d = 0; d < m_radices.size(); ++d) {
+    c[d] = static_cast<int>(node % static_cast<NodeId>(m_radices[d]));
+    node /= static_cast<NodeId>(m_radices[d]);
   }
   return c;
 }
 
-NodeId Destinations::from_digits(const std::vector<int>& c) const {
+NodeId Destinations::from_digits(std::span<const int> c) const {
   NodeId node = 0;
   for (std::size_t d = c.size(); d-- > 0;) node = node * static_cast<NodeId>(m_radices[d]) + c[d];
   return node;

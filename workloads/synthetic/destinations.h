@@ -21,7 +21,9 @@
 //
 // A node a permutation maps to itself, or outside the FFT's process grid, sends nothing.
 
+#include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "models/core/rng.h"
@@ -46,8 +48,9 @@ class Destinations {
   NodeId mapped(NodeId src) const;  // the permutations
   NodeId per_coordinate(NodeId src, int (*shift)(int ring)) const;
   // A node's coordinates (a fat tree: its base-k digits, least significant first), and back.
-  std::vector<int> digits(NodeId node) const;
-  NodeId from_digits(const std::vector<int>& coords) const;
+  using Digits = std::array<int, 16>;  // a fat tree has at most 16 levels
+  Digits digits(NodeId node) const;
+  NodeId from_digits(std::span<const int> coords) const;
 
   const Topology& m_topology;
   TrafficParams m_params;
