@@ -106,7 +106,7 @@ seed = 42
 warmup_cycles = 100
 measure_cycles = 500
 drain_cycles = 1000
-watchdog_cycles = 300
+watchdog_cycles = 3000
 quantum_cycles = 250
 train_packets = 8
 lt_buffers = true
@@ -254,7 +254,7 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.sim.warmup_cycles, 100u);
   EXPECT_EQ(config.sim.measure_cycles, 500u);
   EXPECT_EQ(config.sim.drain_cycles, 1000u);
-  EXPECT_EQ(config.sim.watchdog_cycles, 300u);
+  EXPECT_EQ(config.sim.watchdog_cycles, 3000u);
   EXPECT_EQ(config.sim.quantum_cycles, 250u);
   EXPECT_EQ(config.sim.train_packets, 8);
   EXPECT_TRUE(config.sim.lt_buffers);
