@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <systemc>
@@ -99,6 +100,10 @@ int run(int argc, char** argv) {
                         "msgrate and pingpong also write a CSV per size beside it (.csv)");
   return command("run", argc, argv, options, [](angara::Config& config, const auto& vm) {
     const std::string out = vm["out"].template as<std::string>();
+    // Before the run: a target that must not be written, or two outputs naming one file.
+    std::vector<std::pair<std::string, std::filesystem::path>> outputs{{"--out", out}};
+    if (config.trace.on()) outputs.emplace_back("trace.file", config.trace.file);
+    angara::check_output_paths(outputs);
     const angara::ProgressSink progress = [](const std::string& line) {
       std::cerr << "angara-sim: " << line << '\n';
     };
@@ -143,7 +148,8 @@ int diagram(int argc, char** argv) {
     config.trace.nodes = {request.node};
     config.validate();
     const std::string out = vm["out"].template as<std::string>();
-    angara::write_file(angara::draw_diagram(config, request), out);
+    angara::check_output_path("--out", out);
+    angara::write_file(angara::draw_diagram(config, request), out, "--out");
     std::cout << "wrote " << out << '\n';
     return kOk;
   });

@@ -87,7 +87,7 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
     r.results_digest = workload.results_digest();
     r.rtl = system.rtl_stats();
     r.rtl_vcup = system.rtl_vcup_stats();
-    if (system.tracing()) write_file(system.trace_vcd(), config.trace.file);
+    if (system.tracing()) write_file(system.trace_vcd(), config.trace.file, "trace.file");
     return runner.now();
   });
 }
