@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "platform/experiments/results_json.h"
+#include "platform/experiments/tree_checks.h"
 #include "platform/machine/node_machine.h"
 #include "workloads/apps/app_programs.h"
 
@@ -33,6 +34,14 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
                : static_cast<double>(config.app.rows / static_cast<std::uint64_t>(nodes)));
     }
     NodeMachine machine(config);
+    // Every rank takes part in the collectives: a transit node would leave its value out of
+    // heat's allreduce (on tree 0) or its block out of spmv's allgather over the subnet.
+    if (heat) {
+      check_every_node_takes_part(config, machine.system().trees(), machine.torus(), "heat", 0, 0);
+    } else if (config.workload.algorithm == SoftwareAlgorithm::Subnet) {
+      check_every_node_takes_part(config, machine.system().trees(), machine.torus(),
+                                  "spmv over the subnet", 0, kMaxTrees - 1);
+    }
     AppLog log(static_cast<std::size_t>(nodes),
                std::vector<IterationRecord>(static_cast<std::size_t>(iterations)));
     std::vector<std::int64_t> expected_max(static_cast<std::size_t>(iterations));

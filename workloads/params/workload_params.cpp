@@ -50,6 +50,15 @@ void WorkloadParams::validate(const TopologyParams& topology,
                       "workload.kind = \"software\"");
   }
   if (kind == WorkloadKind::Software) validate_algorithm();
+  const bool subnet_allgather =
+      algorithm == SoftwareAlgorithm::Subnet &&
+      ((kind == WorkloadKind::Software && op == CollectiveOp::Allgather) ||
+       kind == WorkloadKind::Spmv);
+  if (subnet_allgather && collective.trees == 0 && collective.tree.empty()) {
+    throw ConfigError("collective.trees", "0",
+                      "an allgather over the subnet spreads its broadcasts over the machine's "
+                      "trees: at least one (or a [[collective.tree]])");
+  }
   if (kind == WorkloadKind::Spmv || kind == WorkloadKind::Heat) {
     const auto message_algorithm =
         kind == WorkloadKind::Spmv ? SoftwareAlgorithm::RecursiveDoubling : SoftwareAlgorithm::Tree;
