@@ -59,6 +59,10 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
       r.flops_per_iteration =
           2.0 * config.app.nonzeros_per_row * static_cast<double>(config.app.rows);
     }
+    // Every program sends from this block: sized for the longest send before any starts.
+    const SendBlock outgoing(
+        heat ? grid.largest_face_bytes(nodes)
+             : static_cast<std::size_t>(config.app.rows / static_cast<std::uint64_t>(nodes)) * 8);
     for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
       const NodeContext ctx{n,
                             machine.host(n),
@@ -68,7 +72,8 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
                             config.router.clock_mhz,
                             config.workload,
                             config.app,
-                            compute};
+                            compute,
+                            outgoing};
       machine.load(n, heat ? heat_program(ctx, grid, expected_max, log) : spmv_program(ctx, log));
     }
     machine.run(progress);
