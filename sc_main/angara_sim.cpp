@@ -107,6 +107,10 @@ int run(int argc, char** argv) {
     const angara::ProgressSink progress = [](const std::string& line) {
       std::cerr << "angara-sim: " << line << '\n';
     };
+    for (const auto& key : angara::unused_keys(config)) {
+      std::cerr << "angara-sim: warning: " << key << " is not used by workload.kind = "
+                << angara::config_to_json(config)["workload"]["kind"] << " (ignored)\n";
+    }
     const angara::ExperimentEntry& experiment = angara::experiments().find(config.workload.kind);
     angara::write_run_output(experiment.run(config, progress), out, std::cout);
     return kOk;

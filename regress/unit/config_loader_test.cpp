@@ -287,6 +287,20 @@ TEST(ConfigLoader, FullFileRoundTripsThroughJsonAndToml) {
   EXPECT_EQ(config_to_json(load(config_to_toml(load(kFullConfig)))), json);
 }
 
+// Good values the kind does not read are listed (angara-sim warns of them); defaults and the
+// keys the kind reads are not.
+TEST(ConfigLoader, UnusedKeysAreThoseTheKindDoesNotRead) {
+  EXPECT_TRUE(unused_keys(load_config("", "test", {})).empty());
+  const Config synthetic =
+      load_config("", "test", {"app.grid=[64, 64]", "workload.sizes=[8]", "traffic.rate=0.5"});
+  EXPECT_EQ(unused_keys(synthetic),
+            (std::vector<std::string>{"workload.sizes = [8]", "app.grid = [64,64]"}));
+  const Config heat = load_config("", "test",
+                                  {"workload.kind=\"heat\"", "app.grid=[64, 64]",
+                                   "workload.repetitions=3", "workload.op=\"reduce\""});
+  EXPECT_EQ(unused_keys(heat), std::vector<std::string>{"workload.op = \"reduce\""});
+}
+
 TEST(ConfigLoader, DefaultsRoundTripThroughJsonAndToml) {
   const auto json = config_to_json(Config{});
   EXPECT_EQ(json["router"]["direction_order"],
