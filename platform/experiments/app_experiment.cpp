@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "models/core/config_error.h"
 #include "platform/experiments/results_json.h"
 #include "platform/experiments/tree_checks.h"
 #include "platform/machine/node_machine.h"
@@ -18,6 +19,44 @@ double AppResult::mean_iteration() const {
          static_cast<double>(iteration.size());
 }
 
+namespace {
+
+// The longest node's compute per iteration, `ns` (of `kernel`'s units), over every iteration must
+// fit the cycles a run may simulate (kMaxRunCycles); named by the key that sets the compute rate.
+void check_compute_fits(const Config& config, const Kernel& kernel, double ns) {
+  const double cycles = ns * config.router.clock_mhz / 1000.0 * config.workload.repetitions;
+  if (cycles <= static_cast<double>(kMaxRunCycles)) return;
+  const bool heat = config.workload.kind == WorkloadKind::Heat;
+  std::string key;
+  std::string value;
+  switch (config.compute.model) {
+    case ComputeModelKind::Flat:
+      key = heat ? "app.heat_gflops" : "app.spmv_mflops";
+      value = fmt::format("{}", heat ? config.app.heat_gflops : config.app.spmv_mflops);
+      break;
+    case ComputeModelKind::Roofline: {
+      // The roof that holds it down: the flop rate or the memory bandwidth.
+      const bool flops =
+          kernel.flops / config.node.gflops >= kernel.bytes / config.compute.memory_gbps;
+      key = flops ? "node.gflops" : "compute.memory_gbps";
+      value = fmt::format("{}", flops ? config.node.gflops : config.compute.memory_gbps);
+      break;
+    }
+    case ComputeModelKind::Table:
+      key = "compute.table";
+      value = fmt::format("\"{}\"", config.compute.table);
+      break;
+  }
+  throw ConfigError(key, value,
+                    fmt::format("a node's compute takes {:.3g} ns an iteration, {:.3g} cycles "
+                                "over workload.repetitions = {}: more than the {} cycles a run "
+                                "may simulate; raise the rate or lower {} or the repetitions",
+                                ns, cycles, config.workload.repetitions, kMaxRunCycles,
+                                heat ? "app.grid" : "app.rows"));
+}
+
+}  // namespace
+
 AppResult run_app_experiment(const Config& config, const ProgressSink& progress) {
   return record_run<AppResult>(config, [&](AppResult& r) {
     const int iterations = config.workload.repetitions;
@@ -27,12 +66,19 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
     const ComputeModel compute =
         make_compute_model(config.compute, config.node.gflops,
                            heat ? config.app.heat_gflops : config.app.spmv_mflops / 1000.0);
-    // A table that does not cover some node's block fails here, before anything is built.
+    // A table that does not cover some node's block fails here, before anything is built; so
+    // does a compute too long for the run's integer time (a run of it would never end).
+    const Kernel kernel =
+        heat ? heat_kernel(config.app.flops_per_cell) : spmv_kernel(config.app.nonzeros_per_row);
+    double longest_ns = 0;
     for (int n = 0; n < nodes; ++n) {
-      compute.check_block(
+      const double block =
           heat ? static_cast<double>(grid.width(n) * grid.height(n))
-               : static_cast<double>(config.app.rows / static_cast<std::uint64_t>(nodes)));
+               : static_cast<double>(config.app.rows / static_cast<std::uint64_t>(nodes));
+      compute.check_block(block);
+      longest_ns = std::max(longest_ns, compute.ns(kernel, block, block));
     }
+    check_compute_fits(config, kernel, longest_ns);
     NodeMachine machine(config);
     // Every rank takes part in the collectives: a transit node would leave its value out of
     // heat's allreduce (on tree 0) or its block out of spmv's allgather over the subnet.
