@@ -268,11 +268,11 @@ void SimParams::validate() const {
                         fmt::format("must be from {} to {} cycles ({})", min, max, why));
     }
   };
-  const char* kTime = "so that the run's time fits the model's integer picoseconds";
-  cycles("sim.warmup_cycles", warmup_cycles, 0, kMaxRunCycles, kTime);
-  cycles("sim.measure_cycles", measure_cycles, 1, kMaxRunCycles, kTime);
-  cycles("sim.drain_cycles", drain_cycles, 0, kMaxRunCycles, kTime);
-  cycles("sim.watchdog_cycles", watchdog_cycles, 1, kMaxRunCycles, kTime);
+  const char* time_rule = "so that the run's time fits the model's integer picoseconds";
+  cycles("sim.warmup_cycles", warmup_cycles, 0, kMaxRunCycles, time_rule);
+  cycles("sim.measure_cycles", measure_cycles, 1, kMaxRunCycles, time_rule);
+  cycles("sim.drain_cycles", drain_cycles, 0, kMaxRunCycles, time_rule);
+  cycles("sim.watchdog_cycles", watchdog_cycles, 1, kMaxRunCycles, time_rule);
   cycles("sim.quantum_cycles", quantum_cycles, 1, kMaxQuantumCycles,
          "how far an LT endpoint runs ahead; a larger quantum only slows LT's slices down");
   if (train_packets < 1 || train_packets > 4096) {

@@ -70,11 +70,11 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
     // does a compute too long for the run's integer time (a run of it would never end).
     const Kernel kernel =
         heat ? heat_kernel(config.app.flops_per_cell) : spmv_kernel(config.app.nonzeros_per_row);
+    const std::uint64_t rows_per_node = config.app.rows / static_cast<std::uint64_t>(nodes);
     double longest_ns = 0;
     for (int n = 0; n < nodes; ++n) {
-      const double block =
-          heat ? static_cast<double>(grid.width(n) * grid.height(n))
-               : static_cast<double>(config.app.rows / static_cast<std::uint64_t>(nodes));
+      const double block = heat ? static_cast<double>(grid.width(n) * grid.height(n))
+                                : static_cast<double>(rows_per_node);
       compute.check_block(block);
       longest_ns = std::max(longest_ns, compute.ns(kernel, block, block));
     }

@@ -34,6 +34,7 @@ struct OutputFile {
 // checked first (check_output_paths), so a device or a directory is never renamed over.
 void write_files(const std::vector<OutputFile>& files) {
   std::vector<std::pair<std::string, std::filesystem::path>> targets;
+  targets.reserve(files.size());
   for (const auto& f : files) targets.emplace_back(f.key, f.path);
   check_output_paths(targets);
   std::vector<std::filesystem::path> partial;
