@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <systemc>
@@ -99,9 +100,17 @@ int run(int argc, char** argv) {
                         "msgrate and pingpong also write a CSV per size beside it (.csv)");
   return command("run", argc, argv, options, [](angara::Config& config, const auto& vm) {
     const std::string out = vm["out"].template as<std::string>();
+    // Before the run: a target that must not be written, or two outputs naming one file.
+    std::vector<std::pair<std::string, std::filesystem::path>> outputs{{"--out", out}};
+    if (config.trace.on()) outputs.emplace_back("trace.file", config.trace.file);
+    angara::check_output_paths(outputs);
     const angara::ProgressSink progress = [](const std::string& line) {
       std::cerr << "angara-sim: " << line << '\n';
     };
+    for (const auto& key : angara::unused_keys(config)) {
+      std::cerr << "angara-sim: warning: " << key << " is not used by workload.kind = "
+                << angara::config_to_json(config)["workload"]["kind"] << " (ignored)\n";
+    }
     const angara::ExperimentEntry& experiment = angara::experiments().find(config.workload.kind);
     angara::write_run_output(experiment.run(config, progress), out, std::cout);
     return kOk;
@@ -143,7 +152,8 @@ int diagram(int argc, char** argv) {
     config.trace.nodes = {request.node};
     config.validate();
     const std::string out = vm["out"].template as<std::string>();
-    angara::write_file(angara::draw_diagram(config, request), out);
+    angara::check_output_path("--out", out);
+    angara::write_file(angara::draw_diagram(config, request), out, "--out");
     std::cout << "wrote " << out << '\n';
     return kOk;
   });

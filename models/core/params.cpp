@@ -13,14 +13,44 @@ Cycle ceil_cycles(double cycles) {
   return static_cast<Cycle>(std::ceil(cycles - 1e-9));
 }
 
-int TopologyParams::node_count() const {
-  int n = 1;
-  if (kind == TopologyKind::FatTree) {
-    for (int l = 0; l < levels; ++l) n *= k;
-    return n;
+namespace {
+
+std::string range_rule(const std::string& min, const std::string& max, const std::string& unit,
+                       const std::string& why) {
+  auto rule = fmt::format("must be a finite number from {} to {}{}{}", min, max,
+                          unit.empty() ? "" : " ", unit);
+  return why.empty() ? rule : fmt::format("{} ({})", rule, why);
+}
+
+}  // namespace
+
+void check_range(const std::string& key, double value, double min, double max,
+                 const std::string& unit, const std::string& why) {
+  if (!(std::isfinite(value) && value >= min && value <= max)) {
+    throw ConfigError(key, fmt::format("{}", value),
+                      range_rule(fmt::format("{}", min), fmt::format("{}", max), unit, why));
   }
-  for (int size : dims) n *= size;
-  return n;
+}
+
+void check_int_range(const std::string& key, long long value, long long min, long long max,
+                     const std::string& unit, const std::string& why) {
+  if (value < min || value > max) {
+    auto rule = fmt::format("must be from {} to {}{}{}", min, max, unit.empty() ? "" : " ", unit);
+    if (!why.empty()) rule += fmt::format(" ({})", why);
+    throw ConfigError(key, fmt::format("{}", value), rule);
+  }
+}
+
+int TopologyParams::node_count() const {
+  // Saturates past the node limit, so that a machine too large to build (validate() refuses it)
+  // never overflows on the way there.
+  long long n = 1;
+  if (kind == TopologyKind::FatTree) {
+    for (int l = 0; l < levels; ++l) n = std::min<long long>(n * std::max(k, 0), kMaxNodes + 1LL);
+    return static_cast<int>(n);
+  }
+  for (int size : dims) n = std::min<long long>(n * std::max(size, 0), kMaxNodes + 1LL);
+  return static_cast<int>(n);
 }
 
 int TopologyParams::diameter() const {
@@ -83,14 +113,14 @@ void TopologyParams::validate() const {
   if (dims.empty() || dims.size() > kMaxDims) {
     throw ConfigError("topology.dims", text, "a torus has 1 to 4 dimensions (X, Y, Z, W)");
   }
-  long long nodes = 1;
   for (int size : dims) {
-    if (size < 2)
+    if (size < 2) {
       throw ConfigError("topology.dims", text, "every dimension size must be at least 2");
-    nodes *= size;
+    }
   }
-  if (nodes > 65536) {
-    throw ConfigError("topology.dims", text, "at most 65536 nodes (16-bit node ids in the header)");
+  if (node_count() > kMaxNodes) {
+    throw ConfigError("topology.dims", text,
+                      fmt::format("at most {} nodes (16-bit node ids in the header)", kMaxNodes));
   }
 }
 
@@ -105,9 +135,8 @@ std::vector<Direction> RouterParams::resolved_direction_order(int dims) const {
 }
 
 void RouterParams::validate(int dims) const {
-  if (!(clock_mhz > 0)) {
-    throw ConfigError("router.clock_mhz", fmt::format("{}", clock_mhz), "must be positive");
-  }
+  check_range("router.clock_mhz", clock_mhz, kMinClockMhz, kMaxClockMhz, "MHz",
+              "a cycle of 10 ps to 1 us, in whole picoseconds");
   if (!direction_order.empty()) {
     std::vector<std::string> names;
     for (auto d : direction_order) names.push_back(d.name());
@@ -144,21 +173,14 @@ void RouterParams::validate(int dims) const {
                       fmt::format("must hold at least {} flits (a largest packet{})", min_buffer,
                                   deadlock == DeadlockScheme::Bubble ? " plus the bubble" : ""));
   }
-  if (pipeline_cycles < 1) {
-    throw ConfigError("router.pipeline_cycles", fmt::format("{}", pipeline_cycles),
-                      "must be at least 1");
-  }
+  check_int_range("router.buffer_flits", buffer_flits, min_buffer, kMaxBufferFlits, "flits");
+  check_int_range("router.pipeline_cycles", pipeline_cycles, 1, kMaxBlockCycles, "cycles");
 }
 
 void ChannelParams::validate(const std::string& section) const {
-  if (!(bandwidth_gbps > 0)) {
-    throw ConfigError(section + ".bandwidth_gbps", fmt::format("{}", bandwidth_gbps),
-                      "must be positive");
-  }
-  if (!(latency_ns >= 0)) {
-    throw ConfigError(section + ".latency_ns", fmt::format("{}", latency_ns),
-                      "must be zero or positive");
-  }
+  check_range(section + ".bandwidth_gbps", bandwidth_gbps, kMinBandwidthGbps, kMaxBandwidthGbps,
+              "Gbit/s");
+  check_range(section + ".latency_ns", latency_ns, 0, kMaxLatencyNs, "ns");
 }
 
 // The Reducer's cycle fields are 4 bits, and the head and the slot read take a cycle each.
@@ -227,6 +249,8 @@ void CollectiveParams::validate(const TopologyParams& topology) const {
                                   "flits",
                                   2 * kMaxPacketFlits));
   }
+  check_int_range("collective.buffer_flits", buffer_flits, 2 * kMaxPacketFlits, kMaxBufferFlits,
+                  "flits");
   const std::pair<const char*, int> cycles[] = {
       {"collective.table_cycles", table_cycles},
       {"collective.analysis_cycles", analysis_cycles},
@@ -234,15 +258,23 @@ void CollectiveParams::validate(const TopologyParams& topology) const {
       {"collective.broadcaster_cycles", broadcaster_cycles},
       {"collective.reducer_cycles", reducer_cycles},
       {"collective.reducer_flit_cycles", reducer_flit_cycles}};
-  for (const auto& [key, value] : cycles) {
-    if (value < 0) throw ConfigError(key, fmt::format("{}", value), "must be zero or positive");
-  }
+  for (const auto& [key, value] : cycles) check_int_range(key, value, 0, kMaxBlockCycles, "cycles");
 }
 
 void SimParams::validate() const {
-  if (measure_cycles == 0) throw ConfigError("sim.measure_cycles", "0", "must be positive");
-  if (watchdog_cycles == 0) throw ConfigError("sim.watchdog_cycles", "0", "must be positive");
-  if (quantum_cycles == 0) throw ConfigError("sim.quantum_cycles", "0", "must be positive");
+  const auto cycles = [](const char* key, Cycle value, Cycle min, Cycle max, const char* why) {
+    if (value < min || value > max) {
+      throw ConfigError(key, fmt::format("{}", value),
+                        fmt::format("must be from {} to {} cycles ({})", min, max, why));
+    }
+  };
+  const char* time_rule = "so that the run's time fits the model's integer picoseconds";
+  cycles("sim.warmup_cycles", warmup_cycles, 0, kMaxRunCycles, time_rule);
+  cycles("sim.measure_cycles", measure_cycles, 1, kMaxRunCycles, time_rule);
+  cycles("sim.drain_cycles", drain_cycles, 0, kMaxRunCycles, time_rule);
+  cycles("sim.watchdog_cycles", watchdog_cycles, 1, kMaxRunCycles, time_rule);
+  cycles("sim.quantum_cycles", quantum_cycles, 1, kMaxQuantumCycles,
+         "how far an LT endpoint runs ahead; a larger quantum only slows LT's slices down");
   if (train_packets < 1 || train_packets > 4096) {
     throw ConfigError("sim.train_packets", fmt::format("{}", train_packets), "1..4096 packets");
   }
@@ -252,53 +284,38 @@ void PcieParams::validate() const {
   if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16 && lanes != 32) {
     throw ConfigError("pcie.lanes", fmt::format("{}", lanes), "1, 2, 4, 8, 16 or 32 lanes");
   }
-  if (!(transfer_gtps > 0)) {
-    throw ConfigError("pcie.transfer_gtps", fmt::format("{}", transfer_gtps), "must be positive");
-  }
+  check_range("pcie.transfer_gtps", transfer_gtps, 0.01, 1000, "GT/s per lane");
   if (max_payload_bytes < 128 || max_payload_bytes > 4096 ||
       (max_payload_bytes & (max_payload_bytes - 1)) != 0) {
     throw ConfigError("pcie.max_payload_bytes", fmt::format("{}", max_payload_bytes),
                       "a power of two from 128 to 4096 bytes");
   }
-  if (tlp_overhead_bytes < 0) {
-    throw ConfigError("pcie.tlp_overhead_bytes", fmt::format("{}", tlp_overhead_bytes),
-                      "must be zero or positive");
-  }
-  if (!(latency_ns >= 0)) {
-    throw ConfigError("pcie.latency_ns", fmt::format("{}", latency_ns), "must be zero or positive");
-  }
+  check_int_range("pcie.tlp_overhead_bytes", tlp_overhead_bytes, 0, 4096, "bytes");
+  check_range("pcie.latency_ns", latency_ns, 0, kMaxLatencyNs, "ns");
 }
 
 void NodeParams::validate() const {
-  if (!(gflops > 0))
-    throw ConfigError("node.gflops", fmt::format("{}", gflops), "must be positive");
-  if (!(send_overhead_ns >= 0)) {
-    throw ConfigError("node.send_overhead_ns", fmt::format("{}", send_overhead_ns),
-                      "must be zero or positive");
-  }
-  if (!(recv_overhead_ns >= 0)) {
-    throw ConfigError("node.recv_overhead_ns", fmt::format("{}", recv_overhead_ns),
-                      "must be zero or positive");
-  }
+  check_range("node.gflops", gflops, 1e-3, 1e6, "GFlop/s");
+  check_range("node.send_overhead_ns", send_overhead_ns, 0, kMaxLatencyNs, "ns");
+  check_range("node.recv_overhead_ns", recv_overhead_ns, 0, kMaxLatencyNs, "ns");
   if (max_message_bytes < 16 || max_message_bytes > 65536) {
     throw ConfigError("node.max_message_bytes", fmt::format("{}", max_message_bytes),
                       "from 16 to 65536 bytes (the message tag's length field)");
   }
-  if (pio_max_bytes < 0) {
-    throw ConfigError("node.pio_max_bytes", fmt::format("{}", pio_max_bytes),
-                      "must be zero or positive");
-  }
+  check_int_range("node.pio_max_bytes", pio_max_bytes, 0, 65536, "bytes");
   if (tx_buffer_bytes < max_message_bytes) {
     throw ConfigError("node.tx_buffer_bytes", fmt::format("{}", tx_buffer_bytes),
                       fmt::format("must hold one largest message (node.max_message_bytes = {})",
                                   max_message_bytes));
   }
+  check_int_range("node.tx_buffer_bytes", tx_buffer_bytes, max_message_bytes, 1 << 30, "bytes");
   if (rx_ring_bytes < max_message_bytes + 16 || rx_ring_bytes % 16 != 0) {
     throw ConfigError("node.rx_ring_bytes", fmt::format("{}", rx_ring_bytes),
                       fmt::format("a multiple of 16 holding one largest message "
                                   "(node.max_message_bytes = {}) and more",
                                   max_message_bytes));
   }
+  check_int_range("node.rx_ring_bytes", rx_ring_bytes, max_message_bytes + 16, 1 << 30, "bytes");
   if (channels < 1 || channels > 256) {
     throw ConfigError("node.channels", fmt::format("{}", channels), "from 1 to 256 per node");
   }

@@ -12,6 +12,28 @@
 
 namespace angara {
 
+// The ranges every numeric key is held to, so that the model's integer time (router cycles, and
+// SystemC's picoseconds under them) can hold every time a run computes: a clock period of at
+// least 10 ps; latencies and cycle counts whose sum, in picoseconds, stays far below 2^64.
+inline constexpr double kMinClockMhz = 1.0;            // a period of 1 us
+inline constexpr double kMaxClockMhz = 100000.0;       // a period of 10 ps
+inline constexpr double kMaxLatencyNs = 1e6;           // 1 ms: latencies and overheads
+inline constexpr double kMinBandwidthGbps = 1e-3;      // 1 Mbit/s
+inline constexpr double kMaxBandwidthGbps = 1e6;       // 1 Pbit/s
+inline constexpr Cycle kMaxRunCycles = 1000000000000;  // 10^12 cycles: warm-up, measure, ...
+inline constexpr Cycle kMaxQuantumCycles = 100000;     // LT quantum (larger only slows LT)
+inline constexpr int kMaxBlockCycles = 1000000;        // a block's cycle count, a pipeline's
+inline constexpr int kMaxBufferFlits = 65536;          // a buffer per VC or per port
+inline constexpr int kMaxNodes = 65536;                // 16-bit node ids in the header
+
+// Throws a ConfigError under `key` unless `value` is a finite number from `min` to `max`; the
+// message gives the range in `unit` (e.g. "ns") and `why` the range is what it is, if given.
+void check_range(const std::string& key, double value, double min, double max,
+                 const std::string& unit, const std::string& why = {});
+// The same for an integer key.
+void check_int_range(const std::string& key, long long value, long long min, long long max,
+                     const std::string& unit, const std::string& why = {});
+
 enum class TopologyKind { Torus, FatTree };
 
 struct TopologyParams {
@@ -22,8 +44,8 @@ struct TopologyParams {
 
   bool torus() const { return kind == TopologyKind::Torus; }
 
-  int node_count() const;
-  int diameter() const;  // hops between the farthest two nodes
+  int node_count() const;  // at most kMaxNodes + 1 (sizes beyond the limit saturate)
+  int diameter() const;    // hops between the farthest two nodes
   void validate() const;
   // Throws a ConfigError under `key` unless `coords` name a node: one coordinate per dimension,
   // each on its ring (a fat tree: one, the node's number).

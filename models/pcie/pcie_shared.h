@@ -7,8 +7,8 @@
 #include <cstdint>
 
 #include "models/core/params.h"
+#include "models/core/zero_load.h"
 #include "models/fabric/fabric_protocol.h"
-#include "models/fabric/zero_load.h"
 #include "models/pcie/pcie_timing.h"
 
 namespace angara {

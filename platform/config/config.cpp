@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "models/core/config_error.h"
+#include "models/core/zero_load.h"
 #include "platform/config/config_values.h"
 
 namespace angara {
@@ -72,6 +73,27 @@ void Config::validate_fat_tree() const {
   if (rtl.any()) refuse("rtl", "\"rtl\"", "the RTL blocks are the collective subnet's");
 }
 
+Cycle Config::first_delivery_floor() const {
+  const ZeroLoad zero_load(fabric());
+  const int hops = topology.diameter();
+  Cycle floor = zero_load.latency(hops, kMaxPacketFlits);
+  const double mhz = router.clock_mhz;
+  switch (workload.kind) {
+    case WorkloadKind::Synthetic:
+      break;
+    case WorkloadKind::Collective:
+      // Every router on the way reads its routing-table row and analyses the head.
+      floor += static_cast<Cycle>(hops + 1) *
+               static_cast<Cycle>(collective.table_cycles + collective.analysis_cycles);
+      break;
+    default:
+      // A message: the send call, then the PCIe link to the adapter and from it at the far end.
+      floor += cycles_for_ns(node.send_overhead_ns, mhz) + 2 * cycles_for_ns(pcie.latency_ns, mhz);
+      break;
+  }
+  return floor;
+}
+
 void Config::validate() const {
   topology.validate();
   if (!topology.torus()) validate_fat_tree();
@@ -89,6 +111,18 @@ void Config::validate() const {
   node.validate();
   app.validate(workload.kind, topology.node_count());
   compute.validate();
+  // A watchdog shorter than the first delivery could take reports a deadlock that is not one.
+  if (const Cycle floor = first_delivery_floor(); sim.watchdog_cycles <= floor) {
+    throw ConfigError("sim.watchdog_cycles", fmt::format("{}", sim.watchdog_cycles),
+                      fmt::format("must be longer than the zero-load latency of this machine, {} "
+                                  "cycles (a largest packet between the farthest two nodes, "
+                                  "from the router, link, endpoint{} keys): a shorter watchdog "
+                                  "reports a deadlock before anything could be delivered",
+                                  floor,
+                                  workload.kind == WorkloadKind::Synthetic    ? ""
+                                  : workload.kind == WorkloadKind::Collective ? ", collective"
+                                                                              : ", node, pcie"));
+  }
 }
 
 }  // namespace angara

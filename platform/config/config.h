@@ -53,6 +53,11 @@ struct Config {
   RtlParams rtl;
 
   FabricParams fabric() const { return {router, link, endpoint, collective}; }
+  // Cycles before which nothing can be delivered at zero load: a largest packet between the
+  // farthest two nodes (models/core/zero_load.h), plus what the kind adds on the way (the
+  // collective subnet's table and analysis stages, a message's send call and PCIe links). The
+  // watchdog must be longer.
+  Cycle first_delivery_floor() const;
   void validate() const;
 
  private:

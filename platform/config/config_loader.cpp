@@ -447,6 +447,54 @@ std::string config_to_toml(const Config& config) {
   return out;
 }
 
+namespace {
+
+// The [workload] and [app] keys each kind reads (workload.kind itself always).
+std::vector<std::string_view> keys_read_by(WorkloadKind kind) {
+  switch (kind) {
+    case WorkloadKind::Synthetic:
+      return {};
+    case WorkloadKind::Collective:
+      return {"workload.op",          "workload.reduction",
+              "workload.tree",        "workload.source",
+              "workload.destination", "workload.payload_flits",
+              "workload.repetitions", "workload.overlap",
+              "workload.all_trees",   "workload.background_rate"};
+    case WorkloadKind::MsgRate:
+    case WorkloadKind::PingPong:
+      return {"workload.peer", "workload.sizes", "workload.messages"};
+    case WorkloadKind::Software:
+      // overlap, all_trees and background_rate are refused by the run with their own message.
+      return {"workload.op",          "workload.reduction",      "workload.tree",
+              "workload.source",      "workload.destination",    "workload.payload_flits",
+              "workload.repetitions", "workload.algorithm",      "workload.overlap",
+              "workload.all_trees",   "workload.background_rate"};
+    case WorkloadKind::Spmv:
+      return {"workload.algorithm", "workload.repetitions", "app.rows", "app.nonzeros_per_row",
+              "app.spmv_mflops"};
+    case WorkloadKind::Heat:
+      return {"workload.algorithm", "workload.repetitions", "app.grid", "app.heat_gflops",
+              "app.flops_per_cell"};
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<std::string> unused_keys(const Config& config) {
+  const Config defaults;
+  const auto read = keys_read_by(config.workload.kind);
+  std::vector<std::string> unused;
+  for (const auto& spec : key_specs()) {
+    if (spec.section != "workload" && spec.section != "app") continue;
+    const std::string key = fmt::format("{}.{}", spec.section, spec.name);
+    if (key == "workload.kind" || std::find(read.begin(), read.end(), key) != read.end()) continue;
+    const auto value = spec.write(config);
+    if (value != spec.write(defaults)) unused.push_back(fmt::format("{} = {}", key, value.dump()));
+  }
+  return unused;
+}
+
 std::string config_keys_help() {
   // A default longer than this gets its meaning on the next line, to keep the table narrow.
   constexpr std::size_t kWideDefault = 20;

@@ -31,4 +31,9 @@ std::string config_to_toml(const Config& config);
 // One line per config key: "section.key  default  meaning", for --help.
 std::string config_keys_help();
 
+// The [workload] and [app] keys set away from their defaults that the run's workload.kind does
+// not read, each as "section.key = value": they are ignored, and angara-sim warns of them (a bad
+// value is an error whatever the kind; this is only for good values that do nothing).
+std::vector<std::string> unused_keys(const Config& config);
+
 }  // namespace angara

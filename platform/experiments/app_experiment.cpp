@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <numeric>
 
+#include "models/core/config_error.h"
 #include "platform/experiments/results_json.h"
+#include "platform/experiments/tree_checks.h"
 #include "platform/machine/node_machine.h"
 #include "workloads/apps/app_programs.h"
 
@@ -17,6 +19,44 @@ double AppResult::mean_iteration() const {
          static_cast<double>(iteration.size());
 }
 
+namespace {
+
+// The longest node's compute per iteration, `ns` (of `kernel`'s units), over every iteration must
+// fit the cycles a run may simulate (kMaxRunCycles); named by the key that sets the compute rate.
+void check_compute_fits(const Config& config, const Kernel& kernel, double ns) {
+  const double cycles = ns * config.router.clock_mhz / 1000.0 * config.workload.repetitions;
+  if (cycles <= static_cast<double>(kMaxRunCycles)) return;
+  const bool heat = config.workload.kind == WorkloadKind::Heat;
+  std::string key;
+  std::string value;
+  switch (config.compute.model) {
+    case ComputeModelKind::Flat:
+      key = heat ? "app.heat_gflops" : "app.spmv_mflops";
+      value = fmt::format("{}", heat ? config.app.heat_gflops : config.app.spmv_mflops);
+      break;
+    case ComputeModelKind::Roofline: {
+      // The roof that holds it down: the flop rate or the memory bandwidth.
+      const bool flops =
+          kernel.flops / config.node.gflops >= kernel.bytes / config.compute.memory_gbps;
+      key = flops ? "node.gflops" : "compute.memory_gbps";
+      value = fmt::format("{}", flops ? config.node.gflops : config.compute.memory_gbps);
+      break;
+    }
+    case ComputeModelKind::Table:
+      key = "compute.table";
+      value = fmt::format("\"{}\"", config.compute.table);
+      break;
+  }
+  throw ConfigError(key, value,
+                    fmt::format("a node's compute takes {:.3g} ns an iteration, {:.3g} cycles "
+                                "over workload.repetitions = {}: more than the {} cycles a run "
+                                "may simulate; raise the rate or lower {} or the repetitions",
+                                ns, cycles, config.workload.repetitions, kMaxRunCycles,
+                                heat ? "app.grid" : "app.rows"));
+}
+
+}  // namespace
+
 AppResult run_app_experiment(const Config& config, const ProgressSink& progress) {
   return record_run<AppResult>(config, [&](AppResult& r) {
     const int iterations = config.workload.repetitions;
@@ -26,13 +66,28 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
     const ComputeModel compute =
         make_compute_model(config.compute, config.node.gflops,
                            heat ? config.app.heat_gflops : config.app.spmv_mflops / 1000.0);
-    // A table that does not cover some node's block fails here, before anything is built.
+    // A table that does not cover some node's block fails here, before anything is built; so
+    // does a compute too long for the run's integer time (a run of it would never end).
+    const Kernel kernel =
+        heat ? heat_kernel(config.app.flops_per_cell) : spmv_kernel(config.app.nonzeros_per_row);
+    const std::uint64_t rows_per_node = config.app.rows / static_cast<std::uint64_t>(nodes);
+    double longest_ns = 0;
     for (int n = 0; n < nodes; ++n) {
-      compute.check_block(
-          heat ? static_cast<double>(grid.width(n) * grid.height(n))
-               : static_cast<double>(config.app.rows / static_cast<std::uint64_t>(nodes)));
+      const double block = heat ? static_cast<double>(grid.width(n) * grid.height(n))
+                                : static_cast<double>(rows_per_node);
+      compute.check_block(block);
+      longest_ns = std::max(longest_ns, compute.ns(kernel, block, block));
     }
+    check_compute_fits(config, kernel, longest_ns);
     NodeMachine machine(config);
+    // Every rank takes part in the collectives: a transit node would leave its value out of
+    // heat's allreduce (on tree 0) or its block out of spmv's allgather over the subnet.
+    if (heat) {
+      check_every_node_takes_part(config, machine.system().trees(), machine.torus(), "heat", 0, 0);
+    } else if (config.workload.algorithm == SoftwareAlgorithm::Subnet) {
+      check_every_node_takes_part(config, machine.system().trees(), machine.torus(),
+                                  "spmv over the subnet", 0, kMaxTrees - 1);
+    }
     AppLog log(static_cast<std::size_t>(nodes),
                std::vector<IterationRecord>(static_cast<std::size_t>(iterations)));
     std::vector<std::int64_t> expected_max(static_cast<std::size_t>(iterations));
@@ -50,6 +105,10 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
       r.flops_per_iteration =
           2.0 * config.app.nonzeros_per_row * static_cast<double>(config.app.rows);
     }
+    // Every program sends from this block: sized for the longest send before any starts.
+    const SendBlock outgoing(
+        heat ? grid.largest_face_bytes(nodes)
+             : static_cast<std::size_t>(config.app.rows / static_cast<std::uint64_t>(nodes)) * 8);
     for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
       const NodeContext ctx{n,
                             machine.host(n),
@@ -59,7 +118,8 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
                             config.router.clock_mhz,
                             config.workload,
                             config.app,
-                            compute};
+                            compute,
+                            outgoing};
       machine.load(n, heat ? heat_program(ctx, grid, expected_max, log) : spmv_program(ctx, log));
     }
     machine.run(progress);

@@ -5,12 +5,12 @@
 #include "models/core/config_error.h"
 
 #include "platform/experiments/results_json.h"
+#include "platform/experiments/tree_checks.h"
 #include "platform/machine/sim_runner.h"
 #include "platform/machine/system.h"
 #include "workloads/collective/collective_workload.h"
 
 namespace angara {
-
 CollectiveResult run_collective_experiment(const Config& config, const ProgressSink& progress) {
   return record_run<CollectiveResult>(config, [&](CollectiveResult& r) {
     const auto& wl = config.workload;
@@ -22,10 +22,19 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
       const NodeId source = wl.source.empty() ? tree.root : System::node_at(torus, wl.source);
       const NodeId destination =
           wl.destination.empty() ? tree.root : System::node_at(torus, wl.destination);
+      check_processors(config, tree, torus);
       if (wl.op == CollectiveOp::Broadcast && !tree.rows[source].pe) {
         throw ConfigError("workload.source", torus.format(source),
                           fmt::format("a broadcast starts at a processor of tree {} (a member "
                                       "with pe), not at a transit node or outside it",
+                                      tree.id));
+      }
+      if (wl.op == CollectiveOp::Reduce &&
+          !(tree.rows[destination].member && tree.rows[destination].pe)) {
+        throw ConfigError(wl.destination.empty() ? "collective.transit" : "workload.destination",
+                          torus.format(destination),
+                          fmt::format("a reduce's result goes to a processor of tree {} (a "
+                                      "member with pe), not to a transit node or outside it",
                                       tree.id));
       }
       targets.push_back({std::move(tree), source, destination});
@@ -87,7 +96,7 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
     r.results_digest = workload.results_digest();
     r.rtl = system.rtl_stats();
     r.rtl_vcup = system.rtl_vcup_stats();
-    if (system.tracing()) write_file(system.trace_vcd(), config.trace.file);
+    if (system.tracing()) write_file(system.trace_vcd(), config.trace.file, "trace.file");
     return runner.now();
   });
 }

@@ -81,7 +81,7 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
     r.drain_complete = drain_complete;
     r.saturated =
         !drain_complete || r.accepted_flits_per_node_cycle < 0.9 * r.offered_flits_per_node_cycle;
-    if (system.tracing()) write_file(system.trace_vcd(), config.trace.file);
+    if (system.tracing()) write_file(system.trace_vcd(), config.trace.file, "trace.file");
     return std::max(stopped_at, system.ledger().last_delivery());
   });
 }

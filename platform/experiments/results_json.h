@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -54,8 +55,18 @@ std::string torus_name(const Config& c);
 std::string with_wall_time(const RunRecord& r, std::string_view what,
                            std::string_view joiner = ", ");
 
-// Writes `text` to a temporary file and renames it, so a crash never leaves half a file behind.
-void write_file(const std::string& text, const std::filesystem::path& path);
+// Throws a ConfigError naming `key` (the flag or config key that gave the path) unless `path`
+// names a regular file or a new one under a directory (existing or to be made): results go to a
+// temporary file beside the target and are renamed over it, so a device (/dev/null) or a
+// directory must never be the target.
+void check_output_path(const std::string& key, const std::filesystem::path& path);
+// The same for each of `outputs` (key, path), and none two names of one file.
+void check_output_paths(const std::vector<std::pair<std::string, std::filesystem::path>>& outputs);
+
+// Writes `text` to a temporary file and renames it, so a crash never leaves half a file behind;
+// `key` names the flag or config key the path came from, for errors.
+void write_file(const std::string& text, const std::filesystem::path& path,
+                const std::string& key = "output file");
 // Writes the results JSON to `json` and each side file beside it, all whole or none of them
 // (every file goes to a temporary first; only when all are written are they renamed), then says
 // on `say` where the side files went and gives the summary line with " -> `json`".

@@ -11,6 +11,7 @@
 #include "models/core/packet_ledger.h"
 #include "models/node/collective_port.h"
 #include "platform/experiments/results_json.h"
+#include "platform/experiments/tree_checks.h"
 #include "platform/machine/node_machine.h"
 #include "platform/machine/system.h"
 #include "workloads/collective/collective_inputs.h"
@@ -280,11 +281,25 @@ SoftwareResult run_software_experiment(const Config& config, const ProgressSink&
     if (on_tree && tree == nullptr) {
       throw ConfigError("workload.tree", fmt::format("{}", wl.tree), "no such tree");
     }
+    if (on_tree) check_processors(config, *tree, torus);
     if (on_tree && wl.op == CollectiveOp::Broadcast &&
         !(tree->rows[source].member && tree->rows[source].pe)) {
       throw ConfigError("workload.source", torus.format(source),
                         fmt::format("a broadcast starts at a processor of tree {} (a member with "
                                     "pe), not at a transit node or outside it",
+                                    tree->id));
+    }
+
+    if (wl.algorithm == SoftwareAlgorithm::Subnet && wl.op == CollectiveOp::Allgather) {
+      check_every_node_takes_part(config, trees, torus, "an allgather over the subnet", 0,
+                                  kMaxTrees - 1);
+    }
+    if (on_tree && wl.op == CollectiveOp::Reduce &&
+        !(tree->rows[destination].member && tree->rows[destination].pe)) {
+      throw ConfigError(wl.destination.empty() ? "collective.transit" : "workload.destination",
+                        torus.format(destination),
+                        fmt::format("a reduce's result goes to a processor of tree {} (a member "
+                                    "with pe), not to a transit node or outside it",
                                     tree->id));
     }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -41,6 +42,16 @@ std::string read_file(const std::filesystem::path& path) {
   return text.str();
 }
 
+// False if `node` is, or holds, a floating-point inf or nan.
+bool finite_throughout(const toml::node& node) {
+  if (const auto* array = node.as_array()) {
+    return std::all_of(array->begin(), array->end(),
+                       [](const toml::node& item) { return finite_throughout(item); });
+  }
+  if (const auto* real = node.as_floating_point()) return std::isfinite(real->get());
+  return true;
+}
+
 // "start, stop, step" with stop included when a step lands on it (within rounding).
 std::vector<std::string> expand_range(const toml::array& range, const std::string& key) {
   const auto where = key + ".range";
@@ -51,11 +62,21 @@ std::vector<std::string> expand_range(const toml::array& range, const std::strin
   const bool integers = range[0].is_integer() && range[1].is_integer() && range[2].is_integer();
   const double start = range[0].value<double>().value(), stop = range[1].value<double>().value(),
                step = range[2].value<double>().value();
+  if (!std::isfinite(start) || !std::isfinite(stop) || !std::isfinite(step)) {
+    throw ConfigError(where, toml_text(range), "start, stop and step must be finite numbers");
+  }
   if (!(step > 0) || stop < start) {
     throw ConfigError(where, toml_text(range), "needs step > 0 and stop >= start");
   }
+  const double points = std::floor((stop - start) / step + 1e-9) + 1;
+  if (!(points <= static_cast<double>(kMaxAxisValues))) {
+    throw ConfigError(where, toml_text(range),
+                      fmt::format("gives {:.0f} values; an axis has at most {} (raise step, or "
+                                  "split the sweep)",
+                                  points, kMaxAxisValues));
+  }
   std::vector<std::string> values;
-  const auto count = static_cast<long long>(std::floor((stop - start) / step + 1e-9)) + 1;
+  const auto count = static_cast<long long>(points);
   for (long long i = 0; i < count; ++i) {
     const double v = start + static_cast<double>(i) * step;
     values.push_back(integers ? fmt::format("{}", std::llround(v)) : fmt::format("{:.12g}", v));
@@ -96,7 +117,18 @@ SweepAxis read_axis(const toml::table& table, int number) {
     throw ConfigError(axis.key, "(axis)", "give the axis either values = [...] or range = [...]");
   }
   if (values) {
-    for (const auto& v : *values) axis.values.push_back(toml_text(v));
+    if (values->size() > kMaxAxisValues) {
+      throw ConfigError(axis.key, fmt::format("{} values", values->size()),
+                        fmt::format("an axis has at most {} values", kMaxAxisValues));
+    }
+    for (const auto& v : *values) {
+      if (!finite_throughout(v)) {
+        throw ConfigError(axis.key, toml_text(v),
+                          "axis values must be finite numbers (inf and nan are not values a "
+                          "config key takes)");
+      }
+      axis.values.push_back(toml_text(v));
+    }
   } else {
     axis.values = expand_range(*range, axis.key);
   }
@@ -230,7 +262,14 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
     dims.push_back({static_cast<int>(a)});
   }
   std::size_t count = 1;
-  for (const auto& d : dims) count *= plan.axes[d.front()].values.size();
+  for (const auto& d : dims) {
+    count *= plan.axes[d.front()].values.size();
+    if (count > kMaxSweepPoints) {
+      throw ConfigError("axis", fmt::format("{} axes", plan.axes.size()),
+                        fmt::format("the axes' product has more than {} points; split the sweep",
+                                    kMaxSweepPoints));
+    }
+  }
 
   std::set<std::string> names;
   for (std::size_t i = 0; i < count; ++i) {

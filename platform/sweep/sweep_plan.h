@@ -27,6 +27,11 @@
 
 namespace angara {
 
+// Limits that keep a typo in a range (a step of 1e-9) from expanding into more points than the
+// machine can hold: values per axis, and points of a whole sweep.
+inline constexpr std::size_t kMaxAxisValues = 10000;
+inline constexpr std::size_t kMaxSweepPoints = 100000;
+
 struct SweepAxis {
   std::string key;                  // config key, "section.name"
   std::vector<std::string> values;  // each in TOML syntax

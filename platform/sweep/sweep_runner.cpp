@@ -1,6 +1,7 @@
 #include "platform/sweep/sweep_runner.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,14 +37,18 @@ void write_text(const fs::path& path, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
-std::string tail(const std::string& text, int lines) {
+}  // namespace
+
+std::string log_tail(const std::string& text, int lines) {
   std::size_t pos = text.size();
   for (int i = 0; i <= lines && pos > 0; ++i) {
     pos = text.rfind('\n', pos - 1);
     if (pos == std::string::npos) return text;
   }
-  return text.substr(pos + 1);
+  return pos < text.size() ? text.substr(pos + 1) : std::string();
 }
+
+namespace {
 
 std::string clock_text(double seconds) {
   const auto s = std::lround(seconds);
@@ -99,6 +104,9 @@ class Progress {
   bool m_tty;
   Clock::time_point m_start = Clock::now();
 };
+
+void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, int jobs,
+              const fs::path& sim, RunReport& report, Progress& progress);
 
 }  // namespace
 
@@ -168,6 +176,24 @@ RunReport run_points(const std::vector<PointDir>& points, int jobs, const fs::pa
   }
   Progress progress(static_cast<int>(todo.size()));
   std::map<pid_t, PointDir> running;
+  try {
+    run_pool(todo, running, jobs, sim, report, progress);
+  } catch (...) {
+    // Leave no point running without a runner to record it: stop and reap them, the next run
+    // resumes them.
+    for (const auto& [pid, point] : running) {
+      kill(pid, SIGTERM);
+      waitpid(pid, nullptr, 0);
+    }
+    throw;
+  }
+  return report;
+}
+
+namespace {
+
+void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, int jobs,
+              const fs::path& sim, RunReport& report, Progress& progress) {
   while (!todo.empty() || !running.empty()) {
     while (!todo.empty() && static_cast<int>(running.size()) < std::max(jobs, 1)) {
       fs::remove(todo.front().path() / "failed");
@@ -185,17 +211,24 @@ RunReport run_points(const std::vector<PointDir>& points, int jobs, const fs::pa
     ++report.ran;
     if (!ok) {
       report.failed.push_back(point);
-      const std::string why = WIFEXITED(status)
-                                  ? fmt::format("exit status {}", WEXITSTATUS(status))
-                                  : fmt::format("killed by signal {}", WTERMSIG(status));
-      write_text(point.path() / "failed",
-                 why + "\n" + tail(read_text(point.path() / "run.log"), 10));
+      std::string why = WIFEXITED(status) ? fmt::format("exit status {}", WEXITSTATUS(status))
+                                          : fmt::format("killed by signal {}", WTERMSIG(status));
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 0) why += " but no results.json";
+      const std::string log = log_tail(read_text(point.path() / "run.log"), 10);
+      // A failure is recorded whatever its log holds (nothing, when the point died at once),
+      // and the sweep goes on with the other points.
+      try {
+        write_text(point.path() / "failed", why + "\n" + (log.empty() ? "(no output)\n" : log));
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "cannot record the failure of {}: {}\n", point.name, e.what());
+      }
     }
     progress.finished(point.dir->root().filename().string() + "/" + point.name, ok,
                       static_cast<int>(running.size()));
   }
-  return report;
 }
+
+}  // namespace
 
 fs::path sibling_executable(const std::string& name) {
   return fs::read_symlink("/proc/self/exe").parent_path() / name;

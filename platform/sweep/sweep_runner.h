@@ -62,6 +62,9 @@ struct RunReport {
 RunReport run_points(const std::vector<PointDir>& points, int jobs,
                      const std::filesystem::path& sim);
 
+// The last `lines` lines of a point's log (all of it if shorter; "" for an empty log).
+std::string log_tail(const std::string& text, int lines);
+
 // The angara-sim next to the running executable.
 std::filesystem::path sibling_executable(const std::string& name);
 

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 
 #include "platform/experiments/app_experiment.h"
@@ -145,6 +146,35 @@ TEST(AppCompute, TableThatMissesTheBlocksFailsBeforeTheRun) {
               std::string::npos)
         << error.what();
   }
+}
+
+// Heat's halos hold the bytes sent (never zero: a halo of zeros, or of freed memory, fails the
+// run) when faces differ in size and are longer than a message and than the endpoint's send
+// buffer (blocks of 4000 x 2500 cells: 20000- and 32000-byte faces), so that sends suspend
+// halfway and resume reading their block: every program sends from one block made before any
+// starts and never resized (a block grown on demand by the longest face asked so far could move
+// under a suspended send).
+TEST(Heat, HalosHoldTheBytesSentWhenFacesDifferInSize) {
+  for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+    Config c = test::app_config({3, 3}, WorkloadKind::Heat, SoftwareAlgorithm::Tree);
+    c.app.grid = {12000, 7500};
+    const auto r = run_app(c, mode);
+    EXPECT_EQ(r["process_grid"], nlohmann::json({3, 3}));
+    EXPECT_EQ(r["iterations"], 2);
+    EXPECT_GT(r["messages_delivered"].get<int>(), 0);
+  }
+}
+
+// The send block is made once: a span from it stays where it was, and a send longer than the
+// block is an error, not a reallocation.
+TEST(Heat, SendBlockNeverMoves) {
+  const SendBlock block(1000);
+  const auto a = block.first(10);
+  const auto b = block.first(1000);
+  EXPECT_EQ(a.data(), b.data());
+  EXPECT_THROW(block.first(1001), std::logic_error);
+  for (std::size_t i = 0; i < b.size(); ++i) ASSERT_NE(b[i], std::byte{0}) << i;
+  EXPECT_EQ(HeatGrid({12000, 7500}, 9).largest_face_bytes(9), 4000u * 8);
 }
 
 }  // namespace

@@ -154,6 +154,21 @@ TEST(Reduce, MoreThanSixteenInFlightOnOneTreeStallOnCreditsAndAllComplete) {
   }
 }
 
+// Operations started at once end where the run ends, or before: the run's simulated time covers
+// the latest completion (LT once reported 0 cycles here while operations ended thousands later).
+TEST(Collectives, OverlappingOperationsEndWithinTheRun) {
+  for (CollectiveOp op : {CollectiveOp::Broadcast, CollectiveOp::Reduce, CollectiveOp::Allreduce}) {
+    for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+      Config c = collective({4, 4, 4}, op, mode);
+      c.workload.overlap = true;
+      c.workload.repetitions = 20;
+      const auto r = run(c);
+      EXPECT_GT(r["sim_cycles"].get<Cycle>(), 0u);
+      EXPECT_GE(r["sim_cycles"].get<Cycle>(), r["completion_cycles"]["max"].get<Cycle>());
+    }
+  }
+}
+
 // Sixteen overlapping trees, every one running its operations at once, 20 in flight per tree:
 // their VCDown/VCUp ring segments chain into whole rings, which the bubble rule keeps moving.
 TEST(Collectives, SixteenTreesActiveAtOnce) {

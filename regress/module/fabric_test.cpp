@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "models/fabric/zero_load.h"
+#include "models/core/zero_load.h"
 #include "models/topology/torus.h"
 #include "platform/experiments/experiment.h"
 #include "platform/experiments/probe_run.h"

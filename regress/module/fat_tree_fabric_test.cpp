@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "models/core/config_error.h"
-#include "models/fabric/zero_load.h"
+#include "models/core/zero_load.h"
 #include "models/topology/fat_tree.h"
 #include "platform/experiments/experiment.h"
 #include "platform/experiments/probe_run.h"

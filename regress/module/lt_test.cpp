@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "models/fabric/zero_load.h"
+#include "models/core/zero_load.h"
 #include "platform/experiments/experiment.h"
 #include "platform/experiments/probe_run.h"
 #include "platform/experiments/results_json.h"

@@ -234,6 +234,35 @@ chmod +x "$work/bin/sbatch"
 PATH="$work/bin:$PATH" "$sweep" slurm "$work/quick.toml" --out "$work/slurm" --chunk 2 --dry-run \
   > "$work/slurm.txt" 2>&1
 check "slurm --dry-run exited $?: $(cat "$work/slurm.txt")" [ $? -eq 0 ]
+# A point that dies without a word (killed, its log empty) is recorded as failed and the sweep
+# goes on with the points after it: a copy of angara-sweep beside a fake angara-sim that kills
+# itself on the point with seed 2 and writes results for the others.
+mkdir -p "$work/fake"
+cp "$sweep" "$work/fake/angara-sweep"
+cat > "$work/fake/angara-sim" << 'EOF'
+#!/bin/sh
+# called as: angara-sim run CONFIG --out RESULTS --quiet
+if grep -qx "seed = 2" "$2"; then kill -KILL $$; fi
+echo '{}' > "$4"
+EOF
+chmod +x "$work/fake/angara-sim"
+cat > "$work/silent.toml" << EOF
+[[axis]]
+key = "sim.seed"
+values = [1, 2, 3]
+EOF
+silent=$work/silent
+"$work/fake/angara-sweep" run "$work/silent.toml" --out "$silent" -j 1 > "$work/silent.txt" 2> "$work/silent.err"
+check "a sweep with a silent death exited $?, expected 3" [ $? -eq 3 ]
+grep -q "^3 points: 0 already done, 3 run, 1 failed" "$work/silent.txt" && ok ||
+  fail "silent-death sweep summary: $(cat "$work/silent.txt")"
+check "the silent point's failed file lacks the signal: $(cat "$silent/points/point_1/failed" 2> /dev/null)" \
+  grep -qx "killed by signal 9" "$silent/points/point_1/failed"
+check "the silent point's failed file does not say it had no output" \
+  grep -qx "(no output)" "$silent/points/point_1/failed"
+check "the points around the silent one did not run" \
+  [ -f "$silent/points/point_0/results.json" -a -f "$silent/points/point_2/results.json" ]
+
 script=$work/slurm/sweep.sbatch
 check "sweep.sbatch lacks --array=0-3" grep -qx "#SBATCH --array=0-3" "$script"
 check "sweep.sbatch lacks the task line" grep -q "angara-sweep' task '.*' --index \"\$SLURM_ARRAY_TASK_ID\" --chunk 2$" "$script"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "models/fabric/zero_load.h"
+#include "models/core/zero_load.h"
 #include "platform/experiments/experiment.h"
 #include "platform/experiments/results_json.h"
 #include "regress/support/in_mode.h"

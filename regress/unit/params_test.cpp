@@ -9,6 +9,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/core/config_error.h"
@@ -130,6 +131,74 @@ TEST(Validate, Topology) {
   EXPECT_TRUE(throws_config_error([&] { topo({-3, 4}).validate(); }, "topology.dims"));
   EXPECT_TRUE(throws_config_error([&] { topo({256, 257}).validate(); }, "topology.dims"));
   EXPECT_EQ(topo({5, 3}).node_count(), 15);
+  // Products past 64 bits (or past int) saturate instead of overflowing to 0 nodes.
+  EXPECT_TRUE(throws_config_error(
+      [&] {
+        topo({65536, 65536, 65536, 65536}).validate();
+      },
+      "topology.dims"));
+  EXPECT_TRUE(throws_config_error(
+      [&] {
+        topo({2147483647, 2147483647, 2, 2}).validate();
+      },
+      "topology.dims"));
+  EXPECT_EQ(topo({65536, 65536, 65536, 65536}).node_count(), kMaxNodes + 1);
+}
+
+// Every number is finite and in a range the model's integer time holds; the message gives it.
+TEST(Validate, NumbersAreFiniteAndInRange) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<std::pair<std::string, std::function<void(Config&, double)>>> keys{
+      {"router.clock_mhz", [](Config& c, double v) { c.router.clock_mhz = v; }},
+      {"link.latency_ns", [](Config& c, double v) { c.link.latency_ns = v; }},
+      {"link.bandwidth_gbps", [](Config& c, double v) { c.link.bandwidth_gbps = v; }},
+      {"endpoint.latency_ns", [](Config& c, double v) { c.endpoint.latency_ns = v; }},
+      {"pcie.latency_ns", [](Config& c, double v) { c.pcie.latency_ns = v; }},
+      {"pcie.transfer_gtps", [](Config& c, double v) { c.pcie.transfer_gtps = v; }},
+      {"node.gflops", [](Config& c, double v) { c.node.gflops = v; }},
+      {"node.send_overhead_ns", [](Config& c, double v) { c.node.send_overhead_ns = v; }},
+      {"app.spmv_mflops", [](Config& c, double v) { c.app.spmv_mflops = v; }},
+      {"app.heat_gflops", [](Config& c, double v) { c.app.heat_gflops = v; }},
+      {"compute.cache_gbps", [](Config& c, double v) { c.compute.cache_gbps = v; }},
+      {"workload.background_rate", [](Config& c, double v) { c.workload.background_rate = v; }},
+      {"traffic.idle_cycles", [](Config& c, double v) { c.traffic.idle_cycles = v; }},
+  };
+  for (const auto& [key, set] : keys) {
+    for (double bad : {inf, -inf, nan, 1e300, 1e-300}) {
+      const bool zero_allowed =
+          key.ends_with("_ns") || key == "workload.background_rate" || key == "traffic.idle_cycles";
+      if (bad == 1e-300 && zero_allowed) continue;
+      Config c;
+      set(c, bad);
+      EXPECT_TRUE(throws_config_error([&] { c.validate(); }, key)) << key << " = " << bad;
+    }
+  }
+  Config c;
+  c.router.clock_mhz = 5e9;
+  try {
+    c.validate();
+    ADD_FAILURE() << "5e9 MHz accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("from 1 to 100000 MHz"), std::string::npos) << e.what();
+  }
+}
+
+// A watchdog shorter than the first delivery can take is refused, naming the key and the floor.
+TEST(Validate, WatchdogLongerThanTheZeroLoadLatency) {
+  Config c;
+  const Cycle floor = c.first_delivery_floor();
+  EXPECT_GT(floor, 200u);  // 4x4x4, Table 1: 6 hops of 40-cycle links
+  c.sim.watchdog_cycles = floor;
+  EXPECT_TRUE(throws_config_error([&] { c.validate(); }, "sim.watchdog_cycles"));
+  c.sim.watchdog_cycles = floor + 1;
+  EXPECT_NO_THROW(c.validate());
+  c.link.latency_ns = 100000;  // 50000 cycles a hop: beyond the default watchdog
+  c.sim.watchdog_cycles = SimParams{}.watchdog_cycles;
+  EXPECT_TRUE(throws_config_error([&] { c.validate(); }, "sim.watchdog_cycles"));
+  c = Config{};
+  c.workload.kind = WorkloadKind::PingPong;
+  EXPECT_GT(c.first_delivery_floor(), Config{}.first_delivery_floor() + 300);  // PCIe both ways
 }
 
 // Each case changes the defaults and validates for a 2-D torus.
@@ -292,6 +361,12 @@ TEST(Validate, Sim) {
   SimParams no_watchdog;
   no_watchdog.watchdog_cycles = 0;
   EXPECT_TRUE(throws_config_error([&] { no_watchdog.validate(); }, "sim.watchdog_cycles"));
+  SimParams huge_quantum;
+  huge_quantum.quantum_cycles = 1000000000;
+  EXPECT_TRUE(throws_config_error([&] { huge_quantum.validate(); }, "sim.quantum_cycles"));
+  SimParams huge_measure;
+  huge_measure.measure_cycles = std::numeric_limits<Cycle>::max();
+  EXPECT_TRUE(throws_config_error([&] { huge_measure.validate(); }, "sim.measure_cycles"));
 }
 
 TEST(Validate, ConfigChecksEverySection) {

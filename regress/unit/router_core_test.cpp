@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "models/fabric/zero_load.h"
+#include "models/core/zero_load.h"
 
 namespace angara {
 namespace {

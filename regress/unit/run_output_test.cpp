@@ -3,12 +3,15 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "models/core/config_error.h"
 #include "platform/experiments/results_json.h"
 
 namespace angara {
@@ -55,6 +58,56 @@ TEST_F(RunOutputTest, NoFileIsWrittenWhenOneCannotBe) {
   EXPECT_FALSE(fs::exists(m_dir / "r.json"));
   EXPECT_TRUE(fs::is_directory(m_dir / "r.json.partial"));  // not ours, left alone
   EXPECT_EQ(said.str(), "");
+}
+
+// The error a check throws, or "" if it passes.
+std::string refusal(const std::function<void()>& check) {
+  try {
+    check();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A device (here a FIFO, as /dev/null would be), a directory, "" or a path under a file is
+// refused naming the flag, before anything is written; a new or regular file is fine.
+TEST_F(RunOutputTest, OnlyRegularOrNewFilesAreTargets) {
+  fs::create_directories(m_dir / "adir");
+  ASSERT_EQ(mkfifo((m_dir / "fifo").c_str(), 0600), 0);
+  std::ofstream(m_dir / "file.txt") << "keep\n";
+  EXPECT_EQ(refusal([&] { check_output_path("--out", m_dir / "new" / "r.json"); }), "");
+  EXPECT_EQ(refusal([&] { check_output_path("--out", m_dir / "file.txt"); }), "");
+  for (const fs::path& bad : {m_dir / "adir", m_dir / "fifo", fs::path(""), m_dir / "x/",
+                              m_dir / "file.txt" / "r.json"}) {
+    const std::string why = refusal([&] { check_output_path("--out", bad); });
+    EXPECT_NE(why.find("'--out'"), std::string::npos) << bad << ": " << why;
+  }
+  std::ostringstream said;
+  EXPECT_THROW(write_run_output(output(), m_dir / "fifo", said), ConfigError);
+  EXPECT_TRUE(fs::is_fifo(m_dir / "fifo"));
+  EXPECT_FALSE(fs::exists(m_dir / "fifo.partial"));
+  EXPECT_FALSE(fs::exists(m_dir / "fifo.csv"));
+  EXPECT_THROW(write_file("x", m_dir / "adir", "trace.file"), ConfigError);
+  EXPECT_TRUE(fs::is_directory(m_dir / "adir"));
+}
+
+// Two outputs naming one file (even spelled differently) are refused, naming the second.
+TEST_F(RunOutputTest, CollidingOutputsAreRefused) {
+  fs::create_directories(m_dir / "adir");
+  const std::string why = refusal([&] {
+    check_output_paths({{"--out", m_dir / "r.json"}, {"trace.file", m_dir / "adir/../r.json"}});
+  });
+  EXPECT_NE(why.find("'trace.file'"), std::string::npos) << why;
+  EXPECT_NE(why.find("--out"), std::string::npos) << why;
+  EXPECT_EQ(refusal([&] {
+              check_output_paths({{"--out", m_dir / "r.json"}, {"trace.file", m_dir / "t.vcd"}});
+            }),
+            "");
+  // A side file that would take the JSON's own name.
+  std::ostringstream said;
+  EXPECT_THROW(write_run_output(output(), m_dir / "r.csv", said), ConfigError);
+  EXPECT_FALSE(fs::exists(m_dir / "r.csv"));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <numeric>
+#include <stdexcept>
 
 #include "collectives/software/software_collectives.h"
 #include "collectives/software/subnet_collectives.h"
@@ -22,15 +23,38 @@ Cycle compute_cycles(const NodeContext& ctx, const Kernel& kernel, double part, 
   return cycles_for_ns(ctx.compute.ns(kernel, part, block), ctx.clock_mhz);
 }
 
-// One block of bytes every program sends from: the model moves real bytes, their values do not
-// matter to the timing, and one shared buffer keeps 32768 programs from each holding a copy.
-std::span<const std::byte> outgoing(std::size_t bytes) {
-  static std::vector<std::byte> zeros;
-  if (zeros.size() < bytes) zeros.resize(bytes);
-  return {zeros.data(), bytes};
+// A halo must hold what its neighbour sent: the send block's bytes.
+void check_halo(NodeId node, int k, NodeId from, const std::vector<std::byte>& halo) {
+  for (std::size_t i = 0; i < halo.size(); ++i) {
+    if (halo[i] != send_pattern(i)) {
+      throw ModelError(fmt::format(
+          "heat: node {} step {}: byte {} of the halo from node {} is "
+          "{:#04x}, sent as {:#04x}",
+          node, k, i, from, static_cast<int>(halo[i]), static_cast<int>(send_pattern(i))));
+    }
+  }
 }
 
 }  // namespace
+
+SendBlock::SendBlock(std::size_t bytes) : m_bytes(bytes) {
+  for (std::size_t i = 0; i < bytes; ++i) m_bytes[i] = send_pattern(i);
+}
+
+std::span<const std::byte> SendBlock::first(std::size_t bytes) const {
+  if (bytes > m_bytes.size()) {
+    throw std::logic_error(
+        fmt::format("send block of {} bytes asked for {}: size it for the "
+                    "longest send before the programs start",
+                    m_bytes.size(), bytes));
+  }
+  return {m_bytes.data(), bytes};
+}
+
+std::byte send_pattern(std::size_t i) {
+  // Never zero, and different from byte to byte, so that stale or moved memory shows.
+  return static_cast<std::byte>(1 + (i * 37) % 251);
+}
 
 Kernel spmv_kernel(int nonzeros_per_row) {
   const double d = nonzeros_per_row;
@@ -59,7 +83,7 @@ Task spmv_program(NodeContext ctx, AppLog& log) {
     if (ctx.trees[t] != nullptr) trees.push_back(t);
   }
   std::array<std::uint64_t, kMaxTrees> landed{};
-  const auto y_block = outgoing(rows * kWordBytes);
+  const auto y_block = ctx.outgoing.first(rows * kWordBytes);
   for (int k = 0; k < ctx.workload.repetitions; ++k) {
     IterationRecord& r = log[node][k];
     co_await cpu.compute(compute);
@@ -100,6 +124,12 @@ std::int64_t HeatGrid::width(int rank) const {
 std::int64_t HeatGrid::height(int rank) const {
   const int j = rank / px;
   return m_ny / py + (j < m_ny % py ? 1 : 0);
+}
+
+std::size_t HeatGrid::largest_face_bytes(int nodes) const {
+  std::int64_t cells = 0;
+  for (int rank = 0; rank < nodes; ++rank) cells = std::max({cells, width(rank), height(rank)});
+  return static_cast<std::size_t>(cells) * kWordBytes;
 }
 
 std::vector<int> HeatGrid::neighbours(int rank) const {
@@ -143,11 +173,12 @@ Task heat_program(NodeContext ctx, const HeatGrid& grid,
   for (int k = 0; k < ctx.workload.repetitions; ++k) {
     IterationRecord& r = log[node][k];
     for (int nb : neighbours) {
-      co_await mailbox.send(static_cast<NodeId>(nb), outgoing(face_bytes(nb)));
+      co_await mailbox.send(static_cast<NodeId>(nb), ctx.outgoing.first(face_bytes(nb)));
     }
     co_await cpu.compute(interior_cycles);
     for (int nb : neighbours) {
       co_await mailbox.receive_from(static_cast<NodeId>(nb), face_bytes(nb), halo);
+      check_halo(node, k, static_cast<NodeId>(nb), halo);
     }
     co_await cpu.compute(boundary_cycles);
     r.compute = interior_cycles + boundary_cycles;

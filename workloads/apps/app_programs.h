@@ -13,7 +13,9 @@
 //         diffusion coefficient along tree 0, with messages or over the subnet.
 // Every program records, per iteration, when it ended and how its time split.
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "collectives/subnet/tree.h"
@@ -25,6 +27,22 @@
 #include "workloads/params/workload_params.h"
 
 namespace angara {
+
+// The bytes every program sends from: one block for all programs (32768 programs must not each
+// hold a copy), made before any program starts as long as the longest send, and never resized,
+// so that a send suspended halfway (a face longer than a message or than the endpoint's buffer)
+// still reads live memory when it resumes. Byte i is send_pattern(i), never zero, so that a
+// receiver can check what came.
+class SendBlock {
+ public:
+  explicit SendBlock(std::size_t bytes);
+  // The first `bytes` bytes; std::logic_error if the block is shorter (sized too small).
+  std::span<const std::byte> first(std::size_t bytes) const;
+  std::size_t size() const { return m_bytes.size(); }
+
+ private:
+  std::vector<std::byte> m_bytes;
+};
 
 // What a node's program sees of the machine: its own host, the machine's size, geometry, trees
 // and clock, and what to run (app: the application's sizes and rates; workload: its iterations
@@ -39,6 +57,7 @@ struct NodeContext {
   const WorkloadParams& workload;
   const AppParams& app;
   const ComputeModel& compute;
+  const SendBlock& outgoing;  // what its sends carry (the same block for every node)
 };
 
 // The applications' kernels per unit of work (docs/NODE.md, compute model). SpMV, per row of a
@@ -65,10 +84,15 @@ struct HeatGrid {
   std::int64_t width(int rank) const;
   std::int64_t height(int rank) const;
   std::vector<int> neighbours(int rank) const;  // left, right, down, up, those that exist
+  // Bytes of the longest face any of `nodes` ranks sends (8 bytes a cell).
+  std::size_t largest_face_bytes(int nodes) const;
 
  private:
   std::int64_t m_nx, m_ny;
 };
+
+// Byte i of what the programs send (never zero): heat checks every halo against it.
+std::byte send_pattern(std::size_t i);
 
 // The value each node brings to step k's allreduce (max), and the max over all nodes.
 std::int64_t heat_sigma(NodeId node, int k);

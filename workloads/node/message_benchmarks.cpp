@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "models/fabric/zero_load.h"
+#include "models/core/zero_load.h"
 #include "models/node/host.h"
 #include "models/pcie/pcie_timing.h"
 

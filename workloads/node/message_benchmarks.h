@@ -45,7 +45,7 @@ double message_bound_gbps(const PcieParams& pcie, const FabricParams& fabric, in
 //   send_overhead + [PCIe stores of 16 + L bytes + latency] + T0(hops, packet)
 //   + [DMA of L bytes and the 16-byte record + latency] + recv_overhead
 // each bracket rounded up to whole cycles (the adapter and the host see whole cycles); T0 is
-// models/fabric/zero_load.h. Half a ping-pong round trip at zero load is exactly this.
+// models/core/zero_load.h. Half a ping-pong round trip at zero load is exactly this.
 Cycle message_one_way_cycles(const NodeParams& node, const PcieParams& pcie,
                              const FabricParams& fabric, int hops, int bytes);
 

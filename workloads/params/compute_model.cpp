@@ -6,25 +6,16 @@
 #include <utility>
 
 #include "models/core/config_error.h"
+#include "models/core/params.h"
 #include "workloads/params/compute_table.h"
 
 namespace angara {
 
 void ComputeParams::validate() const {
-  if (!(memory_gbps > 0)) {
-    throw ConfigError("compute.memory_gbps", fmt::format("{}", memory_gbps), "must be positive");
-  }
-  if (!(cache_gbps > 0)) {
-    throw ConfigError("compute.cache_gbps", fmt::format("{}", cache_gbps), "must be positive");
-  }
-  if (!(cache_mib >= 0)) {
-    throw ConfigError("compute.cache_mib", fmt::format("{}", cache_mib),
-                      "at least 0 (0: every block is read from memory)");
-  }
-  if (!(region_overhead_ns >= 0)) {
-    throw ConfigError("compute.region_overhead_ns", fmt::format("{}", region_overhead_ns),
-                      "at least 0");
-  }
+  check_range("compute.memory_gbps", memory_gbps, 1e-3, 1e6, "GB/s");
+  check_range("compute.cache_gbps", cache_gbps, 1e-3, 1e6, "GB/s");
+  check_range("compute.cache_mib", cache_mib, 0, 1e6, "MiB", "0: every block is read from memory");
+  check_range("compute.region_overhead_ns", region_overhead_ns, 0, kMaxLatencyNs, "ns");
   if (model == ComputeModelKind::Table) load_compute_table(table);
 }
 

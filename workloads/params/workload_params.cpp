@@ -23,14 +23,23 @@ const char* quoted(SoftwareAlgorithm algorithm) {
 
 void WorkloadParams::validate(const TopologyParams& topology,
                               const CollectiveParams& collective) const {
-  if (kind == WorkloadKind::Synthetic) return;
+  // Ranges hold whatever the kind: a bad value is an error even where the kind ignores the key.
   if (payload_flits < 1 || payload_flits > kMaxDataFlits) {
     throw ConfigError("workload.payload_flits", fmt::format("{}", payload_flits),
                       "a packet carries 1 to 16 data flits");
   }
-  if (repetitions < 1) {
-    throw ConfigError("workload.repetitions", fmt::format("{}", repetitions), "at least 1");
+  check_int_range("workload.repetitions", repetitions, 1, kMaxRepetitions, "operations",
+                  "every node keeps a record of each");
+  check_range("workload.background_rate", background_rate, 0.0, 1.0, "flits per node per cycle");
+  if (sizes.empty()) throw ConfigError("workload.sizes", "[]", "give at least one message size");
+  for (int size : sizes) {
+    if (size < 1 || size > (1 << 20)) {
+      throw ConfigError("workload.sizes", fmt::format("{}", size),
+                        "message sizes are 1 B .. 1 MiB");
+    }
   }
+  check_int_range("workload.messages", messages, 1, 100000000, "messages");
+  if (kind == WorkloadKind::Synthetic) return;
   if (kind == WorkloadKind::MsgRate || kind == WorkloadKind::PingPong) {
     validate_messages(topology);
     return;
@@ -41,6 +50,15 @@ void WorkloadParams::validate(const TopologyParams& topology,
                       "workload.kind = \"software\"");
   }
   if (kind == WorkloadKind::Software) validate_algorithm();
+  const bool subnet_allgather =
+      algorithm == SoftwareAlgorithm::Subnet &&
+      ((kind == WorkloadKind::Software && op == CollectiveOp::Allgather) ||
+       kind == WorkloadKind::Spmv);
+  if (subnet_allgather && collective.trees == 0 && collective.tree.empty()) {
+    throw ConfigError("collective.trees", "0",
+                      "an allgather over the subnet spreads its broadcasts over the machine's "
+                      "trees: at least one (or a [[collective.tree]])");
+  }
   if (kind == WorkloadKind::Spmv || kind == WorkloadKind::Heat) {
     const auto message_algorithm =
         kind == WorkloadKind::Spmv ? SoftwareAlgorithm::RecursiveDoubling : SoftwareAlgorithm::Tree;
@@ -63,10 +81,6 @@ void WorkloadParams::validate(const TopologyParams& topology,
   }
   if (!source.empty()) topology.check_node("workload.source", source);
   if (!destination.empty()) topology.check_node("workload.destination", destination);
-  if (!(background_rate >= 0.0 && background_rate <= 1.0)) {
-    throw ConfigError("workload.background_rate", fmt::format("{}", background_rate),
-                      "between 0 and 1 flit per node per cycle");
-  }
 }
 
 void WorkloadParams::validate_algorithm() const {
@@ -94,15 +108,6 @@ void WorkloadParams::validate_messages(const TopologyParams& topology) const {
     throw ConfigError("topology.dims", fmt::format("[{}]", fmt::join(topology.dims, ", ")),
                       "the default peer is node 0's +X neighbour: give workload.peer");
   }
-  if (sizes.empty()) throw ConfigError("workload.sizes", "[]", "give at least one message size");
-  for (int size : sizes) {
-    if (size < 1 || size > (1 << 20)) {
-      throw ConfigError("workload.sizes", fmt::format("{}", size),
-                        "message sizes are 1 B .. 1 MiB");
-    }
-  }
-  if (messages < 1)
-    throw ConfigError("workload.messages", fmt::format("{}", messages), "at least 1");
 }
 
 namespace {
@@ -235,15 +240,11 @@ void TrafficParams::validate(const TopologyParams& topology) const {
                         "phase's groups need at least 2 processes");
     }
   }
+  check_range("traffic.burst_cycles", burst_cycles, 1.0, static_cast<double>(kMaxRunCycles),
+              "cycles", "a mean burst of at least 1 cycle");
+  check_range("traffic.idle_cycles", idle_cycles, 0.0, static_cast<double>(kMaxRunCycles), "cycles",
+              "a mean pause");
   if (injection == InjectionProcess::OnOff) {
-    if (!(burst_cycles >= 1.0 && std::isfinite(burst_cycles))) {
-      throw ConfigError("traffic.burst_cycles", fmt::format("{}", burst_cycles),
-                        "a mean burst of at least 1 cycle");
-    }
-    if (!(idle_cycles >= 0.0 && std::isfinite(idle_cycles))) {
-      throw ConfigError("traffic.idle_cycles", fmt::format("{}", idle_cycles),
-                        "a mean pause of 0 cycles or more");
-    }
     const double peak = rate / mean_wire_flits() * (burst_cycles + idle_cycles) / burst_cycles;
     if (peak > 1.0) {
       throw ConfigError("traffic.rate", fmt::format("{}", rate),
@@ -256,32 +257,33 @@ void TrafficParams::validate(const TopologyParams& topology) const {
 }
 
 void AppParams::validate(WorkloadKind kind, int nodes) const {
+  // Ranges hold whatever the kind; what depends on the machine's size only for the kind's own.
+  check_int_range("app.nonzeros_per_row", nonzeros_per_row, 1, 1000000, "non-zeros");
+  check_range("app.spmv_mflops", spmv_mflops, 1e-3, 1e9, "MFlop/s");
+  check_range("app.heat_gflops", heat_gflops, 1e-6, 1e6, "GFlop/s");
+  check_int_range("app.flops_per_cell", flops_per_cell, 1, 1000000, "flops");
+  if (grid.size() != 2 || grid[0] < 1 || grid[1] < 1 || grid[0] > kMaxGridCells ||
+      grid[1] > kMaxGridCells) {
+    throw ConfigError("app.grid", fmt::format("[{}]", fmt::join(grid, ", ")),
+                      fmt::format("two sizes [x, y] of 1 to {} cells (a face of a node's block, "
+                                  "8 bytes a cell, is sent whole)",
+                                  kMaxGridCells));
+  }
+  if (rows < 1 || rows > kMaxRows) {
+    throw ConfigError(
+        "app.rows", fmt::format("{}", rows),
+        fmt::format("1 to {} rows (y, 8 bytes a row, is gathered on every node)", kMaxRows));
+  }
   if (kind == WorkloadKind::Spmv) {
     const auto n = static_cast<std::uint64_t>(nodes);
     if (rows < n || rows % n != 0) {
       throw ConfigError("app.rows", fmt::format("{}", rows),
                         fmt::format("equal blocks: a multiple of the node count ({})", nodes));
     }
-    if (nonzeros_per_row < 1) {
-      throw ConfigError("app.nonzeros_per_row", fmt::format("{}", nonzeros_per_row), "at least 1");
-    }
-    if (!(spmv_mflops > 0)) {
-      throw ConfigError("app.spmv_mflops", fmt::format("{}", spmv_mflops), "must be positive");
-    }
   }
-  if (kind == WorkloadKind::Heat) {
-    if (grid.size() != 2 || grid[0] < 1 || grid[1] < 1 || std::int64_t{grid[0]} * grid[1] < nodes) {
-      throw ConfigError("app.grid", fmt::format("[{}]", fmt::join(grid, ", ")),
-                        fmt::format("two positive sizes [x, y] with at least one cell per node "
-                                    "({} nodes)",
-                                    nodes));
-    }
-    if (!(heat_gflops > 0)) {
-      throw ConfigError("app.heat_gflops", fmt::format("{}", heat_gflops), "must be positive");
-    }
-    if (flops_per_cell < 1) {
-      throw ConfigError("app.flops_per_cell", fmt::format("{}", flops_per_cell), "at least 1");
-    }
+  if (kind == WorkloadKind::Heat && std::int64_t{grid[0]} * grid[1] < nodes) {
+    throw ConfigError("app.grid", fmt::format("[{}]", fmt::join(grid, ", ")),
+                      fmt::format("at least one cell per node ({} nodes)", nodes));
   }
 }
 

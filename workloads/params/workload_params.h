@@ -22,6 +22,7 @@ enum class SoftwareAlgorithm { Tree, Binomial, RecursiveDoubling, Subnet };
 // What the endpoints run: [traffic] for the synthetic kind; for the collective kind, one
 // operation repeated, each started when the one before has completed.
 struct WorkloadParams {
+  static constexpr int kMaxRepetitions = 1000000;
   WorkloadKind kind = WorkloadKind::Synthetic;
   CollectiveOp op = CollectiveOp::Broadcast;
   Reduction reduction = Reduction::Sum;
@@ -105,6 +106,8 @@ struct TrafficParams {
 // their iterations: workload.repetitions. Compute rates are the spec's measured single-node
 // rates; flops_per_cell is the model's count for the nonlinear scheme (docs/paper/REPORT.md).
 struct AppParams {
+  static constexpr std::uint64_t kMaxRows = std::uint64_t{1} << 27;  // y: 1 GiB
+  static constexpr int kMaxGridCells = 1 << 24;                      // along x or y
   std::uint64_t rows = 20480000;      // spmv: matrix rows N, split in equal blocks
   int nonzeros_per_row = 10;          // spmv: d
   double spmv_mflops = 591;           // spmv: one node's rate, MFlop/s
