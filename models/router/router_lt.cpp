@@ -116,8 +116,8 @@ HoldCalendar& RouterLt::holds(const OutputRequest& r) {
 
 // The crossbar input carries one packet at a time, whichever VC it comes from (the PEGroup's
 // input orders its sends itself: null).
-LinkCalendar* RouterLt::crossbar_input(PortId in) {
-  return in == m_core.pegroup_port() ? nullptr : crossbar(in);
+LinkCalendar* RouterLt::crossbar_input(PortId input) {
+  return input == m_core.pegroup_port() ? nullptr : crossbar(input);
 }
 
 RouterLt::Fit RouterLt::fit(OutputRequest& r, Cycle now, int copies) {
@@ -166,10 +166,10 @@ PortId RouterLt::first_free(PortId port, const Packet& packet, const RouterCore:
   PortId best = static_cast<PortId>(std::countr_zero(route.outs));
   Cycle best_at = kNever;
   for (std::uint32_t outs = route.outs; outs; outs &= outs - 1) {
-    const auto out = static_cast<PortId>(std::countr_zero(outs));
-    OutputRequest r = m_core.request_for(port, out, packet, route, from);
+    const auto candidate = static_cast<PortId>(std::countr_zero(outs));
+    OutputRequest r = m_core.request_for(port, candidate, packet, route, from);
     const Cycle at = fit(r, now, copies).at;
-    if (at < best_at) best = out, best_at = at;
+    if (at < best_at) best = candidate, best_at = at;
   }
   return best;
 }

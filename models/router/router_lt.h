@@ -74,7 +74,7 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // hold at once as a stream.
   int held(const OutputRequest& r) const;
   HoldCalendar& holds(const OutputRequest& r);
-  LinkCalendar* crossbar_input(PortId in);
+  LinkCalendar* crossbar_input(PortId input);
   // The output of `route` a copy of `packet` could start on first, from cycle `from`.
   PortId first_free(PortId port, const Packet& packet, const RouterCore::Route& route, Cycle from,
                     Cycle now, int copies);
