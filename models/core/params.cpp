@@ -162,7 +162,14 @@ void RouterParams::validate(int dims) const {
   if (vcs < 1 || vcs > 8) {
     throw ConfigError("router.vcs", fmt::format("{}", vcs), "must be 1 to 8 (3-bit VC field)");
   }
-  if (vcs % vc_classes() != 0) {
+  if (adaptive() && vcs <= vc_classes()) {
+    throw ConfigError(
+        "router.vcs", fmt::format("{}", vcs),
+        fmt::format("adaptive routing needs at least {} VCs: the escape VC{} and "
+                    "one adaptive VC",
+                    vc_classes() + 1, vc_classes() == 2 ? "'s two dateline classes" : ""));
+  }
+  if (!adaptive() && vcs % vc_classes() != 0) {
     throw ConfigError("router.vcs", fmt::format("{}", vcs),
                       "the dateline scheme needs an even number of VCs (two classes per set)");
   }

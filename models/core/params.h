@@ -61,8 +61,15 @@ enum class DeadlockScheme {
   None,      // no protection: deadlocks under load; only to demonstrate the watchdog
 };
 
+// How a torus router picks a packet's next hop.
+enum class RoutingAlgorithm {
+  DimensionOrder,  // the one path of the direction order
+  Adaptive,        // any minimal direction on an adaptive VC; direction order on the escape VC
+};
+
 struct RouterParams {
-  double clock_mhz = 500.0;                // router clock (Table 1)
+  double clock_mhz = 500.0;  // router clock (Table 1)
+  RoutingAlgorithm routing = RoutingAlgorithm::DimensionOrder;
   std::vector<Direction> direction_order;  // empty: +X,-X,+Y,-Y,... in dimension order
   DeadlockScheme deadlock = DeadlockScheme::Bubble;
   int vcs = 2;              // virtual channels per port (dateline: an even number)
@@ -71,6 +78,9 @@ struct RouterParams {
 
   double cycle_ns() const { return 1000.0 / clock_mhz; }
   int vc_classes() const { return deadlock == DeadlockScheme::Dateline ? 2 : 1; }
+  bool adaptive() const { return routing == RoutingAlgorithm::Adaptive; }
+  // Adaptive: VCs 0 .. vc_classes()-1 are the escape VC, the rest adaptive; else none adaptive.
+  int first_adaptive_vc() const { return adaptive() ? vc_classes() : vcs; }
   // The direction order to route by on a torus of `dims` dimensions.
   std::vector<Direction> resolved_direction_order(int dims) const;
   void validate(int dims) const;

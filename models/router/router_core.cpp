@@ -52,6 +52,13 @@ RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
   const int class_bits = m_shared.routing.vc_classes() - 1;
   std::optional<PortId> arrived;
   if (port < m_local) arrived = port;
+  if (m_shared.routing.adaptive()) {
+    // On the escape VC a packet goes on along its ring as it came (its class, no bubble); from
+    // an adaptive VC or the processor it enters the escape network here.
+    const bool escape = arrived && packet.header.vc < m_shared.routing.first_adaptive_vc();
+    if (!escape) arrived.reset();
+    return route_adaptive(packet, arrived, escape ? packet.header.vc & class_bits : 0);
+  }
   return route_p2p(
       m_shared.routing.route(m_id, arrived, packet.header, packet.header.vc & class_bits), packet);
 }
@@ -61,6 +68,17 @@ RouterCore::Route RouterCore::route_p2p(const RouteStep& step, const Packet& pac
   const int set_base = packet.header.vc & ~class_bits;
   return {bit(step.eject ? m_local : step.port), static_cast<VcId>(set_base + step.vc_class),
           m_shared.routing.required_credits(step, packet.wire_flits())};
+}
+
+// The escape step: on along the ring the packet arrived by on the escape VC (`arrived`, in class
+// `vc_class`), else as for a packet entering the escape network here (the bubble applies).
+RouterCore::Route RouterCore::route_adaptive(const Packet& packet, std::optional<PortId> arrived,
+                                             int vc_class) const {
+  const RouteStep escape = m_shared.routing.route(m_id, arrived, packet.header, vc_class);
+  if (escape.eject) return route_p2p(escape, packet);
+  return {m_shared.routing.adaptive_ports(m_id, packet.header.dst),
+          static_cast<VcId>(escape.vc_class),
+          m_shared.routing.required_credits(escape, packet.wire_flits()), true, escape.port};
 }
 
 Cycle RouterCore::ready_at(PortId port, const Packet& p, const Route& r) const {
@@ -150,7 +168,13 @@ void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
   m_requests.clear();
   m_busy_inputs.for_each([&](int i) {
     const auto port = static_cast<PortId>(i / m_vc_count);
-    if (m_input_busy[port] <= now && m_inputs[i].front().ready <= now) m_requests.push_back(i);
+    const Queued& q = m_inputs[i].front();
+    if (m_input_busy[port] > now || q.ready > now) return;
+    if (!q.route.adaptive) {
+      m_requests.push_back({i, {}});
+    } else if (const std::optional<Route> chosen = choose_now(port, q, now)) {
+      m_requests.push_back({i, *chosen});
+    }
   });
   // Each free output grants the requester after the one it granted last (round robin), among
   // those with the credits they need; a crossbar input carries one packet (or copy) at a time.
@@ -159,29 +183,48 @@ void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
   for (int o = 0; o < port_count(); ++o) {
     const auto out = static_cast<PortId>(o);
     if (m_output_busy[out] > now) continue;
-    int best = -1, best_rank = total;
-    for (int i : m_requests) {
+    Request* best = nullptr;
+    int best_rank = total;
+    for (Request& request : m_requests) {
+      const int i = request.input;
       const auto port = static_cast<PortId>(i / m_vc_count);
       const Queued& q = m_inputs[i].front();
-      if (!(q.route.outs & bit(out)) || m_input_busy[port] > now) continue;
-      if (m_credits[input_index(out, out_vc(out, *q.packet, q.route))].at(now) <
-          need(port, out, *q.packet, q.route)) {
+      const Route& r = q.route.adaptive ? request.chosen : q.route;
+      if (!(r.outs & bit(out)) || m_input_busy[port] > now) continue;
+      if (m_credits[input_index(out, out_vc(out, *q.packet, r))].at(now) <
+          need(port, out, *q.packet, r)) {
         continue;
       }
       const int rank = (i - m_round_robin[out] - 1 + total) % total;
-      if (rank < best_rank) best = i, best_rank = rank;
+      if (rank < best_rank) best = &request, best_rank = rank;
     }
-    if (best < 0) continue;
-    const auto port = static_cast<PortId>(best / m_vc_count);
-    Queued& q = m_inputs[best].front();
-    m_round_robin[out] = best;
-    issue(shell, port, static_cast<VcId>(best % m_vc_count), *q.packet, q.route, out,
-          m_input_busy[port]);
-    if (q.route.outs == 0) {  // the last copy has gone
-      m_inputs[best].pop_front();
-      if (m_inputs[best].empty()) m_busy_inputs.clear(best);
+    if (best == nullptr) continue;
+    const int i = best->input;
+    const auto port = static_cast<PortId>(i / m_vc_count);
+    Queued& q = m_inputs[i].front();
+    Route& r = q.route.adaptive ? best->chosen : q.route;
+    m_round_robin[out] = i;
+    issue(shell, port, static_cast<VcId>(i % m_vc_count), *q.packet, r, out, m_input_busy[port]);
+    if (r.outs == 0) {  // the last copy has gone
+      m_inputs[i].pop_front();
+      if (m_inputs[i].empty()) m_busy_inputs.clear(i);
     }
   }
+}
+
+std::optional<RouterCore::Route> RouterCore::choose_now(PortId in, const Queued& q, Cycle now) {
+  std::optional<Option> best;
+  int best_room = -1;
+  for_each_option(in, *q.packet, q.route, [&](const Option& o) {
+    if (m_output_busy[o.out] > now) return;
+    const int room = m_credits[input_index(o.out, o.vc)].at(now) - o.need;
+    const bool escape = o.vc < m_shared.routing.first_adaptive_vc();
+    if (room < 0 || (best && (escape || room <= best_room))) return;
+    best = o;
+    best_room = room;
+  });
+  if (!best) return std::nullopt;
+  return only(*best);
 }
 
 void RouterCore::run_pegroup() {
@@ -247,14 +290,12 @@ Cycle RouterCore::next_wakeup(Cycle now) {
     const Queued& q = m_inputs[i].front();
     const Cycle t = std::max(q.ready, m_input_busy[port]);
     Cycle earliest = kNever;
-    for (std::uint32_t outs = q.route.outs; outs; outs &= outs - 1) {
-      const auto out = static_cast<PortId>(std::countr_zero(outs));
-      auto& credits = m_credits[input_index(out, out_vc(out, *q.packet, q.route))];
-      const Cycle c =
-          credits.when(std::max(t, m_output_busy[out]), need(port, out, *q.packet, q.route));
+    for_each_option(port, *q.packet, q.route, [&](const Option& o) {
+      auto& credits = m_credits[input_index(o.out, o.vc)];
+      const Cycle c = credits.when(std::max(t, m_output_busy[o.out]), o.need);
       if (c == kNever) credits.mark_waited_on();  // the credit return will wake us
       earliest = std::min(earliest, c);
-    }
+    });
     if (earliest != kNever) next = std::min(next, std::max(earliest, now + 1));
   });
   return next;
@@ -330,8 +371,11 @@ std::optional<RouterCore::Blocked> RouterCore::oldest_blocked(Cycle now) const {
     const Queued& q = m_inputs[i].front();
     if (q.ready > now || (oldest && oldest->since <= q.ready)) continue;
     const auto port = static_cast<PortId>(i / m_vc_count);
-    const auto out = static_cast<PortId>(std::countr_zero(q.route.outs));
-    const VcId vc = out_vc(out, *q.packet, q.route);
+    std::optional<Option> first;
+    for_each_option(port, *q.packet, q.route, [&](const Option& o) {
+      if (!first) first = o;
+    });
+    const Option o = *first;
     const Packet& p = *q.packet;
     oldest = Blocked{
         q.ready,
@@ -339,9 +383,9 @@ std::optional<RouterCore::Blocked> RouterCore::oldest_blocked(Cycle now) const {
                     "cycle {} for output {} VC {}, which has {} free flits of the {} it needs",
                     m_shared.topology.format(m_id), port_name(port), i % m_vc_count,
                     p.header.high_word, m_shared.topology.format(p.header.src),
-                    m_shared.topology.format(p.header.dst), p.wire_flits(), q.ready, port_name(out),
-                    vc, m_credits[input_index(out, vc)].available(),
-                    need(port, out, *q.packet, q.route))};
+                    m_shared.topology.format(p.header.dst), p.wire_flits(), q.ready,
+                    port_name(o.out), o.vc, m_credits[input_index(o.out, o.vc)].available(),
+                    o.need)};
   }
   return oldest;
 }

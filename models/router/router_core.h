@@ -121,14 +121,31 @@ class RouterCore {
 
   // Where a packet that arrived on input `port` goes: the output ports still to serve, its VC
   // there (point-to-point) and the free flits that VC must show before it may go.
+  // An adaptive route asks for one of `outs` instead: on an adaptive VC, or on output `escape`,
+  // VC p2p_vc with `need` free flits (routing/adaptive_routing.h).
   struct Route {
     std::uint32_t outs = 0;  // bit per output port
     VcId p2p_vc = 0;
     int need = 0;
+    bool adaptive = false;
+    PortId escape = 0;
   };
   Route route(PortId port, Packet& packet);
   // route() of a point-to-point packet whose next step is already known.
   Route route_p2p(const RouteStep& step, const Packet& packet) const;
+  // An output a packet may take next, its VC there, and the free flits that VC must show.
+  struct Option {
+    PortId out = 0;
+    VcId vc = 0;
+    int need = 0;
+  };
+  // Calls fn(Option) for what `packet` from input `in` may take next, in order of preference:
+  // each output of `route` (an adaptive route: each adaptive VC of each of its outputs, then the
+  // escape VC).
+  template <typename Fn>
+  void for_each_option(PortId in, const Packet& packet, const Route& route, Fn fn) const;
+  // The route that takes `option` only (an adaptive route, narrowed once it is chosen).
+  static Route only(const Option& option) { return {bit(option.out), option.vc, option.need}; }
   // Earliest cycle `packet` may start on an output of `route` (credits and busy ports aside).
   Cycle ready_at(PortId port, const Packet& packet, const Route& route) const;
   // The earliest cycle an LT train from input `in` can have its tail out of output `out`: once
@@ -210,9 +227,19 @@ class RouterCore {
     Route route;
     Cycle ready = 0;
   };
+  // An input VC's head asking for outputs this cycle; an adaptive one with the option it chose.
+  struct Request {
+    int input = 0;
+    Route chosen;
+  };
   struct Allocation;  // RouterAt's IssueShell
 
   static std::uint32_t bit(int port) { return 1U << port; }
+  // An adaptive packet's route; `arrived`/`vc_class`: on the escape VC, by that port in that class.
+  Route route_adaptive(const Packet& packet, std::optional<PortId> arrived, int vc_class) const;
+  // The option an adaptive head takes at `now`: a free output with the most room beyond its need
+  // on an adaptive VC, else the escape VC if it has room.
+  std::optional<Route> choose_now(PortId in, const Queued& queued, Cycle now);
   // VCUp/VCDown's table read and head analysis for a packet from input `port` (else 0).
   Cycle routing_cycles(PortId port, const Packet& packet) const;
   Cycle first_packet_tail(PortId port, const Packet& packet) const;
@@ -258,7 +285,7 @@ class RouterCore {
   std::vector<Cycle> m_output_busy;      // [port]: output channel free from this cycle
   std::vector<CreditCounter> m_credits;  // [port * vc_count + vc]: free flits downstream
   std::vector<int> m_round_robin;        // [port]: last input index granted this output
-  std::vector<int> m_requests;           // scratch: input VCs that may start this cycle
+  std::vector<Request> m_requests;       // scratch: input VCs that may start this cycle
   std::vector<Grant> m_to_pegroup;       // granted to the PEGroup, not yet handed over
   std::vector<CollectiveSend> m_sends;   // scratch: what the PEGroup sends
   std::unique_ptr<RouterTrace> m_trace;  // null: tracing off
@@ -278,6 +305,25 @@ Cycle RouterCore::issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Rou
   const Cycle tail_out = start + request.tail;
   shell.hand_on(Grant{p, in, in_vc, last, out, vc, start, tail_out});
   return tail_out;
+}
+
+template <typename Fn>
+void RouterCore::for_each_option(PortId in, const Packet& packet, const Route& route, Fn fn) const {
+  if (!route.adaptive) {
+    for (std::uint32_t outs = route.outs; outs; outs &= outs - 1) {
+      const auto out = static_cast<PortId>(std::countr_zero(outs));
+      fn(Option{out, out_vc(out, packet, route), need(in, out, packet, route)});
+    }
+    return;
+  }
+  const int flits = packet.wire_flits();
+  for (std::uint32_t outs = route.outs; outs; outs &= outs - 1) {
+    const auto out = static_cast<PortId>(std::countr_zero(outs));
+    for (int vc = m_shared.routing.first_adaptive_vc(); vc < m_shared.vcs; ++vc) {
+      fn(Option{out, static_cast<VcId>(vc), flits});
+    }
+  }
+  fn(Option{route.escape, route.p2p_vc, route.need});
 }
 
 inline OutputRequest RouterCore::request_for(PortId in, PortId out, const Packet& packet,

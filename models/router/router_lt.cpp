@@ -55,7 +55,9 @@ void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& delay) {
 }
 
 Cycle RouterLt::hop(PortId in_port, Packet& packet, Cycle now) {
-  if (in_port == m_core.local_port() && !m_routers.empty() && !is_collective(packet.header.kind)) {
+  // An adaptive packet's path is chosen hop by hop: there is none to plan.
+  if (in_port == m_core.local_port() && !m_routers.empty() && !is_collective(packet.header.kind) &&
+      !m_core.shared().routing.adaptive()) {
     prefetch_path(packet.header);
   }
   const VcId in_vc = packet.header.vc;
@@ -160,17 +162,20 @@ RouterLt::Fit RouterLt::fit(OutputRequest& r, Cycle now, int copies) {
 }
 
 // With buffers a packet's copies go as AT's allocation grants them: each next to the output
-// that can take it first (port order among equals), not in port order.
-PortId RouterLt::first_free(PortId port, const Packet& packet, const RouterCore::Route& route,
-                            Cycle from, Cycle now, int copies) {
-  PortId best = static_cast<PortId>(std::countr_zero(route.outs));
+// that can take it first (port order among equals), not in port order. An adaptive packet takes
+// the option it can start on first (preference order among equals).
+RouterCore::Option RouterLt::first_free(PortId port, const Packet& packet,
+                                        const RouterCore::Route& route, Cycle from, Cycle now,
+                                        int copies) {
+  RouterCore::Option best;
   Cycle best_at = kNever;
-  for (std::uint32_t outs = route.outs; outs; outs &= outs - 1) {
-    const auto candidate = static_cast<PortId>(std::countr_zero(outs));
-    OutputRequest r = m_core.request_for(port, candidate, packet, route, from);
-    const Cycle at = fit(r, now, copies).at;
-    if (at < best_at) best = candidate, best_at = at;
-  }
+  m_core.for_each_option(port, packet, route, [&](const RouterCore::Option& o) {
+    OutputRequest r = m_core.request_for(port, o.out, packet,
+                                         route.adaptive ? RouterCore::only(o) : route, from);
+    const Cycle at =
+        buffers() ? fit(r, now, copies).at : output(o.out)->find(from, r.length, now).start;
+    if (at < best_at) best = o, best_at = at;
+  });
   return best;
 }
 
@@ -196,6 +201,7 @@ Cycle RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle
   // Copies leave one after another through the crossbar input; the PEGroup's input also
   // carries its sends one after another (they come out of one call, in order).
   Cycle input_free = port == m_core.pegroup_port() ? std::max(ready, m_pegroup_input_free) : ready;
+  if (route.adaptive) route = RouterCore::only(first_free(port, packet, route, input_free, now, 1));
   Issue shell{*this, now, route.outs, packet};
   const VcId in_vc = packet.header.vc;
   Cycle left = input_free;
@@ -203,7 +209,7 @@ Cycle RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle
     const bool copies_left = (route.outs & (route.outs - 1)) != 0;  // more than one bit
     const auto out_port =
         buffers() && copies_left
-            ? first_free(port, packet, route, input_free, shell.now, shell.copies())
+            ? first_free(port, packet, route, input_free, shell.now, shell.copies()).out
             : static_cast<PortId>(std::countr_zero(route.outs));
     left = std::max(left, m_core.issue(shell, port, in_vc, packet, route, out_port, input_free));
   }

@@ -1,11 +1,13 @@
 #pragma once
 // The machine's point-to-point routing: dimension order on a torus (direction_order_routing.h),
-// nearest common ancestor on a fat tree (nca_routing.h).
+// with adaptive routing beside it if configured (adaptive_routing.h); nearest common ancestor on
+// a fat tree (nca_routing.h).
 
 #include <cstdint>
 #include <optional>
 
 #include "models/core/packet.h"
+#include "models/routing/adaptive_routing.h"
 #include "models/routing/direction_order_routing.h"
 #include "models/routing/nca_routing.h"
 #include "models/topology/topology.h"
@@ -31,6 +33,13 @@ class NetworkRouting {
     return m_tree ? flits : m_torus->required_credits(step, flits);
   }
   int vc_classes() const { return m_tree ? 1 : m_torus->vc_classes(); }
+  // Adaptive routing: the VCs from first_adaptive_vc() on are adaptive, those below the escape.
+  bool adaptive() const { return m_adaptive.has_value(); }
+  int first_adaptive_vc() const { return m_first_adaptive_vc; }
+  // The link ports an adaptive packet at `here` may take toward `dst` (adaptive() only).
+  std::uint32_t adaptive_ports(NodeId here, NodeId dst) const {
+    return m_adaptive->minimal_ports(here, dst);
+  }
 
  private:
   // A packet's own: its source and its sequence number (or a Message's tag).
@@ -40,6 +49,8 @@ class NetworkRouting {
 
   std::optional<DirectionOrderRouting> m_torus;
   std::optional<NcaRouting> m_tree;
+  std::optional<AdaptiveRouting> m_adaptive;
+  int m_first_adaptive_vc;
 };
 
 }  // namespace angara

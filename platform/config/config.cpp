@@ -65,6 +65,10 @@ void Config::validate_fat_tree() const {
   if (!router.direction_order.empty()) {
     refuse("router.direction_order", "not []", "a fat tree routes by nearest common ancestor");
   }
+  if (router.adaptive()) {
+    refuse("router.routing", "\"adaptive\"",
+           "a fat tree's up paths are spread at random already; adaptive routing is the torus's");
+  }
   if (router.deadlock == DeadlockScheme::Dateline) {
     refuse("router.deadlock", "\"dateline\"",
            "a fat tree's up/down routes need no ring deadlock scheme");

@@ -44,15 +44,6 @@ KeySpec field(std::string_view section, std::string_view name, std::string_view 
           [](const Config& config) { return json_value(config.*Section.*Field); }};
 }
 
-KeySpec routing_key() {
-  return {"router", "routing", "routing algorithm; only dimension_order (deterministic) for now",
-          [](Config&, const toml::node& node, const std::string& key) {
-            Routing checked_only{};
-            read_value(node, key, checked_only);
-          },
-          [](const Config&) { return json_value(Routing::DimensionOrder); }};
-}
-
 // Written resolved, so that results show the order actually routed by.
 KeySpec direction_order_key() {
   return {"router", "direction_order",
@@ -79,7 +70,10 @@ const std::vector<KeySpec>& key_specs() {
           "topology", "levels", "fat tree: levels of switches, k^(levels-1) switches each"),
       field<&Config::router, &RouterParams::clock_mhz>("router", "clock_mhz",
                                                        "router clock, MHz (Table 1)"),
-      routing_key(),
+      field<&Config::router, &RouterParams::routing>(
+          "router", "routing",
+          "dimension_order, or adaptive (torus: any minimal direction on the adaptive VCs, "
+          "direction order on the escape VC 0; dateline: VCs 0 and 1)"),
       direction_order_key(),
       field<&Config::router, &RouterParams::deadlock>(
           "router", "deadlock",

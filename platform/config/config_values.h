@@ -25,10 +25,6 @@
 
 namespace angara::config_values {
 
-// RouterParams has no routing field yet: dimension order is the only routing, but the key is
-// part of the file format so that configs written now stay valid when adaptive routing arrives.
-enum class Routing { DimensionOrder };
-
 // The spellings of an enum in the config file, and what the enum is called in error messages.
 template <typename E, std::size_t N>
 struct EnumNames {
@@ -37,8 +33,10 @@ struct EnumNames {
 };
 
 // Overloaded on a tag value so that read_value() and json_value() find the table by type.
-constexpr EnumNames<Routing, 1> names_of(Routing) {
-  return {"routing", {{{"dimension_order", Routing::DimensionOrder}}}};
+constexpr EnumNames<RoutingAlgorithm, 2> names_of(RoutingAlgorithm) {
+  return {"routing",
+          {{{"dimension_order", RoutingAlgorithm::DimensionOrder},
+            {"adaptive", RoutingAlgorithm::Adaptive}}}};
 }
 constexpr EnumNames<TopologyKind, 2> names_of(TopologyKind) {
   return {"topology", {{{"torus", TopologyKind::Torus}, {"fat_tree", TopologyKind::FatTree}}}};

@@ -51,7 +51,7 @@ expect_bad topology.dims --set 'topology.dims=[2,2,2,2,2]'
 expect_bad traffic.rate --set traffic.rate=-0.1
 expect_bad traffic.rate --set traffic.rate=1.5
 expect_bad traffic.packet_flits --set traffic.packet_flits=17
-expect_bad router.routing --set router.routing=adaptive
+expect_bad router.routing --set router.routing=west_first
 expect_bad router.deadlock --set router.deadlock=escape
 printf '[router]\nvcs = 2\nmystery = 1\n' > "$work/unknown.toml"
 expect_bad router.mystery "$work/unknown.toml"
