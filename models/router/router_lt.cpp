@@ -170,8 +170,8 @@ RouterCore::Option RouterLt::first_free(PortId port, const Packet& packet,
   RouterCore::Option best;
   Cycle best_at = kNever;
   m_core.for_each_option(port, packet, route, [&](const RouterCore::Option& o) {
-    OutputRequest r = m_core.request_for(port, o.out, packet,
-                                         route.adaptive ? RouterCore::only(o) : route, from);
+    OutputRequest r =
+        m_core.request_for(port, o.out, packet, route.adaptive ? RouterCore::only(o) : route, from);
     const Cycle at =
         buffers() ? fit(r, now, copies).at : output(o.out)->find(from, r.length, now).start;
     if (at < best_at) best = o, best_at = at;
