@@ -14,15 +14,17 @@
 #include "models/core/zero_load.h"
 #include "models/topology/torus.h"
 #include "platform/experiments/experiment.h"
-#include "platform/experiments/probe_run.h"
 #include "platform/experiments/results_json.h"
 #include "regress/support/in_mode.h"
 #include "regress/support/isolated.h"
+#include "regress/support/probe_replies.h"
 
 namespace angara {
 namespace {
 
 using test::in_mode;
+using test::lt_with_buffers;
+using test::probe_replies;
 using test::run_isolated;
 
 Config torus(std::vector<int> dims, RoutingAlgorithm routing) {
@@ -30,12 +32,6 @@ Config torus(std::vector<int> dims, RoutingAlgorithm routing) {
   c.topology.dims = std::move(dims);
   c.router.routing = routing;
   c.sim.progress = false;
-  return c;
-}
-
-Config with_buffers(Config c) {
-  c = in_mode(c, SimMode::Lt);
-  c.sim.lt_buffers = true;
   return c;
 }
 
@@ -55,17 +51,11 @@ TEST(AdaptiveRoutingFabric, ZeroLoadLatencyIsDimensionOrdersToTheCycleInEveryMod
       t += 3000;
     }
   }
-  const auto probe = [&](const Config& config) {
-    return run_isolated([&] {
-      nlohmann::json out = nlohmann::json::array();
-      for (const auto& d : run_probes(config, probes)) out.push_back({d.latency, d.hops});
-      return out;
-    });
-  };
+  const auto probe = [&](const Config& config) { return probe_replies(config, probes); };
   const auto at = probe(in_mode(c, SimMode::At));
   ASSERT_EQ(at.size(), probes.size());
   EXPECT_EQ(probe(in_mode(c, SimMode::Lt)), at);
-  EXPECT_EQ(probe(with_buffers(c)), at);
+  EXPECT_EQ(probe(lt_with_buffers(c)), at);
   EXPECT_EQ(probe(in_mode(torus({4, 4, 4}, RoutingAlgorithm::DimensionOrder), SimMode::At)), at);
   for (std::size_t i = 0; i < probes.size(); ++i) {
     const int hops = geometry.min_hops(probes[i].src, probes[i].dst);
@@ -83,7 +73,7 @@ TEST(AdaptiveRoutingFabric, NothingLostOrDeadlockedAtOfferedOne) {
   for (const Config& base : {torus({4, 4, 4}, RoutingAlgorithm::Adaptive),
                              torus({8, 8}, RoutingAlgorithm::Adaptive), dateline}) {
     for (const Config& c :
-         {in_mode(base, SimMode::At), in_mode(base, SimMode::Lt), with_buffers(base)}) {
+         {in_mode(base, SimMode::At), in_mode(base, SimMode::Lt), lt_with_buffers(base)}) {
       for (TrafficPattern pattern : {TrafficPattern::Uniform, TrafficPattern::Transpose}) {
         Config load = c;
         load.traffic.rate = 1.0;
@@ -108,7 +98,7 @@ TEST(AdaptiveRoutingFabric, LightTrafficHasTheSameMeanLatencyInLtAsInAt) {
       c.traffic.pattern = pattern;
       c.sim.measure_cycles = 20000;
       const auto at = run(in_mode(c, SimMode::At));
-      const auto lt = run(with_buffers(c));
+      const auto lt = run(lt_with_buffers(c));
       const double at_latency = at["latency_cycles"]["mean"].get<double>();
       const double lt_latency = lt["latency_cycles"]["mean"].get<double>();
       EXPECT_NEAR(lt_latency / at_latency, 1.0, 0.05)

@@ -12,6 +12,7 @@
 #include "platform/experiments/probe_run.h"
 #include "platform/experiments/results_json.h"
 #include "regress/support/isolated.h"
+#include "regress/support/probe_replies.h"
 
 namespace angara {
 namespace {
@@ -57,11 +58,7 @@ std::vector<Probe> spaced_probes(const Torus& torus, const std::vector<int>& siz
 void expect_zero_load_formula(const Config& config) {
   const Torus torus(config.topology.dims);
   const auto probes = spaced_probes(torus, {1, 4, 16});
-  const auto reply = run_isolated([&] {
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& d : run_probes(config, probes)) out.push_back({d.latency, d.hops});
-    return out;
-  });
+  const auto reply = test::probe_replies(config, probes);
   ASSERT_EQ(reply.size(), probes.size());
   for (std::size_t i = 0; i < probes.size(); ++i) {
     const auto& p = probes[i];

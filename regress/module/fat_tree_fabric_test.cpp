@@ -13,15 +13,17 @@
 #include "models/core/zero_load.h"
 #include "models/topology/fat_tree.h"
 #include "platform/experiments/experiment.h"
-#include "platform/experiments/probe_run.h"
 #include "platform/experiments/results_json.h"
 #include "regress/support/in_mode.h"
 #include "regress/support/isolated.h"
+#include "regress/support/probe_replies.h"
 
 namespace angara {
 namespace {
 
 using test::in_mode;
+using test::lt_with_buffers;
+using test::probe_replies;
 using test::run_isolated;
 
 Config fat_tree(int k, int levels) {
@@ -30,12 +32,6 @@ Config fat_tree(int k, int levels) {
   c.topology.k = k;
   c.topology.levels = levels;
   c.sim.progress = false;
-  return c;
-}
-
-Config with_buffers(Config c) {
-  c.sim.mode = SimMode::Lt;
-  c.sim.lt_buffers = true;
   return c;
 }
 
@@ -56,17 +52,11 @@ TEST(FatTreeFabric, ZeroLoadLatencyIsTheFormulaToTheCycleInEveryMode) {
       t += 3000;
     }
   }
-  const auto probe = [&](const Config& config) {
-    return run_isolated([&] {
-      nlohmann::json out = nlohmann::json::array();
-      for (const auto& d : run_probes(config, probes)) out.push_back({d.latency, d.hops});
-      return out;
-    });
-  };
+  const auto probe = [&](const Config& config) { return probe_replies(config, probes); };
   const auto at = probe(in_mode(c, SimMode::At));
   ASSERT_EQ(at.size(), probes.size());
   EXPECT_EQ(probe(in_mode(c, SimMode::Lt)), at);
-  EXPECT_EQ(probe(with_buffers(c)), at);
+  EXPECT_EQ(probe(lt_with_buffers(c)), at);
   for (std::size_t i = 0; i < probes.size(); ++i) {
     const int hops = tree.min_hops(probes[i].src, probes[i].dst);
     EXPECT_EQ(at[i][1].get<int>(), hops);
@@ -80,7 +70,7 @@ TEST(FatTreeFabric, ZeroLoadLatencyIsTheFormulaToTheCycleInEveryMode) {
 TEST(FatTreeFabric, NothingLostAtAnyLoadInEitherMode) {
   for (const Config& base : {fat_tree(4, 3), fat_tree(2, 4), fat_tree(8, 2)}) {
     for (const Config& c :
-         {in_mode(base, SimMode::At), in_mode(base, SimMode::Lt), with_buffers(base)}) {
+         {in_mode(base, SimMode::At), in_mode(base, SimMode::Lt), lt_with_buffers(base)}) {
       for (double rate : {0.1, 0.5, 1.0}) {
         Config load = c;
         load.traffic.rate = rate;
@@ -115,7 +105,7 @@ TEST(FatTreeFabric, LightTrafficHasTheSameMeanLatencyInLtAsInAt) {
     c.traffic.hotspot_node = {21};
     c.sim.measure_cycles = 20000;
     const auto at = run(in_mode(c, SimMode::At));
-    const auto lt = run(with_buffers(c));
+    const auto lt = run(lt_with_buffers(c));
     const double at_latency = at["latency_cycles"]["mean"].get<double>();
     const double lt_latency = lt["latency_cycles"]["mean"].get<double>();
     EXPECT_NEAR(lt_latency / at_latency, 1.0, 0.05) << "AT " << at_latency << ", LT " << lt_latency;

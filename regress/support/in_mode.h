@@ -11,4 +11,11 @@ inline Config in_mode(Config c, SimMode mode) {
   return c;
 }
 
+// LT with the buffers behind the outputs modelled (sim.lt_buffers).
+inline Config lt_with_buffers(Config c) {
+  c = in_mode(c, SimMode::Lt);
+  c.sim.lt_buffers = true;
+  return c;
+}
+
 }  // namespace angara::test
