@@ -335,9 +335,10 @@ class Mutation {
       }
       case 1: {  // a boolean turned, a coordinate or id moved
         if (!field) return "";
-        if (auto* flag = field->node().as_boolean()) {
-          field->set(toml::value<bool>(!flag->get()));
-          return fmt::format("{} = {}", field->name, !flag->get());
+        if (const auto* flag = field->node().as_boolean()) {
+          const bool turned = !flag->get();  // read before set() frees the node
+          field->set(toml::value<bool>(turned));
+          return fmt::format("{} = {}", field->name, turned);
         }
         return perturb_number(field);
       }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -21,26 +22,15 @@
 namespace angara::fuzz {
 namespace {
 
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 // A torus with a tree given row by row, and a fat tree: seeds for every loader path.
-const std::string kTreeSeed = R"(
-[topology]
-dims = [3, 2]
-[collective]
-trees = 1
-[[collective.tree]]
-id = 1
-rows = [
-  { node = [1, 0], root = true, dirs = ["+X", "-X", "+Y"] },
-  { node = [2, 0], to_root = "-X", dirs = ["+Y"] },
-  { node = [0, 0], to_root = "+X", dirs = ["+Y"], pe = false },
-  { node = [1, 1], to_root = "-Y" },
-  { node = [2, 1], to_root = "-Y" },
-  { node = [0, 1], to_root = "-Y" },
-]
-[workload]
-kind = "collective"
-tree = 1
-)";
+const std::string kTreeSeed = read_file(ANGARA_CONFIGS_DIR "/collective_own_tree.toml");
 const std::string kFatTreeSeed = "[topology]\nkind = \"fat_tree\"\nk = 2\nlevels = 3\n";
 
 ConfigMutator mutator() {
