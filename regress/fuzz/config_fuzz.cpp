@@ -158,10 +158,22 @@ class Tally {
   std::size_t m_failures = 0;
 };
 
-// The sampled runs' cycles are capped: they look for crashes and hangs, not results.
-const std::vector<std::string> kRunCaps{"--set", "sim.warmup_cycles=100",
-                                        "--set", "sim.measure_cycles=500",
-                                        "--set", "sim.drain_cycles=5000"};
+// The sampled runs look for crashes and hangs, not results: their cycles are capped, and so is
+// the work of the kinds that run until it is done (a million round trips is long, not a hang).
+constexpr int kRunRepetitions = 5;
+constexpr int kRunMessages = 50;
+
+std::vector<std::string> run_caps(const Config& config) {
+  std::vector<std::string> args{"--set", "sim.warmup_cycles=100", "--set", "sim.measure_cycles=500",
+                                "--set", "sim.drain_cycles=5000"};
+  if (config.workload.repetitions > kRunRepetitions) {
+    args.insert(args.end(), {"--set", fmt::format("workload.repetitions={}", kRunRepetitions)});
+  }
+  if (config.workload.messages > kRunMessages) {
+    args.insert(args.end(), {"--set", fmt::format("workload.messages={}", kRunMessages)});
+  }
+  return args;
+}
 
 bool sampled(const Options& options, std::uint64_t index, const LoaderOutcome& outcome) {
   if (options.sim.empty() || outcome.verdict != Verdict::Accepted) return false;
@@ -169,12 +181,13 @@ bool sampled(const Options& options, std::uint64_t index, const LoaderOutcome& o
   return options.only || mix64(options.seed ^ mix64(index)) % options.run_every == 0;
 }
 
-// Runs the accepted mutant through angara-sim in `work`, emptied first.
-RunOutcome run_mutant(const Options& options, const Mutant& mutant, const fs::path& work) {
+// Runs the accepted mutant through angara-sim in `work`, emptied first, with `caps`.
+RunOutcome run_mutant(const Options& options, const Mutant& mutant,
+                      const std::vector<std::string>& caps, const fs::path& work) {
   fs::remove_all(work);
   fs::create_directories(work);
   std::ofstream(work / "mutant.toml", std::ios::binary) << mutant.text;
-  return probe_run(options.sim, "mutant.toml", kRunCaps, work.string(), options.run_seconds);
+  return probe_run(options.sim, "mutant.toml", caps, work.string(), options.run_seconds);
 }
 
 int fuzz(const Options& options) {
@@ -196,11 +209,11 @@ int fuzz(const Options& options) {
     if (options.only) std::cout << verdict_name(outcome.verdict) << ": " << outcome.message << "\n";
     if (outcome.verdict == Verdict::Failed) tally.fail(outcome.message, report);
     if (!sampled(options, index, outcome)) continue;
-    const RunOutcome run = run_mutant(options, mutant, work);
+    const auto caps = run_caps(*outcome.config);
+    const RunOutcome run = run_mutant(options, mutant, caps, work);
     tally.count_run(run.verdict);
     if (run.verdict == RunVerdict::Failed) {
-      tally.fail(fmt::format("angara-sim run {} {}: {}", "mutant.toml", fmt::join(kRunCaps, " "),
-                             run.detail),
+      tally.fail(fmt::format("angara-sim run mutant.toml {}: {}", fmt::join(caps, " "), run.detail),
                  report);
     }
   }
