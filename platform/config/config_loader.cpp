@@ -44,12 +44,14 @@ KeySpec field(std::string_view section, std::string_view name, std::string_view 
           [](const Config& config) { return json_value(config.*Section.*Field); }};
 }
 
-// Written resolved, so that results show the order actually routed by.
+// Written resolved, so that results show the order actually routed by; a fat tree routes by
+// nearest common ancestor and refuses any order, so its [] stays [].
 KeySpec direction_order_key() {
   return {"router", "direction_order",
           "direction order: \"X\" = +X then -X, or \"+X\", \"-Y\", ...; [] = +X,-X,+Y,-Y,...",
           kReadField<&Config::router, &RouterParams::direction_order>, [](const Config& config) {
             nlohmann::ordered_json names = nlohmann::ordered_json::array();
+            if (!config.topology.torus()) return names;
             const int dims = static_cast<int>(config.topology.dims.size());
             for (auto d : config.router.resolved_direction_order(dims)) names.push_back(d.name());
             return names;

@@ -309,6 +309,14 @@ TEST(ConfigLoader, DefaultsRoundTripThroughJsonAndToml) {
   EXPECT_EQ(config_to_json(load(config_to_toml(Config{}))), json);
 }
 
+// A fat tree has no direction order: written back as [], not a torus's resolved order, which the
+// fat tree would refuse (a sweep's point configs are written this way).
+TEST(ConfigLoader, FatTreeRoundTripsThroughToml) {
+  const Config fat_tree = load("[topology]\nkind = \"fat_tree\"\nk = 4\nlevels = 2");
+  EXPECT_EQ(config_to_json(fat_tree)["router"]["direction_order"], nlohmann::ordered_json::array());
+  EXPECT_EQ(config_to_json(load(config_to_toml(fat_tree))), config_to_json(fat_tree));
+}
+
 TEST(ConfigLoader, IntegerIsAcceptedForAFloatKey) {
   EXPECT_DOUBLE_EQ(load("[router]\nclock_mhz = 250").router.clock_mhz, 250.0);
 }
