@@ -79,8 +79,8 @@ int plan_command(int argc, char** argv) {
 }
 
 int report(const angara::RunReport& r, const fs::path& dir) {
-  fmt::print("{} points: {} already done, {} run, {} failed -> {}\n", r.total, r.skipped, r.ran,
-             r.failed.size(), dir.string());
+  fmt::print("{} points: {} already done, {} run, {} failed, {} beyond saturation -> {}\n", r.total,
+             r.skipped, r.ran, r.failed.size(), r.beyond, dir.string());
   for (const auto& point : r.failed) {
     fmt::print(stderr, "failed: {} (see {})\n", point.name, (point.path() / "failed").string());
   }

@@ -91,7 +91,10 @@ SweepTable collect(const SweepDir& dir) {
       }
       values["status"] = "ok";
     } else {
-      values["status"] = fs::exists(dir.point(p["name"]) / "failed") ? "failed" : "missing";
+      const fs::path point = dir.point(p["name"]);
+      values["status"] = fs::exists(point / "failed")              ? "failed"
+                         : fs::exists(point / "beyond_saturation") ? "beyond_saturation"
+                                                                   : "missing";
     }
     results.push_back(std::move(values));
   }

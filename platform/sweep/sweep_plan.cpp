@@ -98,9 +98,10 @@ SweepAxis read_axis(const toml::table& table, int number) {
   const auto where = fmt::format("axis[{}]", number);
   for (const auto& [k, v] : table) {
     const std::string name(k.str());
-    if (name != "key" && name != "values" && name != "range" && name != "group") {
+    if (name != "key" && name != "values" && name != "range" && name != "group" &&
+        name != "until_saturated") {
       throw ConfigError(where + "." + name, toml_text(v),
-                        "unknown axis field; known: key, values, range, group");
+                        "unknown axis field; known: key, values, range, group, until_saturated");
     }
   }
   if (!table.contains("key"))
@@ -111,6 +112,11 @@ SweepAxis read_axis(const toml::table& table, int number) {
                       "a config key is section.name, e.g. \"traffic.rate\"");
   }
   axis.group = string_field(table, "group", where + ".group");
+  if (const auto* flag = table.get("until_saturated")) {
+    if (!flag->is_boolean())
+      throw ConfigError(where + ".until_saturated", toml_text(*flag), "expected true or false");
+    axis.until_saturated = flag->as_boolean()->get();
+  }
   const auto* values = table["values"].as_array();
   const auto* range = table["range"].as_array();
   if ((values != nullptr) == (range != nullptr)) {
@@ -243,6 +249,11 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
       throw ConfigError(plan.axes.back().key, "(axis)", "this key is swept by two axes");
     }
   }
+  if (std::count_if(plan.axes.begin(), plan.axes.end(),
+                    [](const SweepAxis& a) { return a.until_saturated; }) > 1) {
+    throw ConfigError("axis.until_saturated", "true",
+                      "only one axis walks its lines until saturation (the load axis)");
+  }
 
   // Dimensions of the product: each ungrouped axis, and each group (its axes zipped).
   std::vector<std::vector<int>> dims;  // axis indices per dimension
@@ -271,6 +282,17 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
     }
   }
 
+  // The dimension walked until saturation, and how many points one of its steps spans.
+  std::size_t until = dims.size(), stride = 1;
+  for (std::size_t d = dims.size(); d-- > 0;) {
+    if (std::any_of(dims[d].begin(), dims[d].end(),
+                    [&](int a) { return plan.axes[a].until_saturated; })) {
+      until = d;
+      break;
+    }
+    stride *= plan.axes[dims[d].front()].values.size();
+  }
+
   std::set<std::string> names;
   for (std::size_t i = 0; i < count; ++i) {
     SweepPoint p;
@@ -292,6 +314,7 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
         overrides.push_back(axis.key + "=" + axis.values[position[d]]);
       }
     }
+    if (until < dims.size() && position[until] > 0) p.after = static_cast<int>(i - stride);
     p.config = load_config(base_text, origin, overrides);
     p.name = point_name(templ, p, static_cast<int>(count));
     // The name is a directory under DIR/points: it must not be empty or leave that directory.

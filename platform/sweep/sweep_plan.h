@@ -17,6 +17,11 @@
 //   key = "router.deadlock"
 //   values = ["bubble", "dateline"]
 //   group = "scheme"                    # optional: zipped with other axes of the same group
+//   [[axis]]
+//   key = "traffic.rate"
+//   values = [0.1, 0.2, 0.3]
+//   until_saturated = true              # optional, one axis: walked in order, and once a point
+//                                       # is saturated the rest of its line is not run
 
 #include <filesystem>
 #include <string>
@@ -36,12 +41,14 @@ struct SweepAxis {
   std::string key;                  // config key, "section.name"
   std::vector<std::string> values;  // each in TOML syntax
   std::string group;                // empty: an axis of its own
+  bool until_saturated = false;     // its line stops after the first saturated point
 };
 
 struct SweepPoint {
   int index = 0;
   std::string name;
   std::vector<std::pair<std::string, std::string>> settings;  // (key, TOML value), axis order
+  int after = -1;  // the point before it along the until_saturated axis, if any
   Config config;
 };
 

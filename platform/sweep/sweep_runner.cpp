@@ -14,6 +14,7 @@
 #include <deque>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "models/core/config_error.h"
@@ -81,26 +82,31 @@ class Progress {
  public:
   explicit Progress(int total) : m_total(total), m_tty(isatty(STDERR_FILENO) != 0) {}
 
-  void finished(const std::string& name, bool ok, int running) {
+  enum class Outcome { Ok, Failed, Beyond };
+
+  void finished(const std::string& name, Outcome outcome, int running) {
     ++m_done;
-    m_failed += ok ? 0 : 1;
+    m_failed += outcome == Outcome::Failed ? 1 : 0;
+    m_beyond += outcome == Outcome::Beyond ? 1 : 0;
     const double elapsed = std::chrono::duration<double>(Clock::now() - m_start).count();
     const double eta = elapsed / m_done * (m_total - m_done);
     const int width = 30, filled = m_total ? width * m_done / m_total : width;
     const auto line =
-        fmt::format("[{:=<{}}{:<{}}] {}/{} ok {} failed {} running {} elapsed {} ETA {}", "",
-                    filled, "", width - filled, m_done, m_total, m_done - m_failed, m_failed,
+        fmt::format("[{:=<{}}{:<{}}] {}/{} ok {} failed {}{} running {} elapsed {} ETA {}", "",
+                    filled, "", width - filled, m_done, m_total, m_done - m_failed - m_beyond,
+                    m_failed, m_beyond ? fmt::format(" beyond saturation {}", m_beyond) : "",
                     running, clock_text(elapsed), clock_text(eta));
     if (m_tty) {
       fmt::print(stderr, "\r{}{}", line, m_done == m_total ? "\n" : "");
     } else {
-      fmt::print(stderr, "{} {}: {}\n", line, name, ok ? "ok" : "FAILED");
+      static constexpr const char* kWords[] = {"ok", "FAILED", "beyond saturation, not run"};
+      fmt::print(stderr, "{} {}: {}\n", line, name, kWords[static_cast<int>(outcome)]);
     }
   }
 
  private:
   using Clock = std::chrono::steady_clock;
-  int m_total, m_done = 0, m_failed = 0;
+  int m_total, m_done = 0, m_failed = 0, m_beyond = 0;
   bool m_tty;
   Clock::time_point m_start = Clock::now();
 };
@@ -128,6 +134,7 @@ void SweepDir::prepare(const SweepPlan& plan) const {
     nlohmann::ordered_json settings;
     for (const auto& [key, value] : p.settings) settings[key] = value;
     manifest["points"].push_back({{"name", p.name}, {"settings", settings}});
+    if (p.after >= 0) manifest["points"].back()["after"] = plan.points[p.after].name;
   }
   write_text(m_root / "manifest.json", manifest.dump(2) + "\n");
 }
@@ -155,7 +162,8 @@ bool SweepDir::done(const std::string& name) const {
 
 std::vector<PointDir> sweep_points(const SweepDir& dir) {
   std::vector<PointDir> points;
-  for (auto& name : dir.point_names()) points.push_back({&dir, std::move(name)});
+  const auto m = dir.manifest();
+  for (const auto& p : m["points"]) points.push_back({&dir, p["name"], p.value("after", "")});
   return points;
 }
 
@@ -192,13 +200,60 @@ RunReport run_points(const std::vector<PointDir>& points, int jobs, const fs::pa
 
 namespace {
 
+bool saturated(const PointDir& point) {
+  std::ifstream in(point.path() / "results.json");
+  const auto results = nlohmann::json::parse(in, nullptr, false);
+  return results.is_object() && results.value("saturated", false);
+}
+
+// Whether a waiting point can start now: not while the point before it along the
+// until_saturated axis is still to run; never if that point is saturated or was not run itself.
+enum class Gate { Start, Wait, Beyond };
+
+Gate gate(const PointDir& point, const std::set<fs::path>& unfinished) {
+  if (point.after.empty()) return Gate::Start;
+  const PointDir before{point.dir, point.after, ""};
+  if (unfinished.count(before.path())) return Gate::Wait;
+  if (fs::exists(before.path() / "beyond_saturation")) return Gate::Beyond;
+  return before.done() && saturated(before) ? Gate::Beyond : Gate::Start;
+}
+
 void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, int jobs,
               const fs::path& sim, RunReport& report, Progress& progress) {
+  std::set<fs::path> unfinished;
+  for (const auto& point : todo) {
+    fs::remove(point.path() / "beyond_saturation");  // decided again from this run's results
+    unfinished.insert(point.path());
+  }
+  const auto label = [](const PointDir& point) {
+    return point.dir->root().filename().string() + "/" + point.name;
+  };
   while (!todo.empty() || !running.empty()) {
-    while (!todo.empty() && static_cast<int>(running.size()) < std::max(jobs, 1)) {
-      fs::remove(todo.front().path() / "failed");
-      running.emplace(start_point(sim, todo.front().path()), todo.front());
-      todo.pop_front();
+    // Points start in the order given, each once the point before it on its line is done.
+    const std::size_t waiting = todo.size();
+    for (auto it = todo.begin();
+         it != todo.end() && static_cast<int>(running.size()) < std::max(jobs, 1);) {
+      const Gate g = gate(*it, unfinished);
+      if (g == Gate::Wait) {
+        ++it;
+        continue;
+      }
+      if (g == Gate::Beyond) {
+        write_text(it->path() / "beyond_saturation", "after " + it->after + "\n");
+        ++report.beyond;
+        unfinished.erase(it->path());
+        progress.finished(label(*it), Progress::Outcome::Beyond, static_cast<int>(running.size()));
+      } else {
+        fs::remove(it->path() / "failed");
+        running.emplace(start_point(sim, it->path()), *it);
+      }
+      it = todo.erase(it);  // the next point on its line comes later in plan order
+    }
+    if (running.empty()) {
+      // Points were marked beyond saturation: scan again. Lines run in plan order, so the first
+      // waiting point of every line can always be decided.
+      if (todo.size() == waiting) throw std::logic_error("sweep points wait on one another");
+      continue;
     }
     int status = 0;
     const pid_t pid = waitpid(-1, &status, 0);
@@ -207,6 +262,7 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
     if (it == running.end()) continue;
     const PointDir point = it->second;
     running.erase(it);
+    unfinished.erase(point.path());
     const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && point.done();
     ++report.ran;
     if (!ok) {
@@ -223,7 +279,7 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
         fmt::print(stderr, "cannot record the failure of {}: {}\n", point.name, e.what());
       }
     }
-    progress.finished(point.dir->root().filename().string() + "/" + point.name, ok,
+    progress.finished(label(point), ok ? Progress::Outcome::Ok : Progress::Outcome::Failed,
                       static_cast<int>(running.size()));
   }
 }

@@ -6,6 +6,8 @@
 //   DIR/points/NAME/results.json   angara-sim's results (written whole or not at all)
 //   DIR/points/NAME/run.log        its stdout and stderr
 //   DIR/points/NAME/failed         present if the last run failed: exit status and log tail
+//   DIR/points/NAME/beyond_saturation  present if it was not run: the point before it along the
+//                                  until_saturated axis was saturated
 // A point is done when its results.json exists; preparing a point whose config changed removes
 // its old results, so a resumed sweep reruns exactly what is missing or stale.
 
@@ -41,6 +43,7 @@ class SweepDir {
 struct PointDir {
   const SweepDir* dir;
   std::string name;
+  std::string after;  // the point before it along the until_saturated axis, or ""
   std::filesystem::path path() const { return dir->point(name); }
   bool done() const { return dir->done(name); }
 };
@@ -51,6 +54,7 @@ std::vector<PointDir> sweep_points(const SweepDir& dir);
 struct RunReport {
   int total = 0;
   int skipped = 0;  // already done
+  int beyond = 0;   // not run: beyond saturation
   int ran = 0;
   std::vector<PointDir> failed;
 };

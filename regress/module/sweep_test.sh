@@ -263,6 +263,49 @@ check "the silent point's failed file does not say it had no output" \
 check "the points around the silent one did not run" \
   [ -f "$silent/points/point_0/results.json" -a -f "$silent/points/point_2/results.json" ]
 
+# until_saturated: each line (a VC count) walks its rates in order and stops after the first
+# saturated point. This fake angara-sim calls every rate from 0.3 saturated and logs its calls.
+cat > "$work/fake/angara-sim" << 'EOF'
+#!/bin/sh
+rate=$(sed -n 's/^rate = //p' "$2")
+vcs=$(sed -n 's/^vcs = //p' "$2")
+echo "$vcs $rate" >> "$(dirname "$0")/calls.txt"
+case $rate in 0.1 | 0.2) saturated=false ;; *) saturated=true ;; esac
+echo "{\"saturated\": $saturated}" > "$4"
+EOF
+cat > "$work/curve.toml" << EOF
+[sweep]
+name = "v{router.vcs}_r{traffic.rate}"
+[[axis]]
+key = "router.vcs"
+values = [2, 4]
+[[axis]]
+key = "traffic.rate"
+values = [0.1, 0.2, 0.3, 0.4, 0.5]
+until_saturated = true
+EOF
+curve=$work/curve
+"$work/fake/angara-sweep" run "$work/curve.toml" --out "$curve" -j 2 > "$work/curve.txt" 2> /dev/null
+check "an until_saturated sweep exited $?" [ $? -eq 0 ]
+grep -q "^10 points: 0 already done, 6 run, 0 failed, 4 beyond saturation" "$work/curve.txt" && ok ||
+  fail "until_saturated summary: $(cat "$work/curve.txt")"
+for vcs in 2 4; do
+  calls=$(grep "^$vcs " "$work/fake/calls.txt" | cut -d' ' -f2 | tr '\n' ,)
+  check "line $vcs ran rates $calls, not 0.1,0.2,0.3, in order" [ "$calls" = "0.1,0.2,0.3," ]
+  check "v${vcs}_r0.5 is not marked beyond saturation" \
+    [ -f "$curve/points/v${vcs}_r0.5/beyond_saturation" ]
+done
+"$sweep" collect "$curve" > /dev/null
+check "collected status of a point beyond saturation: $(csv_cell "$curve/results.csv" status 4)" \
+  [ "$(csv_cell "$curve/results.csv" status 4)" = beyond_saturation ]
+check "collected status of the saturated point: $(csv_cell "$curve/results.csv" status 3)" \
+  [ "$(csv_cell "$curve/results.csv" status 3)" = ok ]
+rm "$work/fake/calls.txt"
+"$work/fake/angara-sweep" run "$work/curve.toml" --out "$curve" -j 2 > "$work/curve.txt" 2> /dev/null
+grep -q "^10 points: 6 already done, 0 run, 0 failed, 4 beyond saturation" "$work/curve.txt" && ok ||
+  fail "until_saturated rerun: $(cat "$work/curve.txt")"
+check "the rerun of a finished until_saturated sweep called angara-sim" [ ! -e "$work/fake/calls.txt" ]
+
 script=$work/slurm/sweep.sbatch
 check "sweep.sbatch lacks --array=0-3" grep -qx "#SBATCH --array=0-3" "$script"
 check "sweep.sbatch lacks the task line" grep -q "angara-sweep' task '.*' --index \"\$SLURM_ARRAY_TASK_ID\" --chunk 2$" "$script"

@@ -188,6 +188,61 @@ group = "scheme"
   }
 }
 
+TEST_F(SweepPlanTest, UntilSaturatedLinksEachPointToThePreviousOneOnItsLine) {
+  // The load axis is in the middle: each point waits on the point one rate lower, same scheme
+  // and VC count; the first rate of every line waits on nothing.
+  const auto plan = load(R"(
+[[axis]]
+key = "router.deadlock"
+values = ["bubble", "dateline"]
+[[axis]]
+key = "traffic.rate"
+values = [0.1, 0.2, 0.3]
+until_saturated = true
+[[axis]]
+key = "router.vcs"
+values = [2, 4]
+)");
+  ASSERT_EQ(plan.points.size(), 12u);
+  for (const auto& p : plan.points) {
+    SCOPED_TRACE("point " + std::to_string(p.index));
+    const int rate = (p.index / 2) % 3;
+    if (rate == 0) {
+      EXPECT_EQ(p.after, -1);
+      continue;
+    }
+    ASSERT_GE(p.after, 0);
+    const auto& before = plan.points[p.after];
+    EXPECT_EQ(before.config.router.deadlock, p.config.router.deadlock);
+    EXPECT_EQ(before.config.router.vcs, p.config.router.vcs);
+    EXPECT_NEAR(p.config.traffic.rate - before.config.traffic.rate, 0.1, 1e-12);
+  }
+  // Without the flag no point waits on another.
+  for (const auto& p : load("[[axis]]\nkey = \"traffic.rate\"\nvalues = [0.1, 0.2]\n").points)
+    EXPECT_EQ(p.after, -1);
+}
+
+TEST_F(SweepPlanTest, UntilSaturatedOnTwoAxesOrNotABoolean) {
+  expect_error(R"(
+[[axis]]
+key = "traffic.rate"
+values = [0.1, 0.2]
+until_saturated = true
+[[axis]]
+key = "router.vcs"
+values = [2, 4]
+until_saturated = true
+)",
+               "until_saturated", "only one axis");
+  expect_error(R"(
+[[axis]]
+key = "traffic.rate"
+values = [0.1, 0.2]
+until_saturated = "yes"
+)",
+               "until_saturated", "expected true or false");
+}
+
 TEST_F(SweepPlanTest, NameTemplateRendersArraysStringsNumbersAndIndex) {
   const auto plan = load(R"(
 [sweep]
