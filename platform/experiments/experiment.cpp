@@ -58,6 +58,7 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
                      {[&] { return system.ledger().delivered_count(); },
                       [&] { return system.ledger().in_flight(); }});
 
+    runner.plan(window_end);
     const auto never = [] { return false; };
     runner.run_until(window_end, "measure", never);
     auto measured_arrived = [&] { return measurement.measured_outstanding() == 0; };

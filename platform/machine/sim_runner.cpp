@@ -61,11 +61,10 @@ void SimRunner::report(const char* phase) {
     return;
   }
   m_last_report = WallClock::now();
-  m_progress(
-      fmt::format("[{:.0f} s] {} cycle {}: {} delivered, {} outstanding, {} queued at "
-                  "sources",
-                  wall_seconds(), phase, now(), m_watch.delivered(), m_watch.outstanding(),
-                  m_system.queued_at_sources()));
+  const double wall = wall_seconds();
+  m_progress(progress_line({wall, phase, now(), m_planned_end,
+                            wall > 0 ? static_cast<double>(now()) / wall : 0.0, m_watch.delivered(),
+                            m_watch.outstanding(), m_system.queued_at_sources()}));
 }
 
 }  // namespace angara

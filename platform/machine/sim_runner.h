@@ -30,6 +30,9 @@ class SimRunner {
   Cycle slice() const { return m_slice; }  // cycles the kernel runs between two looks
   double wall_seconds() const;
 
+  // The cycle the run is planned to end at, for the progress lines' share done and ETA.
+  void plan(Cycle end) { m_planned_end = end; }
+
   // Runs until `done()` holds or cycle `limit` is reached (kNever: until the kernel is idle).
   void run_until(Cycle limit, const char* phase, const std::function<bool()>& done);
 
@@ -47,6 +50,7 @@ class SimRunner {
   WallClock::time_point m_start, m_last_report;
   std::uint64_t m_delivered = 0;
   Cycle m_progress_at = 0;
+  Cycle m_planned_end = 0;
 };
 
 }  // namespace angara

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "models/core/config_error.h"
+#include "models/core/duration_text.h"
 #include "platform/config/config_loader.h"
 
 namespace angara {
@@ -50,11 +51,6 @@ std::string log_tail(const std::string& text, int lines) {
 }
 
 namespace {
-
-std::string clock_text(double seconds) {
-  const auto s = std::lround(seconds);
-  return fmt::format("{}:{:02}", s / 60, s % 60);
-}
 
 // Starts `sim run config.toml --out results.json --quiet` in the point's directory.
 pid_t start_point(const fs::path& sim, const fs::path& dir) {
@@ -95,7 +91,7 @@ class Progress {
         fmt::format("[{:=<{}}{:<{}}] {}/{} ok {} failed {}{} running {} elapsed {} ETA {}", "",
                     filled, "", width - filled, m_done, m_total, m_done - m_failed - m_beyond,
                     m_failed, m_beyond ? fmt::format(" beyond saturation {}", m_beyond) : "",
-                    running, clock_text(elapsed), clock_text(eta));
+                    running, duration_text(elapsed), duration_text(eta));
     if (m_tty) {
       fmt::print(stderr, "\r{}{}", line, m_done == m_total ? "\n" : "");
     } else {
