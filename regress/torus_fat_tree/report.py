@@ -38,7 +38,8 @@ TITLES = {
 def machine(row):
     if row["topology.kind"] == "fat_tree":
         return "fat tree"
-    return "torus adaptive" if row["router.routing"] == "adaptive" else "torus DOR"
+    # Sweeps without a routing axis route by dimension order, the default.
+    return "torus adaptive" if row.get("router.routing") == "adaptive" else "torus DOR"
 
 
 def read(path):
