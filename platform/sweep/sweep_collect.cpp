@@ -16,17 +16,27 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
-// Scalar fields of a results file, nested objects flattened; arrays (histograms) and the echoed
-// config are left out (the config is in the point's config.toml).
+// Scalar fields of a results file, nested objects flattened. An array of records (pingpong's
+// and msgrate's `sizes`) gives a column per record and field, named by the record's first field:
+// sizes.4096.half_rtt_ns. Histograms and other arrays are left out, and so is the echoed config
+// (it is in the point's config.toml).
 void flatten(const Json& json, const std::string& prefix,
              std::vector<std::pair<std::string, std::string>>& out) {
+  const auto text = [](const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
   for (const auto& [key, value] : json.items()) {
     if (prefix.empty() && key == "config") continue;
     const std::string name = prefix.empty() ? key : prefix + "." + key;
     if (value.is_object()) {
       flatten(value, name, out);
+    } else if (value.is_array() && key != "histogram") {
+      for (const auto& record : value) {
+        if (!record.is_object() || record.empty() || record.begin()->is_structured()) break;
+        Json rest = record;
+        rest.erase(record.begin().key());
+        flatten(rest, name + "." + text(*record.begin()), out);
+      }
     } else if (!value.is_array()) {
-      out.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
+      out.emplace_back(name, text(value));
     }
   }
 }

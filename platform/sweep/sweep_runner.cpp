@@ -7,8 +7,10 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -110,6 +112,37 @@ class Progress {
 void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, int jobs,
               const fs::path& sim, RunReport& report, Progress& progress);
 
+// SIGINT and SIGTERM while points run: noted, so that the runner stops its points before it
+// goes (a terminal's Ctrl-C reaches them anyway, a `kill` of the runner alone would not).
+volatile std::sig_atomic_t g_stop_signal = 0;
+extern "C" void note_stop_signal(int signal) {
+  g_stop_signal = signal;
+}
+
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal = 0;
+    struct sigaction action {};
+    action.sa_handler = note_stop_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  // no SA_RESTART: waitpid returns at the signal
+    for (int i = 0; i < 2; ++i) sigaction(kSignals[i], &action, &m_old[i]);
+  }
+  ~StopSignals() { restore(); }
+  void restore() {
+    for (int i = 0; i < 2; ++i) sigaction(kSignals[i], &m_old[i], nullptr);
+  }
+
+ private:
+  static constexpr int kSignals[2] = {SIGINT, SIGTERM};
+  struct sigaction m_old[2]{};
+};
+
+struct Stopped {
+  int signal;
+};
+
 }  // namespace
 
 void SweepDir::prepare(const SweepPlan& plan) const {
@@ -121,7 +154,12 @@ void SweepDir::prepare(const SweepPlan& plan) const {
   for (const auto& p : plan.points) {
     const fs::path dir = point(p.name);
     fs::create_directories(dir);
-    const std::string config = config_to_toml(p.config);
+    // Each point's waveform in its own directory, not every point's in one file.
+    Config resolved = p.config;
+    if (resolved.trace.on()) {
+      resolved.trace.file = fs::absolute(dir / fs::path(resolved.trace.file).filename()).string();
+    }
+    const std::string config = config_to_toml(resolved);
     if (!fs::exists(dir / "config.toml") || read_text(dir / "config.toml") != config) {
       fs::remove(dir / "results.json");  // stale: made from another config
       fs::remove(dir / "failed");
@@ -180,15 +218,26 @@ RunReport run_points(const std::vector<PointDir>& points, int jobs, const fs::pa
   }
   Progress progress(static_cast<int>(todo.size()));
   std::map<pid_t, PointDir> running;
-  try {
-    run_pool(todo, running, jobs, sim, report, progress);
-  } catch (...) {
-    // Leave no point running without a runner to record it: stop and reap them, the next run
-    // resumes them.
+  StopSignals signals;
+  // Leave no point running without a runner to record it: stop and reap them, the next run
+  // resumes them.
+  const auto stop_running = [&] {
     for (const auto& [pid, point] : running) {
       kill(pid, SIGTERM);
       waitpid(pid, nullptr, 0);
     }
+  };
+  try {
+    run_pool(todo, running, jobs, sim, report, progress);
+  } catch (const Stopped& stopped) {
+    stop_running();
+    fmt::print(stderr, "\nstopped by signal {}: {} running points stopped, run again to resume\n",
+               stopped.signal, running.size());
+    signals.restore();
+    raise(stopped.signal);  // the caller sees the signal, as if nothing had caught it
+    throw std::runtime_error("stopped by a signal");
+  } catch (...) {
+    stop_running();
     throw;
   }
   return report;
@@ -225,6 +274,7 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
     return point.dir->root().filename().string() + "/" + point.name;
   };
   while (!todo.empty() || !running.empty()) {
+    if (g_stop_signal != 0) throw Stopped{g_stop_signal};
     // Points start in the order given, each once the point before it on its line is done.
     const std::size_t waiting = todo.size();
     for (auto it = todo.begin();
@@ -253,6 +303,7 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
     }
     int status = 0;
     const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0 && errno == EINTR) continue;  // a stop signal is seen at the loop's top
     if (pid < 0) throw std::runtime_error("waitpid failed");
     const auto it = running.find(pid);
     if (it == running.end()) continue;

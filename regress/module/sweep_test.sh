@@ -306,6 +306,62 @@ grep -q "^10 points: 6 already done, 0 run, 0 failed, 4 beyond saturation" "$wor
   fail "until_saturated rerun: $(cat "$work/curve.txt")"
 check "the rerun of a finished until_saturated sweep called angara-sim" [ ! -e "$work/fake/calls.txt" ]
 
+# collect gives an array of records (pingpong's and msgrate's sizes) a column per record and
+# field, named by the record's first field; histograms stay out.
+cat > "$work/fake/angara-sim" << 'EOF'
+#!/bin/sh
+echo '{"sizes": [{"bytes": 8, "half_rtt_ns": 912.0}, {"bytes": 4096, "half_rtt_ns": 2834.0}],
+ "latency": {"histogram": [{"lo": 1, "count": 2}]}}' > "$4"
+EOF
+"$work/fake/angara-sweep" run "$work/silent.toml" --out "$work/records" -j 1 > /dev/null 2>&1
+"$sweep" collect "$work/records" > /dev/null
+check "collected sizes.4096.half_rtt_ns: $(csv_cell "$work/records/results.csv" sizes.4096.half_rtt_ns 1)" \
+  [ "$(csv_cell "$work/records/results.csv" sizes.4096.half_rtt_ns 1)" = 2834.0 ]
+check "a histogram was collected: $(head -1 "$work/records/results.csv")" \
+  [ "$(grep -c histogram "$work/records/results.csv")" -eq 0 ]
+
+# [trace] in a sweep: each point writes its waveform into its own directory.
+cat > "$work/traced.toml" << EOF
+[config.topology]
+dims = [4, 4]
+[config.trace]
+nodes = [[0, 0]]
+[[axis]]
+key = "sim.seed"
+values = [1, 2]
+EOF
+"$work/fake/angara-sweep" run "$work/traced.toml" --out "$work/traced" -j 1 > /dev/null 2>&1
+for p in point_0 point_1; do
+  check "$p's trace file is not in its directory: $(grep '^file' "$work/traced/points/$p/config.toml")" \
+    grep -qx "file = \"$work/traced/points/$p/trace.vcd\"" "$work/traced/points/$p/config.toml"
+done
+
+# kill -TERM of the runner alone stops its points too, and the runner ends by that signal.
+mkdir -p "$work/sleepy"
+cp "$sweep" "$work/sleepy/angara-sweep"
+cat > "$work/sleepy/angara-sim" << 'EOF'
+#!/bin/sh
+echo $$ > "$(dirname "$4")/pid"
+exec sleep 60
+EOF
+chmod +x "$work/sleepy/angara-sim"
+setsid "$work/sleepy/angara-sweep" run "$work/silent.toml" --out "$work/term" -j 2 > /dev/null 2>&1 &
+bg=$!
+for _ in $(seq 1 400); do # at most ~10 s
+  [ "$(find "$work/term/points" -name pid 2> /dev/null | wc -l)" -eq 2 ] && break
+  sleep 0.025
+done
+pids=$(cat "$work/term/points"/*/pid 2> /dev/null)
+check "the runner did not start 2 points: $pids" [ "$(echo $pids | wc -w)" -eq 2 ]
+kill -TERM "$bg"
+wait "$bg"
+status=$?
+bg=""
+check "the runner stopped by SIGTERM exited $status, expected 143" [ "$status" -eq 143 ]
+for pid in $pids; do
+  check "point process $pid outlived the runner's SIGTERM" [ ! -d "/proc/$pid" ]
+done
+
 script=$work/slurm/sweep.sbatch
 check "sweep.sbatch lacks --array=0-3" grep -qx "#SBATCH --array=0-3" "$script"
 check "sweep.sbatch lacks the task line" grep -q "angara-sweep' task '.*' --index \"\$SLURM_ARRAY_TASK_ID\" --chunk 2$" "$script"
