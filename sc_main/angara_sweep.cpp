@@ -28,7 +28,7 @@ constexpr const char* kUsage =
     "       angara-sweep slurm SWEEP.toml --out DIR [--partition P] [--time T] [--chunk K]\n"
     "                          [--dry-run] [--wait]\n"
     "       angara-sweep collect DIR\n"
-    "       angara-sweep plot DIR --x KEY --y FIELD [--series KEY] [--log-x] -o FIG.png|svg\n"
+    "       angara-sweep plot DIR --x KEY --y FIELD [--series KEY] [--log-x] -o FIG.png|svg|pdf\n"
     "       angara-sweep COMMAND --help\n"
     "\n"
     "A sweep file is a base config plus axes of config keys (see docs/SWEEPS.md); every point\n"
@@ -181,7 +181,7 @@ int plot_command(int argc, char** argv) {
                                            "y column, e.g. latency_ns.mean")(
       "series", po::value<std::string>()->default_value(""), "one line per value of this column")(
       "log-x", "logarithmic x axis (base 2)")("output,o", po::value<std::string>()->required(),
-                                              "the figure, .png or .svg");
+                                              "the figure, .png, .svg or .pdf");
   if (!parse(c, argc, argv, "plot")) return kOk;
   const angara::SweepDir dir(input(c));
   angara::plot(angara::collect(dir), {c.vm["x"].as<std::string>(), c.vm["y"].as<std::string>(),

@@ -12,7 +12,8 @@ namespace angara {
 // One row per point in plan order: the point's name, its axis values, every scalar result field
 // (nested ones as "latency_cycles.mean"), and its status: ok, failed or missing.
 struct SweepTable {
-  std::vector<std::string> columns;
+  std::vector<std::string> columns;  // point, the axis keys, result fields, status
+  int axes = 0;
   std::vector<std::vector<std::string>> rows;
 
   int column(const std::string& name) const;  // -1 if absent
@@ -24,11 +25,13 @@ SweepTable collect(const SweepDir& dir);
 struct PlotRequest {
   std::string x, y, series;  // column names; series may be empty
   bool log_x = false;
-  std::filesystem::path output;  // .png or .svg
+  std::filesystem::path output;  // .png, .svg or .pdf
 };
 
-// Draws y against x, one line per series value, from the points whose status is ok. Writes the
-// gnuplot data and script beside the output and runs gnuplot.
+// Draws y against x, one line per series value, from the points whose status is ok, saturated
+// points as open circles, axes labelled with their units. A swept axis other than x and series
+// whose points differ is refused (the lines would zig-zag between them). Writes the gnuplot data
+// and script beside the output and runs gnuplot.
 void plot(const SweepTable& table, const PlotRequest& request);
 
 }  // namespace angara

@@ -271,7 +271,7 @@ rate=$(sed -n 's/^rate = //p' "$2")
 vcs=$(sed -n 's/^vcs = //p' "$2")
 echo "$vcs $rate" >> "$(dirname "$0")/calls.txt"
 case $rate in 0.1 | 0.2) saturated=false ;; *) saturated=true ;; esac
-echo "{\"saturated\": $saturated}" > "$4"
+echo "{\"saturated\": $saturated, \"latency_ns\": {\"mean\": $vcs$rate}}" > "$4"
 EOF
 cat > "$work/curve.toml" << EOF
 [sweep]
@@ -305,6 +305,18 @@ rm "$work/fake/calls.txt"
 grep -q "^10 points: 6 already done, 0 run, 0 failed, 4 beyond saturation" "$work/curve.txt" && ok ||
   fail "until_saturated rerun: $(cat "$work/curve.txt")"
 check "the rerun of a finished until_saturated sweep called angara-sim" [ ! -e "$work/fake/calls.txt" ]
+# plot: a second swept axis without --series is refused naming it; with it, a PDF whose
+# saturated points are marked and whose axes carry units.
+"$sweep" plot "$curve" --x traffic.rate --y latency_ns.mean -o "$work/curve.pdf" > /dev/null 2> "$work/plot.err"
+check "plot of a two-axis sweep without --series exited $?, expected 2" [ $? -eq 2 ]
+check "the other axis is not named: $(cat "$work/plot.err")" grep -q "series router.vcs" "$work/plot.err"
+if command -v gnuplot > /dev/null; then
+  "$sweep" plot "$curve" --x traffic.rate --y latency_ns.mean --series router.vcs -o "$work/curve.pdf" > /dev/null 2>&1
+  check "plot pdf exited $?" [ $? -eq 0 ]
+  check "plot wrote no PDF" [ "$(head -c 4 "$work/curve.pdf" 2> /dev/null)" = "%PDF" ]
+  check "the saturated points are not marked" grep -q "title 'saturated'" "$work/curve.gp"
+  check "the y axis has no unit" grep -qx "set ylabel 'latency_ns.mean (ns)'" "$work/curve.gp"
+fi
 
 # collect gives an array of records (pingpong's and msgrate's sizes) a column per record and
 # field, named by the record's first field; histograms stay out.
