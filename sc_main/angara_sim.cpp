@@ -16,6 +16,7 @@
 #include "platform/experiments/diagram.h"
 #include "platform/experiments/registry.h"
 #include "platform/experiments/results_json.h"
+#include "platform/version/version.h"
 
 namespace po = boost::program_options;
 
@@ -28,14 +29,16 @@ constexpr const char* kUsageText =
     "                      [--out results.json] [--quiet]\n"
     "       angara-sim diagram [CONFIG.toml] --node X,Y,Z --block BLOCK [--set ...]\n"
     "                          [--from CYCLE --to CYCLE] [--out diagram.svg]\n"
-    "       angara-sim --help | run --help | diagram --help\n"
+    "       angara-sim config [CONFIG.toml] [--mode at|lt] [--set ...]\n"
+    "       angara-sim --help | --version | run --help | diagram --help | config --help\n"
     "\n"
     "Simulates a multi-dimensional torus of Angara-class routers (SystemC/TLM-2.0, AT or LT)\n"
     "under synthetic traffic or collective operations and writes its results. Without CONFIG\n"
     "the built-in default runs: a 4x4x4 torus, uniform traffic at 0.3 flits/node/cycle, Table 1\n"
     "parameters (500 MHz routers, 75 Gbit/s links, 80 ns link latency). Examples: configs/.\n"
     "diagram draws one packet's passage through one block (e.g. vcup_xp, the VCUp buffer of\n"
-    "input port +X) of one node as an SVG timing diagram (AT).\n";
+    "input port +X) of one node as an SVG timing diagram (AT). config prints the configuration\n"
+    "CONFIG and --set resolve to, every key, as a TOML file that loads back to the same run.\n";
 
 // The options every command shares: CONFIG, --set, --mode, --quiet.
 po::options_description common_options(const char* title) {
@@ -61,16 +64,17 @@ int command(const char* name, int argc, char** argv, const po::options_descripti
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+    // --help before notify(), which would refuse it for lack of the required options.
+    if (vm.count("help")) {
+      std::cout << kUsageText << '\n'
+                << options << "\nconfig keys (section.key, default, meaning; values):\n"
+                << angara::config_keys_help() << '\n';
+      return kOk;
+    }
     po::notify(vm);
   } catch (const po::error& e) {
     std::cerr << "angara-sim " << name << ": " << e.what() << "\n\n" << kUsageText;
     return kUsage;
-  }
-  if (vm.count("help")) {
-    std::cout << kUsageText << '\n'
-              << options << "\nconfig keys (section.key, default, meaning):\n"
-              << angara::config_keys_help() << '\n';
-    return kOk;
   }
   auto overrides =
       vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
@@ -115,6 +119,14 @@ int run(int argc, char** argv) {
     angara::write_run_output(experiment.run(config, progress), out, std::cout);
     return kOk;
   });
+}
+
+int config_command(int argc, char** argv) {
+  return command("config", argc, argv, common_options("config options"),
+                 [](angara::Config& config, const auto&) {
+                   std::cout << angara::config_to_toml(config);
+                   return kOk;
+                 });
 }
 
 std::vector<int> parse_node(const std::string& text) {
@@ -165,8 +177,13 @@ int sc_main(int argc, char** argv) {
   const std::string command = argc > 1 ? argv[1] : "";
   if (command == "run") return run(argc - 1, argv + 1);
   if (command == "diagram") return diagram(argc - 1, argv + 1);
+  if (command == "config") return config_command(argc - 1, argv + 1);
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsageText;
+    return kOk;
+  }
+  if (command == "--version" || command == "version") {
+    std::cout << fmt::format("angara-sim {} (git {})\n", angara::version(), angara::git_revision());
     return kOk;
   }
   std::cerr << (command.empty() ? "angara-sim: no command given\n\n"

@@ -14,6 +14,7 @@
 #include "platform/sweep/sweep_collect.h"
 #include "platform/sweep/sweep_plan.h"
 #include "platform/sweep/sweep_runner.h"
+#include "platform/version/version.h"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -29,7 +30,7 @@ constexpr const char* kUsage =
     "                          [--dry-run] [--wait]\n"
     "       angara-sweep collect DIR\n"
     "       angara-sweep plot DIR --x KEY --y FIELD [--series KEY] [--log-x] -o FIG.png|svg|pdf\n"
-    "       angara-sweep COMMAND --help\n"
+    "       angara-sweep --help | --version | COMMAND --help\n"
     "\n"
     "A sweep file is a base config plus axes of config keys (see docs/SWEEPS.md); every point\n"
     "runs as its own angara-sim. run fills the local cores and resumes: points whose results\n"
@@ -52,11 +53,12 @@ bool parse(Command& c, int argc, char** argv, const char* name, int inputs = 1) 
   all.add(c.options).add_options()("input", po::value<std::vector<std::string>>());
   c.positional.add("input", inputs);
   po::store(po::command_line_parser(argc, argv).options(all).positional(c.positional).run(), c.vm);
-  po::notify(c.vm);
+  // --help before notify(), which would refuse it for lack of the required options.
   if (c.vm.count("help")) {
     std::cout << "angara-sweep " << name << "\n\n" << kUsage << '\n' << c.options;
     return false;
   }
+  po::notify(c.vm);
   if (!c.vm.count("input")) throw po::error(fmt::format("{}: missing SWEEP.toml or DIR", name));
   return true;
 }
@@ -216,6 +218,10 @@ int main(int argc, char** argv) {
   }
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsage;
+    return kOk;
+  }
+  if (command == "--version" || command == "version") {
+    fmt::print("angara-sweep {} (git {})\n", angara::version(), angara::git_revision());
     return kOk;
   }
   std::cerr << (command.empty() ? "angara-sweep: no command given\n\n"

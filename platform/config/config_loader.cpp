@@ -29,6 +29,8 @@ struct KeySpec {
   std::string_view meaning;  // for --help, with units
   void (*read)(Config& config, const toml::node& node, const std::string& key);
   nlohmann::ordered_json (*write)(const Config& config);
+  // The values an enumerated key accepts, for --help; empty for the others.
+  std::vector<std::string_view> values{};
 };
 
 // Reads a key into `config.*Section.*Field`.
@@ -37,11 +39,24 @@ constexpr auto kReadField = [](Config& config, const toml::node& node, const std
   read_value(node, key, config.*Section.*Field);
 };
 
-// A key stored in `config.*Section.*Field` and written back as it is.
+// A key stored in `config.*Section.*Field` and written back as it is; an enum's spellings are
+// its values.
 template <auto Section, auto Field>
 KeySpec field(std::string_view section, std::string_view name, std::string_view meaning) {
-  return {section, name, meaning, kReadField<Section, Field>,
-          [](const Config& config) { return json_value(config.*Section.*Field); }};
+  KeySpec spec{section, name, meaning, kReadField<Section, Field>,
+               [](const Config& config) { return json_value(config.*Section.*Field); }};
+  using Value = std::remove_cvref_t<decltype(std::declval<Config>().*Section.*Field)>;
+  if constexpr (std::is_enum_v<Value>) spec.values = spellings<Value>();
+  return spec;
+}
+
+// trace.blocks: any of the blocks traced by default, which are all of them.
+KeySpec trace_blocks_key() {
+  KeySpec spec = field<&Config::trace, &TraceParams::blocks>(
+      "trace", "blocks", "the blocks traced, a list (default: all)");
+  static const TraceParams all;
+  spec.values.assign(all.blocks.begin(), all.blocks.end());
+  return spec;
 }
 
 // Written resolved, so that results show the order actually routed by; a fat tree routes by
@@ -119,12 +134,13 @@ const std::vector<KeySpec>& key_specs() {
           "collective", "tree", "trees given row by row: [[collective.tree]] id, rows = [...]"),
       field<&Config::workload, &WorkloadParams::kind>(
           "workload", "kind",
-          "synthetic ([traffic]); collective (hardware subnet, one operation repeated); msgrate, "
-          "pingpong or software (CPU programs over the message API: [node])"),
+          "what runs: synthetic traffic ([traffic]), hardware subnet collectives, message "
+          "benchmarks, software collectives or applications (CPU programs over the message API: "
+          "[node], [app])"),
       field<&Config::workload, &WorkloadParams::op>(
-          "workload", "op", "broadcast, reduce, allreduce or allgather (software only)"),
+          "workload", "op", "the collective operation (allgather: software only)"),
       field<&Config::workload, &WorkloadParams::reduction>("workload", "reduction",
-                                                           "sum, min or max, per 64-bit word"),
+                                                           "the reduce operation, per 64-bit word"),
       field<&Config::workload, &WorkloadParams::tree>("workload", "tree",
                                                       "TreeId of the operation"),
       field<&Config::workload, &WorkloadParams::source>(
@@ -144,8 +160,9 @@ const std::vector<KeySpec>& key_specs() {
           "uniform point-to-point traffic beside the collectives, flits/node/cycle ([traffic])"),
       field<&Config::workload, &WorkloadParams::algorithm>(
           "workload", "algorithm",
-          "software collectives: tree (the hardware's tree, a message per edge), binomial "
-          "(broadcast) or recursive_doubling (allgather)"),
+          "software collectives and applications: tree (the hardware's tree, a message per "
+          "edge), binomial (broadcast), recursive_doubling (allgather) or subnet (the hardware "
+          "subnet from the CPUs)"),
       field<&Config::workload, &WorkloadParams::peer>(
           "workload", "peer", "msgrate/pingpong rank 1 [x, y, ...]; [] = node 0's +X neighbour"),
       field<&Config::workload, &WorkloadParams::sizes>("workload", "sizes",
@@ -206,17 +223,13 @@ const std::vector<KeySpec>& key_specs() {
                                                     "one-way latency, ns (Table 1: 300)"),
       field<&Config::trace, &TraceParams::nodes>(
           "trace", "nodes", "nodes whose blocks are traced, [[x, y, ...], ...] (AT only)"),
-      field<&Config::trace, &TraceParams::blocks>(
-          "trace", "blocks",
-          "link, vcup, vcdown, pegroup_fifo, broadcaster, reducer, credit (default: all)"),
+      trace_blocks_key(),
       field<&Config::trace, &TraceParams::file>("trace", "file", "the VCD file written"),
       field<&Config::traffic, &TrafficParams::pattern>(
-          "traffic", "pattern",
-          "destinations: uniform, local, hotspot, transpose, bit_complement, bit_reverse, "
-          "shuffle, tornado, neighbour, random_permutation, fft3d"),
+          "traffic", "pattern", "how each source picks its destinations (docs/TRAFFIC.md)"),
       field<&Config::traffic, &TrafficParams::injection>(
           "traffic", "injection",
-          "when packets are created: bernoulli (a coin per cycle), poisson, on_off"),
+          "when packets are created: bernoulli (a coin per cycle), poisson or on_off (bursts)"),
       field<&Config::traffic, &TrafficParams::rate>(
           "traffic", "rate", "offered load, flits (header + data) per node per cycle, 0..1"),
       field<&Config::traffic, &TrafficParams::packet_flits>(
@@ -293,6 +306,29 @@ std::vector<std::string_view> section_names() {
   return names;
 }
 
+// Every key as "section.name", in file order.
+const std::vector<std::string_view>& dotted_keys() {
+  static const auto keys = [] {
+    static std::vector<std::string> storage;
+    for (const auto& spec : key_specs())
+      storage.push_back(fmt::format("{}.{}", spec.section, spec.name));
+    return std::vector<std::string_view>(storage.begin(), storage.end());
+  }();
+  return keys;
+}
+
+// "did you mean router.buffer_flits? " for a slip of a key, written dotted or as a bare name.
+std::string key_suggestion(std::string_view key) {
+  if (key.find('.') != std::string_view::npos) return suggestion(key, dotted_keys());
+  std::vector<std::string_view> names;
+  for (const auto& spec : key_specs()) names.push_back(spec.name);
+  const auto best = nearest(key, names);
+  if (best.empty()) return {};
+  const auto spec = std::find_if(key_specs().begin(), key_specs().end(),
+                                 [&](const auto& s) { return s.name == best; });
+  return fmt::format("did you mean {}.{}? ", spec->section, spec->name);
+}
+
 // Reads one [section] table, rejecting keys the format does not have.
 void read_section(Config& config, std::string_view section, const toml::table& table) {
   std::vector<std::string_view> known;
@@ -306,9 +342,9 @@ void read_section(Config& config, std::string_view section, const toml::table& t
       return s.section == section && s.name == leaf;
     });
     if (spec == key_specs().end()) {
-      throw ConfigError(
-          key, written(node),
-          fmt::format("unknown key; known keys in [{}]: {}", section, fmt::join(known, ", ")));
+      throw ConfigError(key, written(node),
+                        fmt::format("unknown key; {}known keys in [{}]: {}", key_suggestion(key),
+                                    section, fmt::join(known, ", ")));
     }
     spec->read(config, node, key);
   }
@@ -320,14 +356,16 @@ void read_root(Config& config, const toml::table& root) {
     const std::string section(name.str());
     const auto* table = node.as_table();
     if (std::find(sections.begin(), sections.end(), section) == sections.end()) {
-      const auto rule = fmt::format("{}; known sections: {}",
+      // Named by its first key, so the message shows the full dotted key as it was written.
+      const std::string key = table != nullptr && !table->empty()
+                                  ? fmt::format("{}.{}", section, table->begin()->first.str())
+                                  : section;
+      const auto rule = fmt::format("{}; {}known sections: {}",
                                     table != nullptr ? fmt::format("unknown section [{}]", section)
                                                      : std::string("a key outside any section"),
-                                    fmt::join(sections, ", "));
-      // Named by its first key, so the message shows the full dotted key as it was written.
+                                    key_suggestion(key), fmt::join(sections, ", "));
       if (table != nullptr && !table->empty()) {
-        const auto [first, value] = *table->begin();  // a copy: the iterator owns the pair
-        throw ConfigError(fmt::format("{}.{}", section, first.str()), written(value), rule);
+        throw ConfigError(key, written(table->begin()->second), rule);
       }
       throw ConfigError(section, table != nullptr ? "{}" : written(node), rule);
     }
@@ -379,7 +417,8 @@ Config load_config(const std::string& toml_text, const std::string& origin,
     root = toml::parse(toml_text, origin);
   } catch (const toml::parse_error& error) {
     const auto& at = error.source().begin;
-    throw ConfigError(origin, fmt::format("line {}, column {}", at.line, at.column),
+    throw ConfigError(ConfigError::Subject::File, origin,
+                      fmt::format("line {}, column {}", at.line, at.column),
                       std::string(error.description()));
   }
   for (const auto& text : overrides) apply_override(root, text);
@@ -394,13 +433,14 @@ Config load_config_file(const std::filesystem::path& path,
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) {
     throw ConfigError(
-        path.string(), "(file)",
+        ConfigError::Subject::File, path.string(), "",
         std::filesystem::exists(path, error) ? "not a regular file" : "no such config file");
   }
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   if (in) text << in.rdbuf();
-  if (!in || in.bad()) throw ConfigError(path.string(), "(file)", "cannot read the config file");
+  if (!in || in.bad())
+    throw ConfigError(ConfigError::Subject::File, path.string(), "", "cannot read the config file");
   return load_config(text.str(), path.string(), overrides);
 }
 
@@ -500,8 +540,10 @@ std::string config_keys_help() {
   std::size_t key_width = 0;
   std::size_t default_width = 0;
   for (const auto& spec : key_specs()) {
-    rows.push_back({fmt::format("{}.{}", spec.section, spec.name), spec.write(defaults).dump(),
-                    std::string(spec.meaning)});
+    std::string meaning(spec.meaning);
+    if (!spec.values.empty()) meaning += fmt::format("; values: {}", fmt::join(spec.values, ", "));
+    rows.push_back(
+        {fmt::format("{}.{}", spec.section, spec.name), spec.write(defaults).dump(), meaning});
   }
   for (const auto& row : rows) {
     key_width = std::max(key_width, row[0].size());

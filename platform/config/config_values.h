@@ -273,22 +273,62 @@ inline void read_value(const toml::node& node, const std::string& key, std::vect
   }
 }
 
+// The spellings of enum E in the config file, in the order of its table.
+template <typename E>
+requires std::is_enum_v<E> std::vector<std::string_view> spellings() {
+  std::vector<std::string_view> known;
+  for (const auto& [name, value] : names_of(E{}).names) known.push_back(name);
+  return known;
+}
+
+// The candidate closest to `word` by edit distance (insertions, deletions, substitutions), if it
+// is close enough to be a typing slip (at most a third of the word's letters); else "".
+inline std::string_view nearest(std::string_view word,
+                                const std::vector<std::string_view>& candidates) {
+  std::string_view best;
+  std::size_t best_distance = word.size() / 3 + 1;
+  std::vector<std::size_t> row, next;
+  for (const std::string_view candidate : candidates) {
+    row.resize(candidate.size() + 1);
+    for (std::size_t j = 0; j < row.size(); ++j) row[j] = j;
+    for (std::size_t i = 0; i < word.size(); ++i) {
+      next.assign(row.size(), i + 1);
+      for (std::size_t j = 0; j < candidate.size(); ++j) {
+        next[j + 1] =
+            std::min({row[j + 1] + 1, next[j] + 1, row[j] + (word[i] == candidate[j] ? 0 : 1)});
+      }
+      row.swap(next);
+    }
+    if (row.back() < best_distance) {
+      best_distance = row.back();
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+// "did you mean X? " when `word` is a slip of one of `candidates`, else "".
+inline std::string suggestion(std::string_view word,
+                              const std::vector<std::string_view>& candidates) {
+  const auto best = nearest(word, candidates);
+  return best.empty() ? std::string() : fmt::format("did you mean {}? ", best);
+}
+
 template <typename E>
 requires std::is_enum_v<E>
 inline void read_value(const toml::node& node, const std::string& key, E& out) {
   const auto* text = node.as_string();
   if (text == nullptr) wrong_type(node, key, "a string");
-  std::vector<std::string_view> known;
   for (const auto& [name, value] : names_of(E{}).names) {
     if (name == text->get()) {
       out = value;
       return;
     }
-    known.push_back(name);
   }
-  throw ConfigError(
-      key, written(node),
-      fmt::format("unknown {}; known: {}", names_of(E{}).what, fmt::join(known, ", ")));
+  const auto known = spellings<E>();
+  throw ConfigError(key, written(node),
+                    fmt::format("unknown {}; {}known: {}", names_of(E{}).what,
+                                suggestion(text->get(), known), fmt::join(known, ", ")));
 }
 
 inline nlohmann::ordered_json json_value(const std::vector<TreeSpec>& trees) {

@@ -12,6 +12,7 @@
 #include "models/core/latency_stats.h"
 #include "platform/config/config_loader.h"
 #include "platform/config/config_values.h"
+#include "platform/version/version.h"
 
 namespace angara {
 namespace {
@@ -69,6 +70,9 @@ void add_run(nlohmann::ordered_json& j, const RunRecord& r) {
   j["sim_ns"] = static_cast<double>(r.sim_cycles) * r.config.router.cycle_ns();
   j["wall_seconds"] = r.wall_seconds;
   j["config"] = config_to_json(r.config);
+  j["angara_tlm"] = {{"version", version()},
+                     {"git_revision", git_revision()},
+                     {"results_schema", kResultsSchemaVersion}};
 }
 
 void add_completion(nlohmann::ordered_json& j, const std::vector<Cycle>& completion,

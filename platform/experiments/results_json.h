@@ -32,7 +32,12 @@ struct RunOutput {
   std::vector<SideFile> side_files;  // e.g. msgrate's and pingpong's CSV per size
 };
 
-// The tail every results file shares: how long the run was, and the config it ran.
+// The version of the results files' layout: raised when a field is renamed, removed or changes
+// meaning (new fields do not raise it).
+inline constexpr int kResultsSchemaVersion = 1;
+
+// The tail every results file shares: how long the run was, the config it ran, and which
+// angara-tlm ran it ("angara_tlm": version, git_revision, results_schema).
 void add_run(nlohmann::ordered_json& j, const RunRecord& r);
 // Completion times of repeated operations: their count, min, mean, max in cycles and ns, and
 // each one in cycles.

@@ -16,6 +16,12 @@
 namespace angara {
 namespace {
 
+// An error in the sweep file's own keys ([sweep], [[axis]]); [config] keys are config keys.
+ConfigError sweep_error(const std::string& where, const std::string& value,
+                        const std::string& rule) {
+  return ConfigError(ConfigError::Subject::SweepKey, where, value, rule);
+}
+
 // A value in TOML syntax, floats in their shortest exact form (0.05, not 0.050000000000000003).
 std::string toml_text(const toml::node& node) {
   if (const auto* array = node.as_array()) {
@@ -36,7 +42,7 @@ std::string toml_text(const toml::node& node) {
 
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path);
-  if (!in) throw ConfigError(path.string(), "(file)", "cannot read the file");
+  if (!in) throw ConfigError(ConfigError::Subject::File, path.string(), "", "cannot read the file");
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -57,20 +63,20 @@ std::vector<std::string> expand_range(const toml::array& range, const std::strin
   const auto where = key + ".range";
   if (range.size() != 3 || !range[0].is_number() || !range[1].is_number() ||
       !range[2].is_number()) {
-    throw ConfigError(where, toml_text(range), "a range is [start, stop, step] of numbers");
+    throw sweep_error(where, toml_text(range), "a range is [start, stop, step] of numbers");
   }
   const bool integers = range[0].is_integer() && range[1].is_integer() && range[2].is_integer();
   const double start = range[0].value<double>().value(), stop = range[1].value<double>().value(),
                step = range[2].value<double>().value();
   if (!std::isfinite(start) || !std::isfinite(stop) || !std::isfinite(step)) {
-    throw ConfigError(where, toml_text(range), "start, stop and step must be finite numbers");
+    throw sweep_error(where, toml_text(range), "start, stop and step must be finite numbers");
   }
   if (!(step > 0) || stop < start) {
-    throw ConfigError(where, toml_text(range), "needs step > 0 and stop >= start");
+    throw sweep_error(where, toml_text(range), "needs step > 0 and stop >= start");
   }
   const double points = std::floor((stop - start) / step + 1e-9) + 1;
   if (!(points <= static_cast<double>(kMaxAxisValues))) {
-    throw ConfigError(where, toml_text(range),
+    throw sweep_error(where, toml_text(range),
                       fmt::format("gives {:.0f} values; an axis has at most {} (raise step, or "
                                   "split the sweep)",
                                   points, kMaxAxisValues));
@@ -89,7 +95,7 @@ std::string string_field(const toml::table& table, const std::string& field,
                          const std::string& where) {
   const auto* node = table.get(field);
   if (!node) return {};
-  if (!node->is_string()) throw ConfigError(where, toml_text(*node), "expected a string");
+  if (!node->is_string()) throw sweep_error(where, toml_text(*node), "expected a string");
   return node->as_string()->get();
 }
 
@@ -100,36 +106,36 @@ SweepAxis read_axis(const toml::table& table, int number) {
     const std::string name(k.str());
     if (name != "key" && name != "values" && name != "range" && name != "group" &&
         name != "until_saturated") {
-      throw ConfigError(where + "." + name, toml_text(v),
+      throw sweep_error(where + "." + name, toml_text(v),
                         "unknown axis field; known: key, values, range, group, until_saturated");
     }
   }
   if (!table.contains("key"))
-    throw ConfigError(where + ".key", "(missing)", "every axis names a config key");
+    throw sweep_error(where + ".key", "(missing)", "every axis names a config key");
   axis.key = string_field(table, "key", where + ".key");
   if (axis.key.find('.') == std::string::npos) {
-    throw ConfigError(where + ".key", "\"" + axis.key + "\"",
+    throw sweep_error(where + ".key", "\"" + axis.key + "\"",
                       "a config key is section.name, e.g. \"traffic.rate\"");
   }
   axis.group = string_field(table, "group", where + ".group");
   if (const auto* flag = table.get("until_saturated")) {
     if (!flag->is_boolean())
-      throw ConfigError(where + ".until_saturated", toml_text(*flag), "expected true or false");
+      throw sweep_error(where + ".until_saturated", toml_text(*flag), "expected true or false");
     axis.until_saturated = flag->as_boolean()->get();
   }
   const auto* values = table["values"].as_array();
   const auto* range = table["range"].as_array();
   if ((values != nullptr) == (range != nullptr)) {
-    throw ConfigError(axis.key, "(axis)", "give the axis either values = [...] or range = [...]");
+    throw sweep_error(axis.key, "(axis)", "give the axis either values = [...] or range = [...]");
   }
   if (values) {
     if (values->size() > kMaxAxisValues) {
-      throw ConfigError(axis.key, fmt::format("{} values", values->size()),
+      throw sweep_error(axis.key, fmt::format("{} values", values->size()),
                         fmt::format("an axis has at most {} values", kMaxAxisValues));
     }
     for (const auto& v : *values) {
       if (!finite_throughout(v)) {
-        throw ConfigError(axis.key, toml_text(v),
+        throw sweep_error(axis.key, toml_text(v),
                           "axis values must be finite numbers (inf and nan are not values a "
                           "config key takes)");
       }
@@ -138,7 +144,7 @@ SweepAxis read_axis(const toml::table& table, int number) {
   } else {
     axis.values = expand_range(*range, axis.key);
   }
-  if (axis.values.empty()) throw ConfigError(axis.key, "[]", "an axis needs at least one value");
+  if (axis.values.empty()) throw sweep_error(axis.key, "[]", "an axis needs at least one value");
   return axis;
 }
 
@@ -148,7 +154,7 @@ std::vector<std::string> inline_settings(const toml::table* config) {
   if (!config) return settings;
   for (const auto& [section, table] : *config) {
     const auto* t = table.as_table();
-    if (!t) throw ConfigError("config." + std::string(section.str()), "", "expected a table");
+    if (!t) throw sweep_error("config." + std::string(section.str()), "", "expected a table");
     for (const auto& [key, value] : *t) {
       settings.push_back(std::string(section.str()) + "." + std::string(key.str()) + "=" +
                          toml_text(value));
@@ -181,7 +187,7 @@ std::string point_name(const std::string& templ, const SweepPoint& p, int count)
       continue;
     }
     const auto close = templ.find('}', i);
-    if (close == std::string::npos) throw ConfigError("sweep.name", templ, "unclosed '{'");
+    if (close == std::string::npos) throw sweep_error("sweep.name", templ, "unclosed '{'");
     const std::string key = templ.substr(i + 1, close - i - 1);
     i = close;
     if (key == "index") {
@@ -191,7 +197,7 @@ std::string point_name(const std::string& templ, const SweepPoint& p, int count)
     auto it = std::find_if(p.settings.begin(), p.settings.end(),
                            [&](const auto& s) { return s.first == key; });
     if (it == p.settings.end()) {
-      throw ConfigError("sweep.name", templ, "{" + key + "} is not an axis key or {index}");
+      throw sweep_error("sweep.name", templ, "{" + key + "} is not an axis key or {index}");
     }
     name += name_piece(it->second);
   }
@@ -206,14 +212,14 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
     root = toml::parse(read_file(file), file.string());
   } catch (const toml::parse_error& e) {
     throw ConfigError(
-        file.string(),
+        ConfigError::Subject::File, file.string(),
         fmt::format("line {}, column {}", e.source().begin.line, e.source().begin.column),
         std::string(e.description()));
   }
   for (const auto& [k, v] : root) {
     const std::string name(k.str());
     if (name != "sweep" && name != "config" && name != "axis") {
-      throw ConfigError(name, toml_text(v),
+      throw sweep_error(name, toml_text(v),
                         "unknown sweep section; known: [sweep], [config], [[axis]]");
     }
   }
@@ -225,7 +231,7 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
     for (const auto& [k, v] : *sweep) {
       const std::string name(k.str());
       if (name != "base" && name != "name") {
-        throw ConfigError("sweep." + name, toml_text(v), "unknown key; known: base, name");
+        throw sweep_error("sweep." + name, toml_text(v), "unknown key; known: base, name");
       }
     }
     if (const auto base = string_field(*sweep, "base", "sweep.base"); !base.empty()) {
@@ -239,19 +245,19 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
 
   const auto* axes = root["axis"].as_array();
   if (!axes || axes->empty())
-    throw ConfigError("axis", "(none)", "a sweep needs at least one [[axis]]");
+    throw sweep_error("axis", "(none)", "a sweep needs at least one [[axis]]");
   std::set<std::string> keys;
   for (std::size_t i = 0; i < axes->size(); ++i) {
     const auto* t = (*axes)[i].as_table();
-    if (!t) throw ConfigError(fmt::format("axis[{}]", i), "", "expected a table");
+    if (!t) throw sweep_error(fmt::format("axis[{}]", i), "", "expected a table");
     plan.axes.push_back(read_axis(*t, static_cast<int>(i)));
     if (!keys.insert(plan.axes.back().key).second) {
-      throw ConfigError(plan.axes.back().key, "(axis)", "this key is swept by two axes");
+      throw sweep_error(plan.axes.back().key, "(axis)", "this key is swept by two axes");
     }
   }
   if (std::count_if(plan.axes.begin(), plan.axes.end(),
                     [](const SweepAxis& a) { return a.until_saturated; }) > 1) {
-    throw ConfigError("axis.until_saturated", "true",
+    throw sweep_error("axis.until_saturated", "true",
                       "only one axis walks its lines until saturation (the load axis)");
   }
 
@@ -263,7 +269,7 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
     if (!g.empty() && group_dim.count(g)) {
       auto& members = dims[group_dim[g]];
       if (plan.axes[members.front()].values.size() != plan.axes[a].values.size()) {
-        throw ConfigError(plan.axes[a].key, fmt::format("group \"{}\"", g),
+        throw sweep_error(plan.axes[a].key, fmt::format("group \"{}\"", g),
                           "axes zipped in one group need the same number of values");
       }
       members.push_back(static_cast<int>(a));
@@ -276,7 +282,7 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
   for (const auto& d : dims) {
     count *= plan.axes[d.front()].values.size();
     if (count > kMaxSweepPoints) {
-      throw ConfigError("axis", fmt::format("{} axes", plan.axes.size()),
+      throw sweep_error("axis", fmt::format("{} axes", plan.axes.size()),
                         fmt::format("the axes' product has more than {} points; split the sweep",
                                     kMaxSweepPoints));
     }
@@ -320,12 +326,12 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
     // The name is a directory under DIR/points: it must not be empty or leave that directory.
     if (p.name.empty() || p.name == "." || p.name == ".." ||
         p.name.find('/') != std::string::npos) {
-      throw ConfigError(
+      throw sweep_error(
           "sweep.name", templ,
           fmt::format("gives point {} the name '{}', not a plain directory name", p.index, p.name));
     }
     if (!names.insert(p.name).second) {
-      throw ConfigError(
+      throw sweep_error(
           "sweep.name", templ.empty() ? "(default)" : templ,
           fmt::format("gives two points the name '{}': add an axis key or {{index}}", p.name));
     }

@@ -176,7 +176,7 @@ void SweepDir::prepare(const SweepPlan& plan) const {
 nlohmann::ordered_json SweepDir::manifest() const {
   const fs::path path = m_root / "manifest.json";
   if (!fs::exists(path)) {
-    throw ConfigError(m_root.string(), "(directory)",
+    throw ConfigError(ConfigError::Subject::Directory, m_root.string(), "",
                       "no manifest.json: not a sweep directory (make it with angara-sweep run or "
                       "slurm)");
   }

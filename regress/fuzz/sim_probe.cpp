@@ -71,7 +71,9 @@ RunOutcome probe_run(const std::string& sim, const std::string& config,
   }
   const int code = WEXITSTATUS(status);
   if (code == 0) return {RunVerdict::Ok, ""};
-  if (code == 2 && tail.find("bad config: config key '") != std::string::npos) {
+  // A bad config names its key, or the mutant file when it is not TOML at all.
+  if (code == 2 && (tail.find("bad config: config key '") != std::string::npos ||
+                    tail.find("bad config: file '") != std::string::npos)) {
     return {RunVerdict::BadConfig, ""};
   }
   if (code == 3 && tail.find("model failure: ") != std::string::npos) {

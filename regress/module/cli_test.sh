@@ -1,15 +1,11 @@
 #!/usr/bin/env bash
-# angara-sim as a user meets it: results file, determinism, bad-config errors, --help, examples.
+# angara-sim as a user meets it: results file, determinism, bad-config errors, --help, --version,
+# config, examples.
 # usage: cli_test.sh ANGARA_SIM CONFIGS_DIR
 set -u
 sim=$1
 configs=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+. "$(dirname "$0")/../support/checks.sh"
 quick=(--set sim.warmup_cycles=200 --set sim.measure_cycles=1000 -q)
 
 # The default experiment writes every promised field.
@@ -61,11 +57,46 @@ expect_bad missing.toml "$work/missing.toml"
 "$sim" frobnicate > /dev/null 2>&1
 [ $? -eq 1 ] && ok || fail "an unknown command should exit 1"
 
-# --help explains every option and config key.
+# --help explains every option and config key, and every value of an enumerated key.
 help=$("$sim" run --help)
-for word in --set --mode --out --quiet sim.quantum_cycles topology.dims router.deadlock traffic.rate sim.seed; do
+for word in --set --mode --out --quiet sim.quantum_cycles topology.dims router.deadlock traffic.rate sim.seed \
+            spmv heat subnet fat_tree recursive_doubling on_off 128b130b roofline; do
   grep -q -- "$word" <<< "$help" && ok || fail "--help does not mention $word"
 done
+# Every command's --help, required options missing or not: exit 0, its own options on stdout.
+for args in "--help" "run --help" "diagram --help" "config --help" "diagram --node 0,0,0 --help"; do
+  # shellcheck disable=SC2086
+  out=$("$sim" $args 2> "$work/err.txt")
+  [ $? -eq 0 ] && [ ! -s "$work/err.txt" ] && grep -q "usage: angara-sim" <<< "$out" && ok \
+    || fail "'angara-sim $args' did not print help and exit 0: $(cat "$work/err.txt")"
+done
+"$sim" diagram --help | grep -q -- "--block" && ok || fail "diagram --help lacks --block"
+"$sim" --version | grep -q "^angara-sim [0-9]*\.[0-9]*\.[0-9]* (git [0-9a-z-]*)$" && ok \
+  || fail "--version: $("$sim" --version)"
+
+# Every results file says which angara-tlm wrote it.
+for key in angara_tlm version git_revision results_schema; do
+  grep -q "\"$key\"" "$work/a.json" && ok || fail "results lack \"$key\""
+done
+
+# Errors say what is at fault: a file, a flag or a config key, the nearest known key if any.
+"$sim" run "$work/missing.toml" --out "$work/bad.json" > /dev/null 2> "$work/err.txt"
+grep -q "bad config: file '$work/missing.toml': no such config file" "$work/err.txt" && ok \
+  || fail "a missing config is not called a file: $(cat "$work/err.txt")"
+"$sim" run --out "$work" "${quick[@]}" > /dev/null 2> "$work/err.txt"
+grep -q "bad config: flag '--out'" "$work/err.txt" && ok || fail "--out is not called a flag: $(cat "$work/err.txt")"
+"$sim" run --set router.bufer_flits=8 --out "$work/bad.json" > /dev/null 2> "$work/err.txt"
+grep -q "config key 'router.bufer_flits' = 8: unknown key; did you mean router.buffer_flits?" "$work/err.txt" \
+  && ok || fail "no suggestion for a misspelt key: $(cat "$work/err.txt")"
+
+# config prints the resolved configuration as TOML, which loads back to itself.
+if "$sim" config --set 'topology.dims=[8,8]' --mode lt > "$work/resolved.toml"; then ok; else fail "config failed"; fi
+grep -q "^dims = \[8, 8\]$" "$work/resolved.toml" && grep -q '^mode = "lt"$' "$work/resolved.toml" && ok \
+  || fail "config does not show the --set and --mode values"
+"$sim" config "$work/resolved.toml" | cmp -s - "$work/resolved.toml" && ok \
+  || fail "config's output does not load back to the same configuration"
+"$sim" config --set traffic.rate=2 > /dev/null 2> "$work/err.txt"
+[ $? -eq 2 ] && grep -q "traffic.rate" "$work/err.txt" && ok || fail "config of a bad value should exit 2"
 
 # Every example config runs, in both timing modes, with the same results schema.
 for config in "$configs"/*.toml; do
@@ -121,5 +152,4 @@ digest() { grep -o '"results_digest": "[0-9a-f]*"' "$1"; }
   && ok || fail "software and hardware allreduce results differ"
 expect_bad workload.algorithm "$configs/software_allreduce_8x8x8.toml" --set workload.algorithm=binomial
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

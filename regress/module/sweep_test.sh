@@ -64,6 +64,19 @@ key = "sim.seed"
 values = [1, 2, 3, 4, 5, 6, 7, 8]
 EOF
 
+# Every command's --help, its required options missing: exit 0, its options on stdout.
+for command in plan run slurm task collect plot; do
+  out=$("$sweep" "$command" --help 2> "$work/help.err")
+  status=$?
+  check "'$command --help' exited $status: $(cat "$work/help.err")" [ "$status" -eq 0 ]
+  check "'$command --help' wrote to stderr" [ ! -s "$work/help.err" ]
+  check "'$command --help' lacks its options" grep -q "$command options" <<< "$out"
+done
+check "--version: $("$sweep" --version)" grep -q "^angara-sweep [0-9.]* (git " <("$sweep" --version)
+"$sweep" collect "$work" > /dev/null 2> "$work/dir.err"
+check "a directory that is no sweep is not called a directory: $(cat "$work/dir.err")" \
+  grep -q "bad input: directory '$work': no manifest.json" "$work/dir.err"
+
 # plan: one line per point and the count, without running anything.
 "$sweep" plan "$work/quick.toml" > "$work/plan.txt"
 check "plan exited $?" [ $? -eq 0 ]

@@ -46,15 +46,26 @@ INSTANTIATE_TEST_SUITE_P(
                   "[router]\nbufer_flits = 64",
                   {},
                   "router.bufer_flits",
-                  "unknown key; known keys in [router]: clock_mhz, routing, direction_order"},
+                  "unknown key; did you mean router.buffer_flits? known keys in [router]: "
+                  "clock_mhz, routing, direction_order"},
+        BadConfig{"UnknownKeyNothingNear",
+                  "[router]\nmystery = 1",
+                  {},
+                  "router.mystery",
+                  "unknown key; known keys in [router]: clock_mhz"},
         BadConfig{
             "UnknownKeyBySet", "", {"router.bufer_flits=64"}, "router.bufer_flits", "buffer_flits"},
         BadConfig{"UnknownSection",
                   "[routr]\nvcs = 2",
                   {},
                   "routr.vcs",
-                  "unknown section [routr]; known sections: topology, router, link"},
-        BadConfig{"TopLevelKey", "rate = 0.3", {}, "rate", "0.3: a key outside any section"},
+                  "unknown section [routr]; did you mean router.vcs? known sections: topology, "
+                  "router, link"},
+        BadConfig{"TopLevelKey",
+                  "rate = 0.3",
+                  {},
+                  "rate",
+                  "0.3: a key outside any section; did you mean traffic.rate?"},
         BadConfig{"SectionNotTable", "router = 3", {}, "router", "expected a table"},
         BadConfig{
             "DimensionBelow2", "[topology]\ndims = [4, 1]", {}, "topology.dims", "at least 2"},
@@ -110,7 +121,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "[traffic]\npattern = \"hot_spot\"",
                   {},
                   "traffic.pattern",
-                  "unknown traffic pattern; known: uniform, local, hotspot, transpose"},
+                  "unknown traffic pattern; did you mean hotspot? known: uniform, local, hotspot"},
         BadConfig{"UnknownMode", "[sim]\nmode = \"ca\"", {}, "sim.mode", "known: at, lt"},
         BadConfig{"StringForInteger",
                   "[router]\nvcs = \"two\"",
@@ -223,10 +234,16 @@ INSTANTIATE_TEST_SUITE_P(
                   {},
                   "sim.train_packets",
                   "1..4096 packets"},
-        BadConfig{"SetWithoutEquals", "", {"traffic.rate"}, "--set", "section.key=value"},
+        // A flag and a file are called so, not "config key".
+        BadConfig{"SetWithoutEquals",
+                  "",
+                  {"traffic.rate"},
+                  "--set",
+                  "flag '--set' = \"traffic.rate\": expected section.key=value"},
         BadConfig{"SetWithoutSection", "", {"rate=0.5"}, "--set", "section.key=value"},
         BadConfig{"SetWithoutKey", "", {"traffic.=0.5"}, "--set", "section.key=value"},
-        BadConfig{"SyntaxError", "[router]\nvcs = = 2\n", {}, "test.toml", "line 2"}),
+        BadConfig{
+            "SyntaxError", "[router]\nvcs = = 2\n", {}, "test.toml", "file 'test.toml' (line 2"}),
     [](const testing::TestParamInfo<BadConfig>& param) { return param.param.name; });
 
 }  // namespace

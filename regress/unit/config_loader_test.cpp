@@ -366,7 +366,8 @@ TEST(ConfigLoader, MissingFileIsAConfigError) {
     FAIL() << "no ConfigError";
   } catch (const ConfigError& error) {
     EXPECT_EQ(error.key(), path.string());
-    EXPECT_NE(std::string(error.what()).find("no such config file"), std::string::npos);
+    EXPECT_EQ(error.subject(), ConfigError::Subject::File);
+    EXPECT_STREQ(error.what(), "file '/nonexistent/angara.toml': no such config file");
   }
 }
 
@@ -381,6 +382,34 @@ TEST(ConfigLoader, HelpListsEveryKeyWithItsDefaultAndUnits) {
   for (const char* unit : {"MHz", "Gbit/s", "ns", "flits", "cycles"}) {
     EXPECT_NE(help.find(unit), std::string::npos) << unit;
   }
+}
+
+// The lines --help gives `key`: its own and any continuation lines (indented).
+std::string help_of(const std::string& help, const std::string& key) {
+  const auto at = help.find("\n" + key + " ");
+  if (at == std::string::npos) return "";
+  auto end = help.find('\n', at + 1);
+  while (end != std::string::npos && end + 1 < help.size() && help[end + 1] == ' ') {
+    end = help.find('\n', end + 1);
+  }
+  return help.substr(at, end - at);
+}
+
+// The values come from the loader's own tables, so none is left out of a hand-written list.
+TEST(ConfigLoader, HelpListsEveryValueOfAnEnumeratedKey) {
+  const std::string help = config_keys_help();
+  const std::pair<const char*, const char*> expected[] = {
+      {"workload.kind", "values: synthetic, collective, msgrate, pingpong, software, spmv, heat"},
+      {"workload.algorithm", "values: tree, binomial, recursive_doubling, subnet"},
+      {"topology.kind", "values: torus, fat_tree"},
+      {"traffic.injection", "values: bernoulli, poisson, on_off"},
+      {"pcie.encoding", "values: 8b10b, 128b130b"},
+      {"rtl.vcup", "values: model, rtl"},
+      {"trace.blocks", "values: link, vcup, vcdown, pegroup_fifo, broadcaster, reducer, credit"}};
+  for (const auto& [key, values] : expected) {
+    EXPECT_NE(help_of(help, key).find(values), std::string::npos) << help_of(help, key);
+  }
+  EXPECT_EQ(help_of(help, "traffic.rate").find("values:"), std::string::npos);
 }
 
 TEST(ExampleConfigs, EveryFileInConfigsLoads) {

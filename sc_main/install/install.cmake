@@ -1,0 +1,67 @@
+# cmake --install: the headers (include/angara-tlm, included as "models/core/packet.h"), the
+# libraries, both tools, a CMake package (find_package(angara-tlm): angara::tlm, the whole model,
+# and angara::<layer> for each library) and a pkg-config file (angara-tlm.pc).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+# Everything a program that builds and runs a machine links: the experiments and all below.
+add_library(angara_tlm INTERFACE)
+target_link_libraries(angara_tlm INTERFACE angara_experiments)
+
+get_property(libraries GLOBAL PROPERTY ANGARA_LIBRARIES)
+list(APPEND libraries angara_systemc angara_rtl angara_rtl_reducer angara_rtl_vcup angara_tlm)
+foreach(library IN LISTS libraries)
+  string(REGEX REPLACE "^angara_" "" short ${library})
+  set_target_properties(${library} PROPERTIES EXPORT_NAME ${short})
+endforeach()
+
+# verilate() gives its blocks the build's include directories; installed, they need none.
+foreach(block angara_rtl_reducer angara_rtl_vcup)
+  get_target_property(dirs ${block} INTERFACE_INCLUDE_DIRECTORIES)
+  list(FILTER dirs EXCLUDE REGEX "^/")
+  set_target_properties(${block} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${dirs}")
+endforeach()
+
+set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/angara-tlm)
+install(TARGETS ${libraries} EXPORT angara-tlm-targets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS angara-sim angara-sweep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY models collectives workloads platform
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/angara-tlm FILES_MATCHING PATTERN "*.h")
+install(FILES LICENSE README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(EXPORT angara-tlm-targets NAMESPACE angara:: DESTINATION ${config_dir})
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/angara-tlm-config.cmake.in
+                              ${PROJECT_BINARY_DIR}/angara-tlm-config.cmake
+                              INSTALL_DESTINATION ${config_dir})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/angara-tlm-config-version.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/angara-tlm-config.cmake
+              ${PROJECT_BINARY_DIR}/angara-tlm-config-version.cmake
+        DESTINATION ${config_dir})
+
+# The pkg-config file lists the static libraries in link order: each before those it uses.
+set(link_order "")
+function(angara_link_order target)
+  if(NOT TARGET ${target} OR ${target} IN_LIST link_order)
+    return()
+  endif()
+  get_target_property(type ${target} TYPE)
+  get_target_property(used ${target} INTERFACE_LINK_LIBRARIES)
+  list(REVERSE used)  # prepended one by one, they come out in their own order
+  foreach(dependency IN LISTS used)
+    if(dependency MATCHES "^angara_")
+      angara_link_order(${dependency})
+    endif()
+  endforeach()
+  if(type STREQUAL "STATIC_LIBRARY")
+    list(PREPEND link_order ${target})
+  endif()
+  set(link_order ${link_order} PARENT_SCOPE)
+endfunction()
+angara_link_order(angara_tlm)
+list(TRANSFORM link_order PREPEND "-l")
+list(JOIN link_order " " ANGARA_PC_LIBS)
+file(RELATIVE_PATH ANGARA_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" ANGARA_PC_TO_PREFIX "${ANGARA_PC_TO_PREFIX}")
+configure_file(${CMAKE_CURRENT_LIST_DIR}/angara-tlm.pc.in ${PROJECT_BINARY_DIR}/angara-tlm.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/angara-tlm.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
