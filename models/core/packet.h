@@ -84,6 +84,9 @@ struct Packet {
   Cycle head_at = 0;       // cycle its head flit is wholly in the current buffer
   Cycle tail_at = 0;       // cycle its tail flit is wholly in the current buffer
   std::uint16_t hops = 0;  // router-to-router links crossed so far
+  // Around failed links and nodes: where its first leg ends, set where it is injected (the
+  // intermediate node a detoured packet's header names; models/routing/fault_routing.h).
+  NodeId via = 0;
   // LT, a timing-only send: this transaction stands for `train` back-to-back packets of the same
   // message, each with this header; it holds every channel and block as long as all of them,
   // and `data` carries no values (sim.train_packets).

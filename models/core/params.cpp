@@ -173,6 +173,20 @@ void RouterParams::validate(int dims) const {
     throw ConfigError("router.vcs", fmt::format("{}", vcs),
                       "the dateline scheme needs an even number of VCs (two classes per set)");
   }
+  if (route_phases > 1 && adaptive()) {
+    throw ConfigError("router.routing", "\"adaptive\"",
+                      "[faults] routes around failures in direction order only: set "
+                      "router.routing = \"dimension_order\" or remove [faults]");
+  }
+  if (route_phases > 1 && vcs % vcs_per_set() != 0) {
+    throw ConfigError(
+        "router.vcs", fmt::format("{}", vcs),
+        fmt::format("[faults] routes a detoured packet's {} legs each on VCs of its own: "
+                    "router.vcs must be a multiple of {} ({} legs x {} VC class{} of "
+                    "router.deadlock)",
+                    route_phases, vcs_per_set(), route_phases, vc_classes(),
+                    vc_classes() == 1 ? "" : "es"));
+  }
   // Virtual cut-through holds whole packets; a bubble needs one more largest packet of room.
   const int min_buffer = deadlock == DeadlockScheme::Bubble ? 2 * kMaxPacketFlits : kMaxPacketFlits;
   if (buffer_flits < min_buffer) {
@@ -216,6 +230,28 @@ void CollectiveParams::check_rtl_vcup() const {
   if (buffer_flits < kMaxPacketFlits || buffer_flits > 64) {
     throw ConfigError("collective.buffer_flits", fmt::format("{}", buffer_flits),
                       "with rtl.vcup = \"rtl\" it must be 17..64 (a largest packet; 64 entries)");
+  }
+}
+
+void FaultParams::validate(const TopologyParams& topology) const {
+  check_range("faults.random_links", random_links, 0.0, 1.0, "", "a share of the links");
+  check_range("faults.random_nodes", random_nodes, 0.0, 1.0, "", "a share of the nodes");
+  if (any() && !topology.torus()) {
+    throw ConfigError("faults", "links or nodes",
+                      "failed links and nodes are routed around on a torus only "
+                      "(topology.kind = \"fat_tree\"): remove [faults] or use a torus");
+  }
+  for (const auto& n : nodes) topology.check_node("faults.nodes", n);
+  for (const auto& link : links) {
+    topology.check_node("faults.links", link.node);
+    Direction d;
+    if (!parse_direction(link.dir, d) || d.dim >= static_cast<int>(topology.dims.size())) {
+      throw ConfigError("faults.links",
+                        fmt::format("[{}, \"{}\"]", fmt::join(link.node, ", "), link.dir),
+                        fmt::format("the direction must be one of this {}-dimensional torus's: "
+                                    "+X, -X, ... (a sign and a dimension)",
+                                    topology.dims.size()));
+    }
   }
 }
 

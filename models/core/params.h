@@ -75,15 +75,42 @@ struct RouterParams {
   int vcs = 2;              // virtual channels per port (dateline: an even number)
   int buffer_flits = 64;    // input buffer per VC, flits
   int pipeline_cycles = 3;  // head in buffer -> head on the output: route, allocate, traverse
+  // Not a key: 2 when [faults] fails something, so that a detoured packet's second leg has VCs
+  // of its own (models/routing/fault_routing.h); else 1.
+  int route_phases = 1;
 
   double cycle_ns() const { return 1000.0 / clock_mhz; }
   int vc_classes() const { return deadlock == DeadlockScheme::Dateline ? 2 : 1; }
+  // Around failures: a VC is set * vcs_per_set() + leg * vc_classes() + class.
+  int vcs_per_set() const { return vc_classes() * route_phases; }
   bool adaptive() const { return routing == RoutingAlgorithm::Adaptive; }
   // Adaptive: VCs 0 .. vc_classes()-1 are the escape VC, the rest adaptive; else none adaptive.
   int first_adaptive_vc() const { return adaptive() ? vc_classes() : vcs; }
   // The direction order to route by on a torus of `dims` dimensions.
   std::vector<Direction> resolved_direction_order(int dims) const;
   void validate(int dims) const;
+};
+
+// A failed link of [faults] links: a node at one end and the direction from it ("+X").
+struct FailedLinkSpec {
+  std::vector<int> node;
+  std::string dir;
+  bool operator==(const FailedLinkSpec&) const = default;
+};
+
+// Failed links and nodes of a torus, which point-to-point routing goes around
+// (models/routing/fault_routing.h). The random ones are drawn with the run's seed.
+struct FaultParams {
+  std::vector<FailedLinkSpec> links;    // each fails both ways
+  std::vector<std::vector<int>> nodes;  // inject, receive and route nothing
+  double random_links = 0.0;            // share of the torus's links failed at random, 0..1
+  double random_nodes = 0.0;            // share of its nodes failed at random, 0..1
+
+  // Whether anything is configured to fail.
+  bool any() const {
+    return !links.empty() || !nodes.empty() || random_links > 0 || random_nodes > 0;
+  }
+  void validate(const TopologyParams& topology) const;
 };
 
 // A unidirectional channel: a router-to-router link, or an endpoint's injection/ejection port.
@@ -194,6 +221,7 @@ struct FabricParams {
   ChannelParams link;                 // router-to-router links
   ChannelParams endpoint{75.0, 0.0};  // injection and ejection ports of the router
   CollectiveParams collective;
+  FaultParams faults;
 };
 
 // Rounds cycles up, forgiving the last bits of floating-point error (75 Gbit/s is not exact in

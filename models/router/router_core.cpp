@@ -9,7 +9,7 @@ namespace angara {
 
 RouterShared::RouterShared(const Topology& t, const FabricParams& params, std::uint64_t seed)
     : topology(t),
-      routing(t, params.router, seed),
+      routing(t, params.router, seed, params.faults),
       vcs(params.router.vcs),
       buffer_flits(params.router.buffer_flits),
       pipeline(params.router.pipeline_cycles),
@@ -59,14 +59,23 @@ RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
     if (!escape) arrived.reset();
     return route_adaptive(packet, arrived, escape ? packet.header.vc & class_bits : 0);
   }
-  return route_p2p(
-      m_shared.routing.route(m_id, arrived, packet.header, packet.header.vc & class_bits), packet);
+  // Around failures a VC is set * per_set + leg * classes + class (1 or 2 of each). A packet
+  // may come from the processor on either leg's VC, but a detour starts on the first leg.
+  int leg = (packet.header.vc & (m_shared.routing.vcs_per_set() - 1)) >> class_bits;
+  if (!arrived) {
+    packet.via = m_shared.routing.via(m_id, packet.header.dst);
+    if (packet.via != packet.header.dst) leg = 0;
+  }
+  return route_p2p(m_shared.routing.route(m_id, arrived, packet.header,
+                                          packet.header.vc & class_bits, leg, packet.via),
+                   packet);
 }
 
 RouterCore::Route RouterCore::route_p2p(const RouteStep& step, const Packet& packet) const {
-  const int class_bits = m_shared.routing.vc_classes() - 1;
-  const int set_base = packet.header.vc & ~class_bits;
-  return {bit(step.eject ? m_local : step.port), static_cast<VcId>(set_base + step.vc_class),
+  const int set_base = packet.header.vc & ~(m_shared.routing.vcs_per_set() - 1);
+  const int leg_base = step.leg * m_shared.routing.vc_classes();
+  return {bit(step.eject ? m_local : step.port),
+          static_cast<VcId>(set_base + leg_base + step.vc_class),
           m_shared.routing.required_credits(step, packet.wire_flits())};
 }
 

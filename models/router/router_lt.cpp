@@ -56,8 +56,9 @@ void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& delay) {
 
 Cycle RouterLt::hop(PortId in_port, Packet& packet, Cycle now) {
   // An adaptive packet's path is chosen hop by hop: there is none to plan.
+  // Nor is there for a detour, which turns at a node of its own.
   if (in_port == m_core.local_port() && !m_routers.empty() && !is_collective(packet.header.kind) &&
-      !m_core.shared().routing.adaptive()) {
+      !m_core.shared().routing.adaptive() && m_core.shared().routing.faults() == nullptr) {
     prefetch_path(packet.header);
   }
   const VcId in_vc = packet.header.vc;

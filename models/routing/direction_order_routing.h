@@ -32,6 +32,7 @@ struct RouteStep {
   PortId port = 0;           // output link port, when not ejecting (torus: the direction)
   int vc_class = 0;          // VC class on the next link: 0, or 1 after the dateline
   bool enters_ring = false;  // first hop in `dir`: the bubble rule applies
+  int leg = 0;               // around failures: 1 on a detour's second leg (fault_routing.h)
 };
 
 class DirectionOrderRouting {

@@ -1,15 +1,24 @@
 #include "models/routing/network_routing.h"
 
+#include <stdexcept>
+#include <utility>
+
 namespace angara {
 
 NetworkRouting::NetworkRouting(const Topology& topology, const RouterParams& params,
-                               std::uint64_t seed)
-    : m_first_adaptive_vc(params.first_adaptive_vc()) {
+                               std::uint64_t seed, const FaultParams& faults)
+    : m_first_adaptive_vc(params.first_adaptive_vc()), m_vcs_per_set(params.vcs_per_set()) {
   if (topology.fat_tree()) {
     m_tree.emplace(*topology.fat_tree(), seed);
   } else {
     m_torus.emplace(*topology.torus(), params);
     if (params.adaptive()) m_adaptive.emplace(*topology.torus());
+    if (!faults.any()) return;
+    if (params.route_phases < 2) {
+      throw std::logic_error("failed links or nodes need RouterParams::route_phases = 2");
+    }
+    FaultMap failed(*topology.torus(), faults, seed);
+    if (failed.any()) m_faults.emplace(*topology.torus(), *m_torus, std::move(failed), seed);
   }
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The machine's point-to-point routing: dimension order on a torus (direction_order_routing.h),
-// with adaptive routing beside it if configured (adaptive_routing.h); nearest common ancestor on
-// a fat tree (nca_routing.h).
+// with adaptive routing beside it if configured (adaptive_routing.h) or around failed links and
+// nodes (fault_routing.h); nearest common ancestor on a fat tree (nca_routing.h).
 
 #include <cstdint>
 #include <optional>
@@ -9,6 +9,7 @@
 #include "models/core/packet.h"
 #include "models/routing/adaptive_routing.h"
 #include "models/routing/direction_order_routing.h"
+#include "models/routing/fault_routing.h"
 #include "models/routing/nca_routing.h"
 #include "models/topology/topology.h"
 
@@ -16,23 +17,42 @@ namespace angara {
 
 class NetworkRouting {
  public:
-  // `seed` draws a fat tree's up paths.
-  NetworkRouting(const Topology& topology, const RouterParams& params, std::uint64_t seed);
+  // `seed` draws a fat tree's up paths and breaks ties between a detour's intermediate nodes;
+  // `faults` are a torus's failed links and nodes (throws a ConfigError if some pair of live
+  // nodes cannot be routed around them).
+  NetworkRouting(const Topology& topology, const RouterParams& params, std::uint64_t seed,
+                 const FaultParams& faults = {});
 
   // The next step at router `here` of the packet with `header`, which arrived on link port
-  // `arrived` (none: from the local port) on VC class `vc_class`.
+  // `arrived` (none: from the local port) on VC class `vc_class`. Around failures, `leg` is the
+  // leg its VC is on and `via` where its first leg ends (via()).
   RouteStep route(NodeId here, std::optional<PortId> arrived, const PacketHeader& header,
-                  int vc_class) const {
+                  int vc_class, int leg = 0, NodeId via = 0) const {
     if (m_tree) return m_tree->route(here, header.dst, key(header));
     std::optional<Direction> by;
     if (arrived) by = Direction::from_index(*arrived);
-    return m_torus->route(here, header.dst, by, vc_class);
+    if (!m_faults || leg == 1 || via == header.dst) {
+      RouteStep step = m_torus->route(here, header.dst, by, vc_class);
+      step.leg = leg;
+      return step;
+    }
+    if (here != via && here != header.dst) return m_torus->route(here, via, by, vc_class);
+    // The second leg starts here, as a packet from the processor would (class 0, the bubble).
+    RouteStep step = m_torus->route(here, header.dst, std::nullopt, 0);
+    step.leg = 1;
+    return step;
   }
+  // Where a packet injected at `src` for `dst` ends its first leg: `dst` without a detour.
+  NodeId via(NodeId src, NodeId dst) const { return m_faults ? m_faults->via(src, dst) : dst; }
+  // The failed links and nodes routed around (none: nothing failed).
+  const FaultMap* faults() const { return m_faults ? &m_faults->faults() : nullptr; }
   // Free flits the next buffer must show before a packet of `flits` flits may take `step`.
   int required_credits(const RouteStep& step, int flits) const {
     return m_tree ? flits : m_torus->required_credits(step, flits);
   }
   int vc_classes() const { return m_tree ? 1 : m_torus->vc_classes(); }
+  // VCs of a set: the classes of every leg (RouterParams::vcs_per_set).
+  int vcs_per_set() const { return m_vcs_per_set; }
   // Adaptive routing: the VCs from first_adaptive_vc() on are adaptive, those below the escape.
   bool adaptive() const { return m_adaptive.has_value(); }
   int first_adaptive_vc() const { return m_first_adaptive_vc; }
@@ -50,7 +70,9 @@ class NetworkRouting {
   std::optional<DirectionOrderRouting> m_torus;
   std::optional<NcaRouting> m_tree;
   std::optional<AdaptiveRouting> m_adaptive;
+  std::optional<FaultRouting> m_faults;
   int m_first_adaptive_vc;
+  int m_vcs_per_set;
 };
 
 }  // namespace angara

@@ -98,11 +98,27 @@ Cycle Config::first_delivery_floor() const {
   return floor;
 }
 
+RouterParams Config::routed() const {
+  RouterParams r = router;
+  r.route_phases = faults.any() ? 2 : 1;
+  return r;
+}
+
 void Config::validate() const {
   topology.validate();
+  faults.validate(topology);
   if (!topology.torus()) validate_fat_tree();
   const int dims = topology.torus() ? static_cast<int>(topology.dims.size()) : 1;
-  router.validate(dims);
+  routed().validate(dims);
+  if ((!faults.nodes.empty() || faults.random_nodes > 0) &&
+      workload.kind != WorkloadKind::Synthetic) {
+    throw ConfigError(faults.nodes.empty() ? "faults.random_nodes" : "faults.nodes",
+                      faults.nodes.empty() ? fmt::format("{}", faults.random_nodes)
+                                           : fmt::format("{} nodes", faults.nodes.size()),
+                      fmt::format("failed nodes are routed around for workload.kind = "
+                                  "\"synthetic\" only (here {}); fail links instead",
+                                  config_values::json_value(workload.kind).dump()));
+  }
   link.validate("link");
   endpoint.validate("endpoint");
   collective.validate(topology);

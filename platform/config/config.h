@@ -51,8 +51,11 @@ struct Config {
   AppParams app;
   ComputeParams compute;
   RtlParams rtl;
+  FaultParams faults;
 
-  FabricParams fabric() const { return {router, link, endpoint, collective}; }
+  // The routers' parameters: router's, with a detour's legs when [faults] fails something.
+  RouterParams routed() const;
+  FabricParams fabric() const { return {routed(), link, endpoint, collective, faults}; }
   // Cycles before which nothing can be delivered at zero load: a largest packet between the
   // farthest two nodes (models/core/zero_load.h), plus what the kind adds on the way (the
   // collective subnet's table and analysis stages, a message's send call and PCIe links). The

@@ -294,6 +294,15 @@ const std::vector<KeySpec>& key_specs() {
           "rtl", "vcup",
           "the routers' VCUp buffers: model (C++) or rtl (its SystemVerilog beside the model, "
           "compared every cycle; AT only)"),
+      field<&Config::faults, &FaultParams::links>(
+          "faults", "links",
+          "failed links, each both ways: [[x, y, ..., \"+X\"], ...] (a node and a direction)"),
+      field<&Config::faults, &FaultParams::nodes>(
+          "faults", "nodes", "failed nodes: send, receive and route nothing, [[x, y, ...], ...]"),
+      field<&Config::faults, &FaultParams::random_links>(
+          "faults", "random_links", "share of the torus's links failed at random (sim.seed)"),
+      field<&Config::faults, &FaultParams::random_nodes>(
+          "faults", "random_nodes", "share of the torus's nodes failed at random (sim.seed)"),
   };
   return specs;
 }
@@ -447,6 +456,8 @@ Config load_config_file(const std::filesystem::path& path,
 nlohmann::ordered_json config_to_json(const Config& config) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (const auto& spec : key_specs()) {
+    // Nothing failed: no [faults], so that results from before faults existed stay the same.
+    if (spec.section == "faults" && !config.faults.any()) continue;
     out[std::string(spec.section)][std::string(spec.name)] = spec.write(config);
   }
   return out;

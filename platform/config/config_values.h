@@ -314,6 +314,38 @@ inline std::string suggestion(std::string_view word,
   return best.empty() ? std::string() : fmt::format("did you mean {}? ", best);
 }
 
+// [faults] links: [[x, y, ..., "+X"], ...], a node's coordinates and a direction from it.
+inline void read_value(const toml::node& node, const std::string& key,
+                       std::vector<FailedLinkSpec>& out) {
+  const auto* array = node.as_array();
+  constexpr std::string_view kExpected =
+      "an array of links, each a node's coordinates and a direction: [[0, 0, 0, \"+X\"], ...]";
+  if (array == nullptr) wrong_type(node, key, kExpected);
+  out.clear();
+  for (const auto& item : *array) {
+    const auto* link = item.as_array();
+    if (link == nullptr || link->size() < 2 || !link->back().is_string()) {
+      wrong_type(item, key, kExpected);
+    }
+    FailedLinkSpec& spec = out.emplace_back();
+    for (std::size_t i = 0; i + 1 < link->size(); ++i) {
+      if (!(*link)[i].is_integer()) wrong_type(item, key, kExpected);
+      read_value((*link)[i], key, spec.node.emplace_back());
+    }
+    spec.dir = link->back().as_string()->get();
+  }
+}
+
+inline nlohmann::ordered_json json_value(const std::vector<FailedLinkSpec>& links) {
+  auto out = nlohmann::ordered_json::array();
+  for (const FailedLinkSpec& link : links) {
+    auto each = nlohmann::ordered_json(link.node);
+    each.push_back(link.dir);
+    out.push_back(each);
+  }
+  return out;
+}
+
 template <typename E>
 requires std::is_enum_v<E>
 inline void read_value(const toml::node& node, const std::string& key, E& out) {

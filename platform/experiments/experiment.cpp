@@ -1,10 +1,12 @@
 #include "platform/experiments/experiment.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <memory>
 
+#include "models/core/config_error.h"
 #include "models/core/packet_ledger.h"
 #include "platform/config/config_values.h"
 #include "platform/experiments/results_json.h"
@@ -21,6 +23,21 @@ struct ProbePair {
   NodeId src = 0;
   ProbeSchedule schedule;
 };
+
+// A node [faults] failed sends and receives nothing: it can be neither end of the probe pair
+// nor the hot spot.
+void check_live(const Config& config, const FaultMap& faults) {
+  const TrafficParams& t = config.traffic;
+  const auto check = [&](const char* key, const std::vector<int>& coords, bool used) {
+    if (used && !coords.empty() && faults.node_failed(config.topology.node_at(coords))) {
+      throw ConfigError(key, fmt::format("[{}]", fmt::join(coords, ", ")),
+                        "the node is failed ([faults]): it sends and receives nothing");
+    }
+  };
+  check("traffic.probe_src", t.probe_src, t.probes > 0);
+  check("traffic.probe_dst", t.probe_dst, t.probes > 0);
+  check("traffic.hotspot_node", t.hotspot_node, t.pattern == TrafficPattern::Hotspot);
+}
 
 // traffic.probes messages, one in the middle of each equal part of the measurement window.
 ProbePair probe_pair(const Config& config) {
@@ -45,7 +62,10 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
 
     TrafficMeasurement measurement(sim.warmup_cycles, window_end, nodes);
     const Topology topology(config.topology);
-    const Destinations destinations(topology, config.traffic, sim.seed);
+    const FaultMap faults =
+        topology.torus() ? FaultMap(*topology.torus(), config.faults, sim.seed) : FaultMap();
+    check_live(config, faults);
+    const Destinations destinations(topology, config.traffic, sim.seed, faults);
     const ProbePair probes = probe_pair(config);
     std::vector<std::unique_ptr<TrafficSource>> sources;
     for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "collectives/subnet/collective_node.h"
+#include "models/core/config_error.h"
 #include "models/endpoint/endpoint_at.h"
 #include "models/endpoint/endpoint_lt.h"
 #include "models/router/router_at.h"
@@ -125,22 +126,63 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
   }
 }
 
+namespace {
+
+// The first member of `tree` whose up hop crosses a failed link, if any.
+std::optional<NodeId> over_failed_link(const Tree& tree, const FaultMap& faults) {
+  for (NodeId n = 0; n < static_cast<NodeId>(tree.rows.size()); ++n) {
+    const TreeRow& row = tree.rows[n];
+    if (row.member && row.to_root && faults.hop_failed(n, *row.to_root)) return n;
+  }
+  return std::nullopt;
+}
+
+[[noreturn]] void refuse_tree(const std::string& key, const std::string& value, const Tree& tree,
+                              NodeId at, const Torus& torus, const FaultMap& faults) {
+  throw ConfigError(key, value,
+                    fmt::format("tree {} goes up from {} over a failed link {}{} ({}): give it "
+                                "another root or fail other links",
+                                tree.id, torus.format(at), torus.format(at),
+                                tree.rows[at].to_root->name(), faults.describe(torus)));
+}
+
+}  // namespace
+
 std::vector<Tree> System::make_trees(const Config& config, const Torus& torus) {
   const auto& c = config.collective;
   const int nodes = torus.node_count();
   std::vector<bool> pe(static_cast<std::size_t>(nodes), true);
   for (const auto& t : c.transit) pe[node_at(torus, t)] = false;
+  // Synthetic traffic leaves the subnet idle; the other kinds' trees must avoid failed links
+  // (failed nodes are refused for them by Config::validate).
+  const FaultMap faults = config.workload.kind == WorkloadKind::Synthetic
+                              ? FaultMap()
+                              : FaultMap(torus, config.faults, config.sim.seed);
   std::vector<Tree> trees;
   for (int id = 0; id < c.trees; ++id) {
-    const NodeId root = id < static_cast<int>(c.roots.size())
-                            ? node_at(torus, c.roots[id])
-                            : static_cast<NodeId>(static_cast<long long>(id) * nodes / c.trees);
+    const bool given = id < static_cast<int>(c.roots.size());
+    const NodeId root = given ? node_at(torus, c.roots[id])
+                              : static_cast<NodeId>(static_cast<long long>(id) * nodes / c.trees);
     trees.push_back(build_dimension_order_tree(torus, id, root, pe));
+    // A default root moves on, node by node, to the first whose tree is clear of failed links.
+    for (int k = 1; !given && k < nodes && over_failed_link(trees.back(), faults); ++k) {
+      trees.back() = build_dimension_order_tree(
+          torus, id, static_cast<NodeId>((root + static_cast<NodeId>(k)) % nodes), pe);
+    }
+    if (const auto at = over_failed_link(trees.back(), faults)) {
+      refuse_tree(given ? "collective.roots" : "collective.trees",
+                  given ? torus.format(root) : fmt::format("{}", c.trees), trees.back(), *at, torus,
+                  faults);
+    }
     validate_tree(torus, trees.back());
   }
   for (const TreeSpec& spec : c.tree) {
     trees.push_back(tree_from_rows(spec, torus));
     validate_tree(torus, trees.back());
+    if (const auto at = over_failed_link(trees.back(), faults)) {
+      refuse_tree(fmt::format("collective.tree[{}]", spec.id), torus.format(*at), trees.back(), *at,
+                  torus, faults);
+    }
   }
   return trees;
 }

@@ -23,8 +23,10 @@ namespace angara {
 namespace {
 
 using test::in_mode;
+using test::lone_probes;
 using test::lt_with_buffers;
 using test::probe_replies;
+using test::replies_in_every_mode;
 using test::run_isolated;
 
 Config torus(std::vector<int> dims, RoutingAlgorithm routing) {
@@ -42,21 +44,12 @@ nlohmann::json run(const Config& c) {
 TEST(AdaptiveRoutingFabric, ZeroLoadLatencyIsDimensionOrdersToTheCycleInEveryMode) {
   const Config c = torus({4, 4, 4}, RoutingAlgorithm::Adaptive);
   const Torus geometry({4, 4, 4});
-  std::vector<Probe> probes;
-  Cycle t = 0;
-  for (auto [src, dst] :
-       std::vector<std::pair<NodeId, NodeId>>{{0, 1}, {0, 63}, {21, 42}, {5, 0}}) {
-    for (int flits : {1, 16}) {
-      probes.push_back({src, dst, flits, t});
-      t += 3000;
-    }
-  }
-  const auto probe = [&](const Config& config) { return probe_replies(config, probes); };
-  const auto at = probe(in_mode(c, SimMode::At));
+  const std::vector<Probe> probes = lone_probes({{0, 1}, {0, 63}, {21, 42}, {5, 0}});
+  const auto at = replies_in_every_mode(c, probes);
   ASSERT_EQ(at.size(), probes.size());
-  EXPECT_EQ(probe(in_mode(c, SimMode::Lt)), at);
-  EXPECT_EQ(probe(lt_with_buffers(c)), at);
-  EXPECT_EQ(probe(in_mode(torus({4, 4, 4}, RoutingAlgorithm::DimensionOrder), SimMode::At)), at);
+  EXPECT_EQ(probe_replies(in_mode(torus({4, 4, 4}, RoutingAlgorithm::DimensionOrder), SimMode::At),
+                          probes),
+            at);
   for (std::size_t i = 0; i < probes.size(); ++i) {
     const int hops = geometry.min_hops(probes[i].src, probes[i].dst);
     EXPECT_EQ(at[i][1].get<int>(), hops);

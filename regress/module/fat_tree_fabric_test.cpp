@@ -22,8 +22,9 @@ namespace angara {
 namespace {
 
 using test::in_mode;
+using test::lone_probes;
 using test::lt_with_buffers;
-using test::probe_replies;
+using test::replies_in_every_mode;
 using test::run_isolated;
 
 Config fat_tree(int k, int levels) {
@@ -42,21 +43,10 @@ nlohmann::json run(const Config& c) {
 TEST(FatTreeFabric, ZeroLoadLatencyIsTheFormulaToTheCycleInEveryMode) {
   const Config c = fat_tree(4, 3);
   const FatTree tree(4, 3);
-  std::vector<Probe> probes;
-  Cycle t = 0;
   // Same leaf, common level 1, the top level, and back.
-  for (auto [src, dst] :
-       std::vector<std::pair<NodeId, NodeId>>{{0, 1}, {2, 13}, {5, 60}, {63, 0}}) {
-    for (int flits : {1, 16}) {
-      probes.push_back({src, dst, flits, t});
-      t += 3000;
-    }
-  }
-  const auto probe = [&](const Config& config) { return probe_replies(config, probes); };
-  const auto at = probe(in_mode(c, SimMode::At));
+  const std::vector<Probe> probes = lone_probes({{0, 1}, {2, 13}, {5, 60}, {63, 0}});
+  const auto at = replies_in_every_mode(c, probes);
   ASSERT_EQ(at.size(), probes.size());
-  EXPECT_EQ(probe(in_mode(c, SimMode::Lt)), at);
-  EXPECT_EQ(probe(lt_with_buffers(c)), at);
   for (std::size_t i = 0; i < probes.size(); ++i) {
     const int hops = tree.min_hops(probes[i].src, probes[i].dst);
     EXPECT_EQ(at[i][1].get<int>(), hops);

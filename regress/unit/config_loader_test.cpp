@@ -311,6 +311,22 @@ TEST(ConfigLoader, DefaultsRoundTripThroughJsonAndToml) {
 
 // A fat tree has no direction order: written back as [], not a torus's resolved order, which the
 // fat tree would refuse (a sweep's point configs are written this way).
+TEST(ConfigLoader, FaultsRoundTripAndStayOutOfResultsWhenNothingFails) {
+  const Config c = load(
+      "[faults]\nlinks = [[0, 0, 0, \"+X\"], [1, 2, 3, \"-Z\"]]\nnodes = [[3, 3, 3]]\n"
+      "random_links = 0.02\n");
+  ASSERT_EQ(c.faults.links.size(), 2U);
+  EXPECT_EQ(c.faults.links[1].node, (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(c.faults.links[1].dir, "-Z");
+  EXPECT_EQ(c.faults.nodes, (std::vector<std::vector<int>>{{3, 3, 3}}));
+  EXPECT_EQ(c.fabric().router.route_phases, 2);
+  EXPECT_EQ(config_to_json(load(config_to_toml(c))), config_to_json(c));
+  EXPECT_EQ(config_to_json(c)["faults"]["links"].dump(), R"([[0,0,0,"+X"],[1,2,3,"-Z"]])");
+  EXPECT_FALSE(config_to_json(Config{}).contains("faults"));
+  EXPECT_FALSE(config_to_json(load("[faults]\nrandom_links = 0.0\n")).contains("faults"));
+  EXPECT_EQ(Config{}.fabric().router.route_phases, 1);
+}
+
 TEST(ConfigLoader, FatTreeRoundTripsThroughToml) {
   const Config fat_tree = load("[topology]\nkind = \"fat_tree\"\nk = 4\nlevels = 2");
   EXPECT_EQ(config_to_json(fat_tree)["router"]["direction_order"], nlohmann::ordered_json::array());

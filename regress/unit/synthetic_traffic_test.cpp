@@ -68,6 +68,41 @@ TEST(Destinations, UniformIsEquallyLikelyOverTheOtherNodes) {
   EXPECT_LT(c.statistic, c.critical);
 }
 
+// Failed nodes ([faults]) send nothing and are sent nothing; uniform stays equally likely over
+// the live ones, and a permutation's source whose image failed sends nothing.
+TEST(Destinations, FailedNodesSendAndReceiveNothing) {
+  const Topology torus_topology(TopologyParams{.dims = {4, 4, 4}});
+  FaultParams f;
+  f.nodes = {{1, 0, 0}, {2, 3, 1}};
+  f.random_nodes = 0.05;
+  const FaultMap faults(*torus_topology.torus(), f, 1);
+  ASSERT_GE(faults.failed_nodes().size(), 4U);
+  const auto failed = [&](NodeId n) { return faults.node_failed(n); };
+  const Destinations uniform(torus_topology, pattern(TrafficPattern::Uniform), 1, faults);
+  EXPECT_FALSE(uniform.sends(1));
+  const auto counts = draw(uniform, 5);
+  std::set<NodeId> live;
+  for (NodeId n = 0; n < 64; ++n) {
+    if (n != 5 && !failed(n)) live.insert(n);
+  }
+  for (const auto& [node, n] : counts) EXPECT_TRUE(live.count(node)) << node;
+  const ChiSquare c = chi_square(counts, live);
+  EXPECT_LT(c.statistic, c.critical);
+  TrafficParams local = pattern(TrafficPattern::Local);
+  local.local_rate = 1.0;
+  local.local_distance = 1;  // (0,0,0)'s neighbour (1,0,0) failed: drawn again
+  const Destinations near(torus_topology, local, 1, faults);
+  for (const auto& [node, n] : draw(near, 0, 20000)) EXPECT_FALSE(failed(node)) << node;
+  const Destinations neighbour(torus_topology, pattern(TrafficPattern::Neighbour), 1, faults);
+  EXPECT_FALSE(neighbour.sends(60));  // (0,3,3) sends to (1,0,0), which failed
+  for (NodeId n = 0; n < 64; ++n) {
+    Rng rng(1, n);
+    if (neighbour.sends(n)) {
+      EXPECT_FALSE(failed(neighbour.pick(n, rng))) << n;
+    }
+  }
+}
+
 TEST(Destinations, LocalStaysWithinItsRadiusAsOftenAsAsked) {
   const Topology torus_topology(TopologyParams{.dims = {4, 4, 4}});
   const Torus& torus = *torus_topology.torus();

@@ -54,9 +54,16 @@ int neighbour_shift(int /*k*/) {
 }  // namespace
 
 Destinations::Destinations(const Topology& topology, const TrafficParams& params,
-                           std::uint64_t seed)
+                           std::uint64_t seed, const FaultMap& faults)
     : m_topology(topology), m_params(params) {
   const int nodes = topology.node_count();
+  if (!faults.failed_nodes().empty()) {
+    m_failed.assign(static_cast<std::size_t>(nodes), false);
+    for (NodeId n : faults.failed_nodes()) m_failed[n] = true;
+    for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
+      if (!m_failed[n]) m_live.push_back(n);
+    }
+  }
   m_bits = std::countr_zero(static_cast<unsigned>(nodes));
   if (const Torus* torus = topology.torus()) {
     for (int d = 0; d < torus->dims(); ++d) m_radices.push_back(torus->size(d));
@@ -81,6 +88,7 @@ Destinations::Destinations(const Topology& topology, const TrafficParams& params
 
 bool Destinations::sends(NodeId src) const {
   if (m_topology.node_count() < 2) return false;
+  if (!m_failed.empty() && (m_failed[src] || m_live.size() < 2)) return false;
   switch (m_params.pattern) {
     case TrafficPattern::Uniform:
     case TrafficPattern::Local:
@@ -89,11 +97,19 @@ bool Destinations::sends(NodeId src) const {
     case TrafficPattern::Fft3d:
       return static_cast<int>(src) < m_params.fft_rows * m_params.fft_cols;
     default:
-      return mapped(src) != src;
+      return mapped(src) != src && !failed(mapped(src));
   }
 }
 
 NodeId Destinations::pick(NodeId src, Rng& rng) const {
+  constexpr int kRedraws = 64;
+  NodeId dst = draw(src, rng);
+  for (int i = 0; i < kRedraws && failed(dst); ++i) dst = draw(src, rng);
+  while (failed(dst) || dst == src) dst = m_live[rng.uniform(m_live.size())];
+  return dst;
+}
+
+NodeId Destinations::draw(NodeId src, Rng& rng) const {
   switch (m_params.pattern) {
     case TrafficPattern::Uniform:
       return uniform(src, rng);

@@ -20,6 +20,9 @@
 //                       a row (phase 1) or a column (phase 2), uniform among the others there
 //
 // A node a permutation maps to itself, or outside the FFT's process grid, sends nothing.
+// Failed nodes ([faults]) send nothing and are sent nothing: a node a permutation maps to one
+// sends nothing, and a destination drawn on one is drawn again (at most 64 times, then uniform
+// among the live nodes).
 
 #include <array>
 #include <cstdint>
@@ -27,6 +30,7 @@
 #include <vector>
 
 #include "models/core/rng.h"
+#include "models/topology/faults.h"
 #include "models/topology/topology.h"
 #include "workloads/params/workload_params.h"
 
@@ -34,7 +38,8 @@ namespace angara {
 
 class Destinations {
  public:
-  Destinations(const Topology& topology, const TrafficParams& params, std::uint64_t seed);
+  Destinations(const Topology& topology, const TrafficParams& params, std::uint64_t seed,
+               const FaultMap& faults = {});
 
   // Whether node `src` sends at all.
   bool sends(NodeId src) const;
@@ -42,6 +47,8 @@ class Destinations {
   NodeId pick(NodeId src, Rng& rng) const;
 
  private:
+  NodeId draw(NodeId src, Rng& rng) const;  // as if no node failed
+  bool failed(NodeId node) const { return !m_failed.empty() && m_failed[node]; }
   NodeId uniform(NodeId src, Rng& rng) const;
   NodeId local(NodeId src, Rng& rng) const;
   NodeId fft_peer(NodeId src, Rng& rng) const;
@@ -60,6 +67,8 @@ class Destinations {
   int m_bits = 0;                     // of a node id, for the bit permutations
   std::vector<Coords> m_near;         // local: offsets within local_distance, none zero
   std::vector<NodeId> m_permutation;  // random_permutation
+  std::vector<bool> m_failed;         // [node]; empty: none failed
+  std::vector<NodeId> m_live;         // with failed nodes: the others
 };
 
 }  // namespace angara
