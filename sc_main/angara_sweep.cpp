@@ -27,7 +27,7 @@ constexpr const char* kUsage =
     "usage: angara-sweep plan SWEEP.toml\n"
     "       angara-sweep run SWEEP.toml... --out DIR [-j N]\n"
     "       angara-sweep slurm SWEEP.toml --out DIR [--partition P] [--time T] [--chunk K]\n"
-    "                          [--dry-run] [--wait]\n"
+    "                          [--sbatch=OPTION ...] [--dry-run] [--wait]\n"
     "       angara-sweep collect DIR\n"
     "       angara-sweep plot DIR --x KEY --y FIELD [--series KEY] [--log-x] -o FIG.png|svg|pdf\n"
     "       angara-sweep --help | --version | COMMAND --help\n"
@@ -123,7 +123,9 @@ int slurm_command(int argc, char** argv) {
       "partition,p", po::value<std::string>()->default_value(""), "Slurm partition")(
       "time,t", po::value<std::string>()->default_value(""), "time limit per array task")(
       "chunk,k", po::value<int>()->default_value(1), "points per array task")(
-      "dry-run", "write the sbatch script, do not submit it")(
+      "sbatch", po::value<std::vector<std::string>>()->default_value({}, ""),
+      "one more sbatch option for the script, e.g. --sbatch=--mem=4G --sbatch=--account=A "
+      "(repeatable; give it with '=')")("dry-run", "write the sbatch script, do not submit it")(
       "wait", "wait until the whole array has finished (sbatch --wait)");
   if (!parse(c, argc, argv, "slurm")) return kOk;
   const auto plan = angara::load_sweep(input(c));
@@ -131,6 +133,13 @@ int slurm_command(int argc, char** argv) {
                                c.vm["chunk"].as<int>(), c.vm.count("wait") > 0};
   if (options.chunk < 1)
     throw angara::ConfigError("--chunk", std::to_string(options.chunk), "must be at least 1");
+  options.extra = c.vm["sbatch"].as<std::vector<std::string>>();
+  for (const auto& option : options.extra) {
+    if (option.empty() || option.front() != '-' || option.find('\n') != std::string::npos) {
+      throw angara::ConfigError("--sbatch", option,
+                                "an sbatch option such as --mem=4G, one line, starting with '-'");
+    }
+  }
   const angara::SweepDir dir(fs::absolute(c.vm["out"].as<std::string>()));
   fs::create_directories(dir.root());
   dir.prepare(plan);

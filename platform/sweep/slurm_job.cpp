@@ -20,9 +20,10 @@ fs::path write_sbatch(const fs::path& dir, int points, const SlurmOptions& optio
       << "#SBATCH --job-name=angara-sweep\n"
       << fmt::format("#SBATCH --array=0-{}\n", tasks - 1)
       << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
-      << fmt::format("#SBATCH --output={}/slurm/task-%a.out\n", root.string());
+      << fmt::format("#SBATCH --output={}/slurm/task-%A_%a.out\n", root.string());
   if (!options.partition.empty()) out << "#SBATCH --partition=" << options.partition << "\n";
   if (!options.time.empty()) out << "#SBATCH --time=" << options.time << "\n";
+  for (const auto& option : options.extra) out << "#SBATCH " << option << "\n";
   out << fmt::format("# {} points, {} per task\n", points, options.chunk)
       << fmt::format("exec '{}' task '{}' --index \"$SLURM_ARRAY_TASK_ID\" --chunk {}\n",
                      fs::absolute(sweep_exe).string(), root.string(), options.chunk);

@@ -6,17 +6,20 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace angara {
 
 struct SlurmOptions {
-  std::string partition;  // empty: the cluster's default
-  std::string time;       // per task, Slurm syntax (e.g. "01:00:00"); empty: the default
-  int chunk = 1;          // points per array task
-  bool wait = false;      // sbatch --wait: return when the whole array has finished
+  std::string partition;           // empty: the cluster's default
+  std::string time;                // per task, Slurm syntax (e.g. "01:00:00"); empty: the default
+  int chunk = 1;                   // points per array task
+  bool wait = false;               // sbatch --wait: return when the whole array has finished
+  std::vector<std::string> extra;  // more sbatch options, e.g. "--mem=4G", one #SBATCH line each
 };
 
-// Writes DIR/sweep.sbatch for `points` points and returns its path.
+// Writes DIR/sweep.sbatch for `points` points and returns its path. Each task's output goes to
+// DIR/slurm/task-JOB_TASK.out, so a resubmission keeps the earlier job's.
 std::filesystem::path write_sbatch(const std::filesystem::path& dir, int points,
                                    const SlurmOptions& options,
                                    const std::filesystem::path& sweep_exe);

@@ -245,7 +245,7 @@ mkdir "$work/bin"
 printf '#!/bin/sh\ntouch "%s/sbatch-called"\necho 42\n' "$work" > "$work/bin/sbatch"
 chmod +x "$work/bin/sbatch"
 PATH="$work/bin:$PATH" "$sweep" slurm "$work/quick.toml" --out "$work/slurm" --chunk 2 --dry-run \
-  > "$work/slurm.txt" 2>&1
+  --sbatch=--mem=4G --sbatch=--account=proj > "$work/slurm.txt" 2>&1
 check "slurm --dry-run exited $?: $(cat "$work/slurm.txt")" [ $? -eq 0 ]
 # A point that dies without a word (killed, its log empty) is recorded as failed and the sweep
 # goes on with the points after it: a copy of angara-sweep beside a fake angara-sim that kills
@@ -389,6 +389,12 @@ done
 
 script=$work/slurm/sweep.sbatch
 check "sweep.sbatch lacks --array=0-3" grep -qx "#SBATCH --array=0-3" "$script"
+check "sweep.sbatch lacks the extra options" \
+  [ "$(grep -cx -e "#SBATCH --mem=4G" -e "#SBATCH --account=proj" "$script")" -eq 2 ]
+check "sweep.sbatch's task logs are not per job" grep -q "^#SBATCH --output=.*/slurm/task-%A_%a.out$" "$script"
+"$sweep" slurm "$work/quick.toml" --out "$work/slurm" --dry-run --sbatch=mem=4G > /dev/null 2> "$work/sbatch.err"
+check "an sbatch option without '-' exited $?, expected 2" [ $? -eq 2 ]
+check "the bad sbatch option is not named: $(cat "$work/sbatch.err")" grep -q "sbatch" "$work/sbatch.err"
 check "sweep.sbatch lacks the task line" grep -q "angara-sweep' task '.*' --index \"\$SLURM_ARRAY_TASK_ID\" --chunk 2$" "$script"
 check "slurm --dry-run called sbatch" [ ! -e "$work/sbatch-called" ]
 check "slurm --dry-run did not prepare 8 points" \

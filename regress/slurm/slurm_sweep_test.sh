@@ -62,6 +62,8 @@ grep -q '#SBATCH --array=0-2' "$dir/out/sweep.sbatch" && ok || fail "expected an
 before=$(md5sum "$dir"/out/points/*/results.json)
 if "$sweep" slurm "$dir/sweep.toml" --out "$dir/out" --chunk 2 --wait > /dev/null 2>&1; then ok; else fail "resubmission failed"; fi
 [ "$before" = "$(md5sum "$dir"/out/points/*/results.json)" ] && ok || fail "resubmission reran points"
-grep -q "2 already done" "$dir/out/slurm/task-0.out" && ok || fail "task 0 did not skip its done points"
+# Each job's task logs are its own (task-JOB_TASK.out): the first job's stay beside the second's.
+[ "$(ls "$dir"/out/slurm/task-*_0.out 2> /dev/null | wc -l)" -eq 2 ] && ok || fail "expected task 0's log of each job"
+grep -q "2 already done" $(ls -t "$dir"/out/slurm/task-*_0.out | head -1) && ok || fail "task 0 did not skip its done points"
 
 echo "slurm sweep test took $(($(date +%s) - start)) s"
