@@ -27,7 +27,7 @@ constexpr const char* kUsage =
     "usage: angara-sweep plan SWEEP.toml\n"
     "       angara-sweep run SWEEP.toml... --out DIR [-j N]\n"
     "       angara-sweep slurm SWEEP.toml --out DIR [--partition P] [--time T] [--chunk K]\n"
-    "                          [--sbatch=OPTION ...] [--dry-run] [--wait]\n"
+    "                          [--sbatch=OPTION ...] [--collect] [--dry-run] [--wait]\n"
     "       angara-sweep collect DIR\n"
     "       angara-sweep plot DIR --x KEY --y FIELD [--series KEY] [--log-x] -o FIG.png|svg|pdf\n"
     "       angara-sweep --help | --version | COMMAND --help\n"
@@ -126,6 +126,7 @@ int slurm_command(int argc, char** argv) {
       "sbatch", po::value<std::vector<std::string>>()->default_value({}, ""),
       "one more sbatch option for the script, e.g. --sbatch=--mem=4G --sbatch=--account=A "
       "(repeatable; give it with '=')")("dry-run", "write the sbatch script, do not submit it")(
+      "collect", "also submit `angara-sweep collect DIR` to run when the array has ended")(
       "wait", "wait until the whole array has finished (sbatch --wait)");
   if (!parse(c, argc, argv, "slurm")) return kOk;
   const auto plan = angara::load_sweep(input(c));
@@ -153,6 +154,12 @@ int slurm_command(int argc, char** argv) {
   const std::string job = angara::submit(script, options);
   fmt::print("submitted job array {} ({} points, {} per task) from {}\n", job, plan.points.size(),
              options.chunk, script.string());
+  if (c.vm.count("collect")) {
+    const std::string collect =
+        angara::submit_collect(dir.root(), job, angara::sibling_executable("angara-sweep"));
+    fmt::print("submitted job {}: collect into {} after job {}\n", collect,
+               (dir.root() / "results.csv").string(), job);
+  }
   return kOk;
 }
 

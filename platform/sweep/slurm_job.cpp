@@ -31,9 +31,11 @@ fs::path write_sbatch(const fs::path& dir, int points, const SlurmOptions& optio
   return script;
 }
 
-std::string submit(const fs::path& script, const SlurmOptions& options) {
-  const std::string command =
-      fmt::format("sbatch --parsable {} '{}' 2>&1", options.wait ? "--wait" : "", script.string());
+namespace {
+
+// Runs an sbatch command line; returns the job id it prints (--parsable), or throws with its
+// message.
+std::string sbatch(const std::string& command) {
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) throw std::runtime_error("cannot run sbatch");
   std::string output;
@@ -48,6 +50,21 @@ std::string submit(const fs::path& script, const SlurmOptions& options) {
   // --parsable prints "jobid[;cluster]"; with --wait the id is on the first line.
   const std::string first = output.substr(0, output.find('\n'));
   return first.substr(0, first.find(';'));
+}
+
+}  // namespace
+
+std::string submit(const fs::path& script, const SlurmOptions& options) {
+  return sbatch(
+      fmt::format("sbatch --parsable {} '{}' 2>&1", options.wait ? "--wait" : "", script.string()));
+}
+
+std::string submit_collect(const fs::path& dir, const std::string& job, const fs::path& sweep_exe) {
+  const fs::path root = fs::absolute(dir);
+  return sbatch(
+      fmt::format("sbatch --parsable --job-name=angara-collect --dependency=afterany:{} "
+                  "--output='{}/slurm/collect-%j.out' --wrap=\"exec '{}' collect '{}'\" 2>&1",
+                  job, root.string(), fs::absolute(sweep_exe).string(), root.string()));
 }
 
 }  // namespace angara

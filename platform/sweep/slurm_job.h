@@ -27,4 +27,9 @@ std::filesystem::path write_sbatch(const std::filesystem::path& dir, int points,
 // Submits the script with sbatch; returns the job id, or throws with sbatch's message.
 std::string submit(const std::filesystem::path& script, const SlurmOptions& options);
 
+// Submits `angara-sweep collect DIR` to run once job `job` has ended however it ended (its
+// output in DIR/slurm/collect-JOB.out); returns its job id.
+std::string submit_collect(const std::filesystem::path& dir, const std::string& job,
+                           const std::filesystem::path& sweep_exe);
+
 }  // namespace angara

@@ -58,9 +58,16 @@ grep -q '#SBATCH --array=0-2' "$dir/out/sweep.sbatch" && ok || fail "expected an
 "$sweep" collect "$dir/out" > /dev/null
 [ "$(grep -c ',ok$' "$dir/out/results.csv")" -eq 5 ] && ok || fail "expected 5 ok rows: $(cat "$dir/out/results.csv")"
 
-# Resubmitting runs nothing: every task finds its points done.
+# Resubmitting runs nothing: every task finds its points done. --collect collects after it.
 before=$(md5sum "$dir"/out/points/*/results.json)
-if "$sweep" slurm "$dir/sweep.toml" --out "$dir/out" --chunk 2 --wait > /dev/null 2>&1; then ok; else fail "resubmission failed"; fi
+rm "$dir/out/results.csv"
+if "$sweep" slurm "$dir/sweep.toml" --out "$dir/out" --chunk 2 --wait --collect > "$dir/resubmit.txt" 2>&1; then ok; else fail "resubmission failed: $(cat "$dir/resubmit.txt")"; fi
+for _ in $(seq 1 120); do # the collect job: at most ~60 s
+  [ -s "$dir/out/results.csv" ] && break
+  sleep 0.5
+done
+[ "$(grep -c ',ok$' "$dir/out/results.csv" 2> /dev/null)" = 5 ] && ok ||
+  fail "the collect job wrote no results.csv of 5 ok rows: $(cat "$dir/resubmit.txt" "$dir"/out/slurm/collect-*.out 2> /dev/null)"
 [ "$before" = "$(md5sum "$dir"/out/points/*/results.json)" ] && ok || fail "resubmission reran points"
 # Each job's task logs are its own (task-JOB_TASK.out): the first job's stay beside the second's.
 [ "$(ls "$dir"/out/slurm/task-*_0.out 2> /dev/null | wc -l)" -eq 2 ] && ok || fail "expected task 0's log of each job"
