@@ -29,7 +29,8 @@ constexpr const char* kUsage =
     "       angara-sweep slurm SWEEP.toml --out DIR [--partition P] [--time T] [--chunk K]\n"
     "                          [--sbatch=OPTION ...] [--collect] [--dry-run] [--wait]\n"
     "       angara-sweep collect DIR\n"
-    "       angara-sweep plot DIR --x KEY --y FIELD [--series KEY] [--log-x] -o FIG.png|svg|pdf\n"
+    "       angara-sweep plot DIR --x KEY --y FIELD [--series KEY] [--log-x] [--log-y]\n"
+    "                         [--title T] -o FIG.png|svg|pdf\n"
     "       angara-sweep --help | --version | COMMAND --help\n"
     "\n"
     "A sweep file is a base config plus axes of config keys (see docs/SWEEPS.md); every point\n"
@@ -198,13 +199,19 @@ int plot_command(int argc, char** argv) {
                           "traffic.rate)")("y", po::value<std::string>()->required(),
                                            "y column, e.g. latency_ns.mean")(
       "series", po::value<std::string>()->default_value(""), "one line per value of this column")(
-      "log-x", "logarithmic x axis (base 2)")("output,o", po::value<std::string>()->required(),
-                                              "the figure, .png, .svg or .pdf");
+      "log-x", "logarithmic x axis (base 2)")("log-y", "logarithmic y axis (base 10)")(
+      "title", po::value<std::string>()->default_value(""),
+      "the figure's title (default: the sweep directory's name)")(
+      "output,o", po::value<std::string>()->required(), "the figure, .png, .svg or .pdf");
   if (!parse(c, argc, argv, "plot")) return kOk;
   const angara::SweepDir dir(input(c));
-  angara::plot(angara::collect(dir), {c.vm["x"].as<std::string>(), c.vm["y"].as<std::string>(),
-                                      c.vm["series"].as<std::string>(), c.vm.count("log-x") > 0,
-                                      c.vm["output"].as<std::string>()});
+  angara::PlotRequest request{c.vm["x"].as<std::string>(), c.vm["y"].as<std::string>(),
+                              c.vm["series"].as<std::string>(), c.vm.count("log-x") > 0,
+                              c.vm["output"].as<std::string>()};
+  request.log_y = c.vm.count("log-y") > 0;
+  request.title = c.vm["title"].as<std::string>();
+  if (request.title.empty()) request.title = fs::absolute(dir.root()).lexically_normal().filename();
+  angara::plot(angara::collect(dir), request);
   fmt::print("wrote {}\n", c.vm["output"].as<std::string>());
   return kOk;
 }

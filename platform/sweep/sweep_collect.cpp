@@ -224,7 +224,14 @@ void plot(const SweepTable& table, const PlotRequest& request) {
          << "set xlabel '" << axis_label(request.x) << "'\nset ylabel '" << axis_label(request.y)
          << "'\n"
          << "set termoption noenhanced\nset grid\nset key top left box opaque\n"
-         << (request.log_x ? "set logscale x 2\n" : "") << "plot ";
+         << (request.log_x ? "set logscale x 2\n" : "")
+         << (request.log_y ? "set logscale y 10\n" : "");
+  if (!request.title.empty()) {
+    std::string title;  // in gnuplot's single quotes, a quote is doubled
+    for (char ch : request.title) title += ch == '\'' ? std::string("''") : std::string(1, ch);
+    script << "set title '" << title << "'\n";
+  }
+  script << "plot ";
   for (std::size_t i = 0; i < order.size(); ++i) {
     const std::string file = "'" + base.string() + ".dat'";
     script << (i ? ", \\\n     " : "") << file << " index " << 2 * i

@@ -26,6 +26,8 @@ struct PlotRequest {
   std::string x, y, series;  // column names; series may be empty
   bool log_x = false;
   std::filesystem::path output;  // .png, .svg or .pdf
+  bool log_y = false;
+  std::string title;
 };
 
 // Draws y against x, one line per series value, from the points whose status is ok, saturated

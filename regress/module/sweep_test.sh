@@ -329,6 +329,12 @@ if command -v gnuplot > /dev/null; then
   check "plot wrote no PDF" [ "$(head -c 4 "$work/curve.pdf" 2> /dev/null)" = "%PDF" ]
   check "the saturated points are not marked" grep -q "title 'saturated'" "$work/curve.gp"
   check "the y axis has no unit" grep -qx "set ylabel 'latency_ns.mean (ns)'" "$work/curve.gp"
+  check "the title is not the sweep directory's name" grep -qx "set title 'curve'" "$work/curve.gp"
+  "$sweep" plot "$curve" --x traffic.rate --y latency_ns.mean --series router.vcs --log-y \
+    --title "Two VCs' curves" -o "$work/curve.svg" > /dev/null 2>&1
+  check "plot --log-y --title exited $?" [ $? -eq 0 ]
+  check "no log y axis" grep -qx "set logscale y 10" "$work/curve.gp"
+  check "the title's quote is not doubled for gnuplot" grep -qx "set title 'Two VCs'' curves'" "$work/curve.gp"
 fi
 
 # collect gives an array of records (pingpong's and msgrate's sizes) a column per record and
