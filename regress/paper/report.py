@@ -9,11 +9,8 @@ import math
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-matplotlib.rcParams["svg.hashsalt"] = "angara-tlm"  # the same CSVs give the same SVG bytes
-import matplotlib.pyplot as plt  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from figures import markdown_table, plt, save  # noqa: E402
 
 
 def read(path):
@@ -40,13 +37,6 @@ def pairs(rows, key, hw, sw, value):
         elif r["workload.algorithm"] == sw:
             entry[1] = value(r)
     return {k: v for k, v in out.items() if v[0] is not None and v[1] is not None}
-
-
-def save(fig, out, name):
-    for ext in ("png", "svg"):
-        fig.savefig(os.path.join(out, f"{name}.{ext}"), dpi=120, bbox_inches="tight",
-                    metadata={"Date": None} if ext == "svg" else {})
-    plt.close(fig)
 
 
 def basic(csv_dir, out):
@@ -171,12 +161,6 @@ def slowest_point(csv_dir):
             f"points{per_message}")
 
 
-def fmt_table(header, rows):
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
-    return "\n".join(lines)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--csv", required=True, help="directory with the sweeps' CSVs")
@@ -218,15 +202,15 @@ def main():
     text = template.format(
         variant="small variant (CI)" if a.small else "full study",
         seconds=a.seconds,
-        basic_table=fmt_table(["torus", "mode", "dims", "nodes", "op", "subnet, us", "software, us",
-                               "speedup"], basic_rows),
-        heat_table=fmt_table(["grid", "dims", "nodes", "compute, us", "allreduce subnet, us",
-                              "allreduce software, us", "iteration subnet, us",
-                              "iteration software, us", "subnet, TFlop/s", "software, TFlop/s",
-                              "gain"], heat_rows),
-        spmv_table=fmt_table(spmv_header, spmv_rows(spmv)),
-        spmv_at_table=fmt_table(["buffers (collective/router), flits"] + spmv_header,
-                                spmv_rows(spmv_at, True)),
+        basic_table=markdown_table(["torus", "mode", "dims", "nodes", "op", "subnet, us",
+                                    "software, us", "speedup"], basic_rows),
+        heat_table=markdown_table(["grid", "dims", "nodes", "compute, us", "allreduce subnet, us",
+                                   "allreduce software, us", "iteration subnet, us",
+                                   "iteration software, us", "subnet, TFlop/s",
+                                   "software, TFlop/s", "gain"], heat_rows),
+        spmv_table=markdown_table(spmv_header, spmv_rows(spmv)),
+        spmv_at_table=markdown_table(["buffers (collective/router), flits"] + spmv_header,
+                                     spmv_rows(spmv_at, True)),
         spmv_best=best_gain(spmv),
         slowest=slowest_point(a.csv),
         spmv_at_best=best_gain([t for t in spmv_at if t["size"] == "34/64"]))

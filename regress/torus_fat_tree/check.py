@@ -24,7 +24,7 @@ for path in csvs:
                 failures.append(f"{name}.{ext} missing")
     lines = {}
     for r in csv.DictReader(open(path, newline="")):
-        key = tuple(v for k, v in r.items() if k.startswith(("topology.kind", "router.routing"))
+        key = tuple(v for k, v in r.items() if k in ("topology.kind", "router.routing")
                     or (k.startswith("traffic.") and k != "traffic.rate"))
         lines.setdefault(key, []).append(r)
     for key, rows in lines.items():

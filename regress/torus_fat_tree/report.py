@@ -10,11 +10,8 @@ import json
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-matplotlib.rcParams["svg.hashsalt"] = "angara-tlm"  # the same CSVs give the same SVG bytes
-import matplotlib.pyplot as plt  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from figures import markdown_table, plt, save  # noqa: E402
 
 # What tells a family's curves apart besides the machine, and how a legend names it.
 SERIES = {
@@ -92,13 +89,6 @@ STYLE = {"torus DOR": ("tab:blue", "-"), "torus adaptive": ("tab:green", "-."),
 MARKERS = ["o", "s", "^", "D"]
 
 
-def save(fig, out, name):
-    for ext in ("png", "svg"):
-        fig.savefig(os.path.join(out, f"{name}.{ext}"), dpi=120, bbox_inches="tight",
-                    metadata={"Date": None} if ext == "svg" else {})
-    plt.close(fig)
-
-
 def figure(name, family, nodes, lines, out):
     """Mean latency against offered load, a line per curve; a saturated point is an open marker
     joined by a dotted segment and the curve's saturation throughput a tick on the x axis."""
@@ -127,12 +117,6 @@ def figure(name, family, nodes, lines, out):
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
     save(fig, out, name)
-
-
-def table(header, rows):
-    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def number(value, digits):
@@ -208,10 +192,10 @@ def main():
     tables = []
     for name, family, nodes, s in sorted(sections, key=lambda x: (int(x[2]), x[0])):
         tables.append(f"### {nodes} nodes, {TITLES[family]}\n\n![{name}]({name}.svg)\n\n"
-                      + table(HEADER, summary_rows(s)))
+                      + markdown_table(HEADER, summary_rows(s)))
     values = {"tables": "\n\n".join(tables),
-              "at_check": table(["machine", "offered load", "AT", "LT with buffers", "LT - AT"],
-                                check_rows),
+              "at_check": markdown_table(
+                  ["machine", "offered load", "AT", "LT with buffers", "LT - AT"], check_rows),
               "minutes": f"{a.seconds / 60:.0f}", "seconds": a.seconds}
     for name, _, _, s in sections:
         for (mach, label), v in s.items():
