@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <boost/program_options.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -16,13 +17,15 @@
 #include "platform/experiments/diagram.h"
 #include "platform/experiments/registry.h"
 #include "platform/experiments/results_json.h"
+#include "platform/experiments/trace_files.h"
 #include "platform/version/version.h"
+#include "platform/waveform/vcd.h"
 
 namespace po = boost::program_options;
 
 namespace {
 
-enum ExitCode { kOk = 0, kUsage = 1, kBadConfig = 2, kModelFailure = 3 };
+enum ExitCode { kOk = 0, kUsage = 1, kBadConfig = 2, kModelFailure = 3, kDiffer = 4 };
 
 constexpr const char* kUsageText =
     "usage: angara-sim run [CONFIG.toml] [--mode at|lt] [--set section.key=value ...]\n"
@@ -30,7 +33,8 @@ constexpr const char* kUsageText =
     "       angara-sim diagram [CONFIG.toml] --node X,Y,Z --block BLOCK [--set ...]\n"
     "                          [--from CYCLE --to CYCLE] [--out diagram.svg]\n"
     "       angara-sim config [CONFIG.toml] [--mode at|lt] [--set ...]\n"
-    "       angara-sim --help | --version | run --help | diagram --help | config --help\n"
+    "       angara-sim vcd-diff EXPECTED.vcd ACTUAL.vcd\n"
+    "       angara-sim --help | --version | COMMAND --help\n"
     "\n"
     "Simulates a multi-dimensional torus of Angara-class routers (SystemC/TLM-2.0, AT or LT)\n"
     "under synthetic traffic or collective operations and writes its results. Without CONFIG\n"
@@ -38,7 +42,8 @@ constexpr const char* kUsageText =
     "parameters (500 MHz routers, 75 Gbit/s links, 80 ns link latency). Examples: configs/.\n"
     "diagram draws one packet's passage through one block (e.g. vcup_xp, the VCUp buffer of\n"
     "input port +X) of one node as an SVG timing diagram (AT). config prints the configuration\n"
-    "CONFIG and --set resolve to, every key, as a TOML file that loads back to the same run.\n";
+    "CONFIG and --set resolve to, every key, as a TOML file that loads back to the same run.\n"
+    "vcd-diff compares two waveforms signal by signal, as the golden regression does.\n";
 
 // The options every command shares: CONFIG, --set, --mode, --quiet.
 po::options_description common_options(const char* title) {
@@ -106,7 +111,9 @@ int run(int argc, char** argv) {
     const std::string out = vm["out"].template as<std::string>();
     // Before the run: a target that must not be written, or two outputs naming one file.
     std::vector<std::pair<std::string, std::filesystem::path>> outputs{{"--out", out}};
-    if (config.trace.on()) outputs.emplace_back("trace.file", config.trace.file);
+    if (config.trace.on()) {
+      for (const auto& output : angara::trace_outputs(config.trace)) outputs.push_back(output);
+    }
     angara::check_output_paths(outputs);
     const angara::ProgressSink progress = [](const std::string& line) {
       std::cerr << "angara-sim: " << line << '\n';
@@ -171,6 +178,50 @@ int diagram(int argc, char** argv) {
   });
 }
 
+int vcd_diff(int argc, char** argv) {
+  po::options_description options("vcd-diff options");
+  options.add_options()("help,h", "show this help")(
+      "expected", po::value<std::string>()->required(), "the approved VCD file")(
+      "actual", po::value<std::string>()->required(), "the VCD file to check against it");
+  po::positional_options_description positional;
+  positional.add("expected", 1).add("actual", 1);
+  po::variables_map vm;
+  constexpr const char* kText =
+      "usage: angara-sim vcd-diff EXPECTED.vcd ACTUAL.vcd\n\n"
+      "Compares two VCD files signal by signal (by full name, e.g. router_0_0_0.vcup_xp.stage).\n"
+      "Exit status 0: the same signals with the same changes; 4: they differ, and the first\n"
+      "difference is printed: the signal that differs first in time, the time and both values,\n"
+      "or the signals one file has and the other lacks; 1: usage; 2: a file cannot be read.\n";
+  try {
+    po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(),
+              vm);
+    if (vm.count("help")) {
+      std::cout << kText << '\n' << options;
+      return kOk;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "angara-sim vcd-diff: " << e.what() << "\n\n" << kText;
+    return kUsage;
+  }
+  std::array<angara::Vcd, 2> vcd;
+  for (int i = 0; i < 2; ++i) {
+    const std::string path = vm[i == 0 ? "expected" : "actual"].as<std::string>();
+    try {
+      vcd[i] = angara::read_vcd(path);
+    } catch (const std::exception& e) {
+      std::cerr << "angara-sim vcd-diff: file '" << path << "': " << e.what() << '\n';
+      return kBadConfig;
+    }
+  }
+  if (const auto diff = angara::compare_vcd(vcd[0], vcd[1])) {
+    std::cout << *diff << '\n';
+    return kDiffer;
+  }
+  std::cout << "same: " << vcd[0].signals.size() << " signals\n";
+  return kOk;
+}
+
 }  // namespace
 
 int sc_main(int argc, char** argv) {
@@ -178,6 +229,7 @@ int sc_main(int argc, char** argv) {
   if (command == "run") return run(argc - 1, argv + 1);
   if (command == "diagram") return diagram(argc - 1, argv + 1);
   if (command == "config") return config_command(argc - 1, argv + 1);
+  if (command == "vcd-diff") return vcd_diff(argc - 1, argv + 1);
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsageText;
     return kOk;

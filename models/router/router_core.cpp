@@ -312,29 +312,27 @@ Cycle RouterCore::next_wakeup(Cycle now) {
 
 void RouterCore::set_trace(std::unique_ptr<RouterTrace> trace) {
   m_trace = std::move(trace);
-  for (int p = 0; p < static_cast<int>(m_trace->credits_up.size()); ++p) {
-    const auto port = static_cast<PortId>(p);
-    for (auto [signal, vc] : {std::pair{m_trace->credits_up[p], vc_up()},
-                              std::pair{m_trace->credits_down[p], vc_down()}}) {
-      if (signal >= 0)
-        m_trace->tracer->change(signal, 0, m_credits[input_index(port, vc)].available());
-    }
+  for (int i = 0; i < static_cast<int>(m_trace->credits.size()); ++i) {
+    if (m_trace->credits[i] >= 0)
+      m_trace->tracer->change(m_trace->credits[i], 0, m_credits[i].available());
   }
 }
 
 const RouterTrace::Vc* RouterCore::traced_vc(PortId port, VcId vc) const {
-  if (port >= m_trace->vc_up.size() || (vc != vc_up() && vc != vc_down())) return nullptr;
-  const auto& v = vc == vc_up() ? m_trace->vc_up[port] : m_trace->vc_down[port];
-  return v.stage >= 0 ? &v : nullptr;
+  const auto i = static_cast<std::size_t>(input_index(port, vc));
+  if (i >= m_trace->inputs.size()) return nullptr;
+  return m_trace->inputs[i].occupancy >= 0 ? &m_trace->inputs[i] : nullptr;
 }
 
-// VCUp/VCDown: the packet is stored whole, the table read, the head analysed, then it issues.
+// A buffer holds a packet's flits from its head's arrival until its tail has left. In VCUp/VCDown
+// the packet is stored whole, the table read, the head analysed, then it issues.
 void RouterCore::trace_arrival(PortId port, const Packet& p, Cycle ready) {
   const RouterTrace::Vc* v = traced_vc(port, p.header.vc);
   if (!v) return;
   Tracer& t = *m_trace->tracer;
-  const auto stage = [&](VcStage s, Cycle at) { t.change(v->stage, at, static_cast<int>(s)); };
   t.add(v->occupancy, p.head_at, p.wire_flits());
+  if (v->stage < 0) return;
+  const auto stage = [&](VcStage s, Cycle at) { t.change(v->stage, at, static_cast<int>(s)); };
   t.change(v->packet, p.head_at, trace_id(p));
   stage(VcStage::Storing, p.head_at);
   if (port != m_local) {
@@ -356,16 +354,16 @@ void RouterCore::trace_grant(const Grant& g) {
   const RouterTrace::Vc* v = traced_vc(g.in_port, g.in_vc);
   if (!v || !g.frees_input) return;
   t.add(v->occupancy, g.tail_out, -g.packet->wire_flits());
+  if (v->stage < 0) return;
   t.change(v->stage, g.tail_out, static_cast<int>(VcStage::Idle));
   t.change(v->packet, g.tail_out, 0);
 }
 
 void RouterCore::trace_credits(PortId port, VcId vc, std::int64_t flits, Cycle at) {
-  if (port >= m_trace->credits_up.size()) return;
-  const Tracer::Signal s = vc == vc_up()     ? m_trace->credits_up[port]
-                           : vc == vc_down() ? m_trace->credits_down[port]
-                                             : -1;
-  if (s >= 0) m_trace->tracer->add(s, at, flits);
+  const auto i = static_cast<std::size_t>(input_index(port, vc));
+  if (i < m_trace->credits.size() && m_trace->credits[i] >= 0) {
+    m_trace->tracer->add(m_trace->credits[i], at, flits);
+  }
 }
 
 std::string RouterCore::port_name(PortId port) const {

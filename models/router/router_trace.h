@@ -1,8 +1,10 @@
 #pragma once
-// The trace points of one router (tracing on for its node): its links, the VCUp and VCDown
-// buffers of every port (the local port's VCUp is the PEGroup FIFO) and the credits of the
-// collective VCs. A signal index of -1 is not traced (its block was not asked for).
+// The trace points of one router (tracing on for its node): its links, the input buffers of
+// every port (point-to-point VCs, VCUp and VCDown; the local port's VCUp is the PEGroup FIFO) and
+// the credits of every output VC. A signal index of -1 is not traced (its block was not asked
+// for).
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -19,17 +21,20 @@ enum class VcStage : std::uint8_t {
   Analysis = 3,  // analysing the head flit
   Issuing = 4,   // copies leaving, one at a time
 };
+// Their names, by value, for a waveform viewer.
+inline constexpr std::array<const char*, 5> kVcStageNames{"idle", "storing", "table", "analysis",
+                                                          "issuing"};
 
 struct RouterTrace {
   struct Vc {
     Tracer::Signal occupancy = -1;  // flits in the buffer
-    Tracer::Signal stage = -1;      // VcStage of the packet last changed
-    Tracer::Signal packet = -1;     // its id (trace_id), 0 when none
+    Tracer::Signal stage = -1;      // VCUp/VCDown: VcStage of the packet last changed
+    Tracer::Signal packet = -1;     // VCUp/VCDown: its id (trace_id), 0 when none
   };
   Tracer* tracer = nullptr;
-  std::vector<Tracer::Signal> link_valid, link_packet;   // [port]: a packet on the output
-  std::vector<Tracer::Signal> credits_up, credits_down;  // [port]: free flits downstream
-  std::vector<Vc> vc_up, vc_down;                        // [port]
+  std::vector<Tracer::Signal> link_valid, link_packet;  // [port]: a packet on the output
+  std::vector<Tracer::Signal> credits;  // [port * VCs + vc]: free flits in the buffer downstream
+  std::vector<Vc> inputs;               // [port * VCs + vc]: the input buffers
 };
 
 // A short id for a packet in waveforms: its source node and the low bits of its header's high

@@ -69,8 +69,11 @@ void Tracer::write_vcd(std::ostream& out, std::uint64_t period_ps) const {
   const auto emit = [&](const Scope& scope, const auto& self) -> void {
     out << "$scope module " << scope.name << " $end\n";
     for (int s : scope.signals) {
-      out << "$var wire " << m_signals[s].width << ' ' << identifier(s) << ' ' << m_signals[s].name
-          << " $end\n";
+      // A vector with its bit range, so that a viewer names it as a save file does: name[7:0].
+      const int width = m_signals[s].width;
+      out << "$var wire " << width << ' ' << identifier(s) << ' ' << m_signals[s].name;
+      if (width > 1) out << " [" << width - 1 << ":0]";
+      out << " $end\n";
     }
     for (const Scope& c : scope.children) self(c, self);
     out << "$upscope $end\n";

@@ -14,8 +14,8 @@ namespace angara {
 // Waveforms of chosen nodes' blocks (AT only), written as a VCD file.
 struct TraceParams {
   std::vector<std::vector<int>> nodes;  // coordinates; empty: tracing off
-  std::vector<std::string> blocks{"link",        "vcup",    "vcdown", "pegroup_fifo",
-                                  "broadcaster", "reducer", "credit"};
+  std::vector<std::string> blocks{"link",         "vc",          "vcup",    "vcdown",
+                                  "pegroup_fifo", "broadcaster", "reducer", "credit"};
   std::string file = "trace.vcd";
 
   bool on() const { return !nodes.empty(); }

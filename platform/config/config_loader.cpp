@@ -224,7 +224,10 @@ const std::vector<KeySpec>& key_specs() {
       field<&Config::trace, &TraceParams::nodes>(
           "trace", "nodes", "nodes whose blocks are traced, [[x, y, ...], ...] (AT only)"),
       trace_blocks_key(),
-      field<&Config::trace, &TraceParams::file>("trace", "file", "the VCD file written"),
+      field<&Config::trace, &TraceParams::file>(
+          "trace", "file",
+          "the VCD file written, with a GTKWave save file (.gtkw) and the stage names "
+          "(.stages.txt) beside it"),
       field<&Config::traffic, &TrafficParams::pattern>(
           "traffic", "pattern", "how each source picks its destinations (docs/TRAFFIC.md)"),
       field<&Config::traffic, &TrafficParams::injection>(

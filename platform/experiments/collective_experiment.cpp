@@ -5,6 +5,7 @@
 #include "models/core/config_error.h"
 
 #include "platform/experiments/results_json.h"
+#include "platform/experiments/trace_files.h"
 #include "platform/experiments/tree_checks.h"
 #include "platform/machine/sim_runner.h"
 #include "platform/machine/system.h"
@@ -96,7 +97,7 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
     r.results_digest = workload.results_digest();
     r.rtl = system.rtl_stats();
     r.rtl_vcup = system.rtl_vcup_stats();
-    if (system.tracing()) write_file(system.trace_vcd(), config.trace.file, "trace.file");
+    if (system.tracing()) write_trace_files(system, config.trace);
     return runner.now();
   });
 }

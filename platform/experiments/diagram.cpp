@@ -14,6 +14,8 @@
 #include "models/core/config_error.h"
 #include "platform/experiments/collective_experiment.h"
 #include "platform/experiments/experiment.h"
+#include "platform/experiments/trace_files.h"
+#include "platform/machine/system.h"
 #include "platform/waveform/vcd.h"
 
 namespace angara {
@@ -34,12 +36,11 @@ std::string draw_diagram(Config config, const DiagramRequest& request) {
   std::ostringstream text;
   text << in.rdbuf();
   in.close();
-  std::filesystem::remove(file);
+  for (const auto& output : trace_outputs(config.trace)) std::filesystem::remove(output.second);
   const Vcd vcd = parse_vcd(text.str());
 
-  std::string scope = "node";
-  for (int c : request.node) scope += "_" + std::to_string(c);
-  const std::string prefix = scope + "." + request.block + ".";
+  const std::string prefix =
+      System::module_name("router", request.node) + "." + request.block + ".";
   std::vector<std::string> names;
   for (const VcdSignal& s : vcd.signals) {
     if (s.name.rfind(prefix, 0) == 0) names.push_back(s.name);
@@ -47,8 +48,9 @@ std::string draw_diagram(Config config, const DiagramRequest& request) {
   if (names.empty()) {
     throw ConfigError("--block", request.block,
                       fmt::format("no such block traced at node [{}]; blocks are vcup_<port>, "
-                                  "vcdown_<port>, link_<port>, credits_<port> (ports xp, xm, yp, "
-                                  "..., local), pegroup_fifo, broadcaster, reducer, credit_block",
+                                  "vcdown_<port>, vc_<port>, link_<port>, credits_<port> (ports "
+                                  "xp, xm, yp, ..., local), pegroup_fifo, broadcaster, reducer, "
+                                  "credit_block",
                                   fmt::join(request.node, ", ")));
   }
   const std::uint64_t period =

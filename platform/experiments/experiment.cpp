@@ -10,6 +10,7 @@
 #include "models/core/packet_ledger.h"
 #include "platform/config/config_values.h"
 #include "platform/experiments/results_json.h"
+#include "platform/experiments/trace_files.h"
 #include "platform/machine/sim_runner.h"
 #include "platform/machine/system.h"
 #include "workloads/synthetic/synthetic_traffic.h"
@@ -102,7 +103,7 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
     r.drain_complete = drain_complete;
     r.saturated =
         !drain_complete || r.accepted_flits_per_node_cycle < 0.9 * r.offered_flits_per_node_cycle;
-    if (system.tracing()) write_file(system.trace_vcd(), config.trace.file, "trace.file");
+    if (system.tracing()) write_trace_files(system, config.trace);
     return std::max(stopped_at, system.ledger().last_delivery());
   });
 }

@@ -57,15 +57,15 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
   for (NodeId n = 0; n < nodes; ++n) {
     RouterCore core(n, m_router_shared, collective_unit(n, config), m_pool);
     if (traced(n)) core.set_trace(router_trace(n, config));
-    auto router = std::make_unique<RouterShell>(fmt::format("router_{}", n).c_str(),
-                                                std::move(core), m_clock);
+    auto router =
+        std::make_unique<RouterShell>(module_name("router", n).c_str(), std::move(core), m_clock);
     auto endpoint = std::make_unique<EndpointShell>(
-        fmt::format("endpoint_{}", n).c_str(),
+        module_name("endpoint", n).c_str(),
         EndpointCore(n, *m_sources[n], observer, m_ledger, m_pool, config.fabric()), m_clock,
         endpoint_args...);
     if constexpr (std::is_same_v<RouterShell, RouterAt>) {
       if (config.rtl.vcup == BlockImpl::Rtl) {
-        auto vcup = std::make_unique<RtlVcUp>(fmt::format("rtl_vcup_{}", n).c_str(),
+        auto vcup = std::make_unique<RtlVcUp>(module_name("rtl_vcup", n).c_str(),
                                               "node " + m_topology.format(n), router->core(),
                                               m_tree_set, m_clock, m_rtl_vcup_stats);
         router->set_probe(vcup.get());
@@ -216,7 +216,7 @@ std::unique_ptr<CollectiveUnit> System::collective_unit(NodeId n, const Config& 
   if (m_trees.empty()) return nullptr;
   std::unique_ptr<ReducerBlock> reducer;
   if (config.rtl.reducer == BlockImpl::Rtl) {
-    reducer = std::make_unique<RtlReducer>(fmt::format("rtl_reducer_{}", n).c_str(),
+    reducer = std::make_unique<RtlReducer>(module_name("rtl_reducer", n).c_str(),
                                            "node " + m_topology.format(n), config.collective,
                                            m_clock, m_rtl_stats);
   }
@@ -226,19 +226,25 @@ std::unique_ptr<CollectiveUnit> System::collective_unit(NodeId n, const Config& 
   return node;
 }
 
+std::string System::module_name(const char* module, const std::vector<int>& coords) {
+  std::string name = module;
+  for (int c : coords) name += "_" + std::to_string(c);
+  return name;
+}
+
+// A fat tree's nodes have no coordinates: their index stands for them.
+std::string System::module_name(const char* module, NodeId node) const {
+  const Torus* torus = m_topology.torus();
+  if (torus == nullptr) return module_name(module, std::vector<int>{static_cast<int>(node)});
+  const Coords& c = torus->coords(node);
+  return module_name(module, std::vector<int>(c.begin(), c.begin() + torus->dims()));
+}
+
 bool System::traced(NodeId n) const {
   return std::find(m_traced.begin(), m_traced.end(), n) != m_traced.end();
 }
 
 namespace {
-
-// "node_1_0_2": a VCD scope name for a node.
-std::string scope_of(const Torus& torus, NodeId n) {
-  std::string name = "node";
-  const Coords c = torus.coords(n);
-  for (int d = 0; d < torus.dims(); ++d) name += "_" + std::to_string(c[d]);
-  return name;
-}
 
 // "xp" for +X, "wm" for -W: port names that every VCD reader takes.
 std::string port_tag(int port) {
@@ -253,31 +259,41 @@ std::unique_ptr<RouterTrace> System::router_trace(NodeId n, const Config& config
   const auto& tc = config.trace;
   auto t = std::make_unique<RouterTrace>();
   t->tracer = m_tracer.get();
-  const std::string node = scope_of(torus(), n);
+  const std::string node = module_name("router", n);
   const int dirs = torus().direction_count(), ports = dirs + 1;  // directions and the local port
+  const int p2p = m_router_shared.vcs, vcs = p2p + 2;            // then VCUp and VCDown
   t->link_valid.assign(ports, -1);
   t->link_packet.assign(ports, -1);
-  t->credits_up.assign(ports, -1);
-  t->credits_down.assign(ports, -1);
-  t->vc_up.assign(ports, {});
-  t->vc_down.assign(ports, {});
-  auto vc = [&](const std::string& scope) {
+  t->credits.assign(static_cast<std::size_t>(ports * vcs), -1);
+  t->inputs.assign(static_cast<std::size_t>(ports * vcs), {});
+  // Point-to-point buffers may be deep (router.buffer_flits): their counters are wider.
+  auto collective_vc = [&](const std::string& scope) {
     return RouterTrace::Vc{m_tracer->declare(scope, "occupancy", 8),
                            m_tracer->declare(scope, "stage", 3),
                            m_tracer->declare(scope, "packet", 32)};
   };
   for (int p = 0; p < ports; ++p) {
     const std::string tag = p < dirs ? port_tag(p) : "local";
+    RouterTrace::Vc* in = &t->inputs[static_cast<std::size_t>(p * vcs)];
+    Tracer::Signal* credits = &t->credits[static_cast<std::size_t>(p * vcs)];
     if (tc.traces("link")) {
       t->link_valid[p] = m_tracer->declare(node + ".link_" + tag, "valid", 1);
       t->link_packet[p] = m_tracer->declare(node + ".link_" + tag, "packet", 32);
     }
-    if (p < dirs && tc.traces("vcup")) t->vc_up[p] = vc(node + ".vcup_" + tag);
-    if (p < dirs && tc.traces("vcdown")) t->vc_down[p] = vc(node + ".vcdown_" + tag);
-    if (p == dirs && tc.traces("pegroup_fifo")) t->vc_up[p] = vc(node + ".pegroup_fifo");
+    if (tc.traces("vc")) {
+      for (int vc = 0; vc < p2p; ++vc) {
+        in[vc].occupancy = m_tracer->declare(node + ".vc_" + tag, fmt::format("vc{}", vc), 16);
+      }
+    }
+    if (p < dirs && tc.traces("vcup")) in[p2p] = collective_vc(node + ".vcup_" + tag);
+    if (p < dirs && tc.traces("vcdown")) in[p2p + 1] = collective_vc(node + ".vcdown_" + tag);
+    if (p == dirs && tc.traces("pegroup_fifo")) in[p2p] = collective_vc(node + ".pegroup_fifo");
     if (tc.traces("credit")) {
-      t->credits_up[p] = m_tracer->declare(node + ".credits_" + tag, "vcup", 8);
-      t->credits_down[p] = m_tracer->declare(node + ".credits_" + tag, "vcdown", 8);
+      credits[p2p] = m_tracer->declare(node + ".credits_" + tag, "vcup", 8);
+      credits[p2p + 1] = m_tracer->declare(node + ".credits_" + tag, "vcdown", 8);
+      for (int vc = 0; vc < p2p; ++vc) {
+        credits[vc] = m_tracer->declare(node + ".credits_" + tag, fmt::format("vc{}", vc), 16);
+      }
     }
   }
   return t;
@@ -287,7 +303,7 @@ std::unique_ptr<PeGroupTrace> System::pegroup_trace(NodeId n, const Config& conf
   const auto& tc = config.trace;
   auto t = std::make_unique<PeGroupTrace>();
   t->tracer = m_tracer.get();
-  const std::string node = scope_of(torus(), n);
+  const std::string node = module_name("router", n);
   if (tc.traces("broadcaster")) {
     t->broadcaster_valid = m_tracer->declare(node + ".broadcaster", "valid", 1);
     t->broadcaster_packet = m_tracer->declare(node + ".broadcaster", "packet", 32);

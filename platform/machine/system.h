@@ -56,6 +56,10 @@ class System {
   static Tree tree_from_rows(const TreeSpec& spec, const Torus& torus);
   // A node given by its coordinates in the config.
   static NodeId node_at(const Torus& torus, const std::vector<int>& coords);
+  // The SystemC name of a node's router (`module` "router") or endpoint ("endpoint"), by the
+  // node's coordinates: "router_1_0_2". A traced router's signals are under that scope.
+  static std::string module_name(const char* module, const std::vector<int>& coords);
+  std::string module_name(const char* module, NodeId node) const;
 
   const TreeSet& trees() const { return m_tree_set; }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -43,7 +44,9 @@ Vcd parse_vcd(const std::string& text) {
     } else if (word == "$var") {
       std::string kind, id, name;
       int width = 1;
-      in >> kind >> width >> id >> name >> word;
+      in >> kind >> width >> id >> name;
+      while (in >> word && word != "$end") {  // a bit range, "[7:0]"
+      }
       std::string path;
       for (const auto& s : scopes) path += s + ".";
       by_id[id] = vcd.signals.size();
@@ -66,10 +69,23 @@ Vcd parse_vcd(const std::string& text) {
       }
       const auto it = by_id.find(id);
       if (it == by_id.end()) throw std::runtime_error("VCD: change of an undeclared signal " + id);
+      if (value.empty() || value.find_first_not_of("01") != std::string::npos) {
+        throw std::runtime_error(
+            fmt::format("VCD: value '{}' of signal {} at {}: only 0 and 1 bits are read", value,
+                        vcd.signals[it->second].name, time));
+      }
       vcd.signals[it->second].changes.emplace_back(time, std::stoull(value, nullptr, 2));
     }
   }
   return vcd;
+}
+
+Vcd read_vcd(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_vcd(text.str());
 }
 
 std::optional<std::string> compare_vcd(const Vcd& expected, const Vcd& actual) {

@@ -10,7 +10,7 @@
 namespace angara {
 
 struct VcdSignal {
-  std::string name;  // full path: node_0_0_0.vcup_xp.stage
+  std::string name;  // full path: router_0_0_0.vcup_xp.stage
   int width = 1;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> changes;  // (time ps, value), in order
 
@@ -23,6 +23,8 @@ struct Vcd {
 };
 
 Vcd parse_vcd(const std::string& text);
+// The VCD file at `path`; throws std::runtime_error when it cannot be read.
+Vcd read_vcd(const std::string& path);
 
 // None if the two carry the same signals with the same changes; otherwise a message a person can
 // read: the first signal (in declaration order) that differs, the first time it does, and the

@@ -20,6 +20,7 @@
 #include "platform/config/config_loader.h"
 #include "platform/experiments/collective_experiment.h"
 #include "platform/experiments/results_json.h"
+#include "platform/experiments/trace_files.h"
 #include "platform/waveform/vcd.h"
 #include "regress/support/isolated.h"
 
@@ -68,7 +69,7 @@ std::string waveform(const std::string& scenario, int perturb = 0) {
   }
 #endif
   std::string text = read(file);
-  fs::remove(file);
+  for (const auto& output : trace_outputs(c.trace)) fs::remove(output.second);
   return text;
 }
 

@@ -64,7 +64,8 @@ for word in --set --mode --out --quiet sim.quantum_cycles topology.dims router.d
   grep -q -- "$word" <<< "$help" && ok || fail "--help does not mention $word"
 done
 # Every command's --help, required options missing or not: exit 0, its own options on stdout.
-for args in "--help" "run --help" "diagram --help" "config --help" "diagram --node 0,0,0 --help"; do
+for args in "--help" "run --help" "diagram --help" "config --help" "diagram --node 0,0,0 --help" \
+            "vcd-diff --help"; do
   # shellcheck disable=SC2086
   out=$("$sim" $args 2> "$work/err.txt")
   [ $? -eq 0 ] && [ ! -s "$work/err.txt" ] && grep -q "usage: angara-sim" <<< "$out" && ok \
@@ -124,6 +125,25 @@ grep -q "<svg" "$work/vcup.svg" && grep -q "vcup_xm.stage" "$work/vcup.svg" && g
   && ok || fail "the VCUp diagram lacks its signals"
 "$sim" "${diagram[@]}" --block nowhere --out "$work/none.svg" > /dev/null 2> "$work/err.txt"
 [ $? -eq 2 ] && grep -q -- "--block" "$work/err.txt" && [ ! -e "$work/none.svg" ] && ok || fail "a bad block should exit 2"
+# A traced run writes the VCD, a GTKWave save file showing every signal and the stage names.
+traced=(run "${quick[@]}" --set 'topology.dims=[4,4]' --set 'trace.nodes=[[1,0]]' --set 'trace.blocks=["vc","credit","vcup"]')
+"$sim" "${traced[@]}" --set "trace.file=\"$work/w.vcd\"" --out "$work/w.json" > /dev/null
+vars=$(grep -c '^\$var' "$work/w.vcd")
+[ "$vars" -gt 0 ] && [ "$(grep -c '^router_1_0\.' "$work/w.gtkw")" -eq "$vars" ] && grep -q '^\[dumpfile\] "w.vcd"' "$work/w.gtkw" \
+  && ok || fail "w.gtkw should name w.vcd and show its $vars signals"
+grep -q "router_1_0.vc_xp.vc0\[15:0\]" "$work/w.gtkw" && grep -q "router_1_0.credits_ym.vc1\[15:0\]" "$work/w.gtkw" \
+  && ok || fail "the point-to-point VCs' occupancy and credits are not traced"
+grep -B1 "router_1_0.vcup_xp.stage" "$work/w.gtkw" | grep -q "^\^1 w.stages.txt" && grep -q "^4 issuing$" "$work/w.stages.txt" \
+  && ok || fail "the stage signals should be shown through w.stages.txt"
+# vcd-diff: the same waveform, another one (exit 4, the first difference), a file that is not there.
+"$sim" "${traced[@]}" --set "trace.file=\"$work/w2.vcd\"" --out "$work/w2.json" > /dev/null
+"$sim" "${traced[@]}" --set traffic.rate=0.2 --set "trace.file=\"$work/w3.vcd\"" --out "$work/w3.json" > /dev/null
+"$sim" vcd-diff "$work/w.vcd" "$work/w2.vcd" | grep -q "^same: $vars signals" && ok || fail "vcd-diff of equal waveforms"
+"$sim" vcd-diff "$work/w.vcd" "$work/w3.vcd" > "$work/diff.txt"
+[ $? -eq 4 ] && grep -q "^router_1_0\..* first differs at [0-9]* ps .*: expected [0-9]*, got [0-9]*$" "$work/diff.txt" \
+  && ok || fail "vcd-diff of different waveforms: $(cat "$work/diff.txt")"
+"$sim" vcd-diff "$work/w.vcd" "$work/nowhere.vcd" > /dev/null 2> "$work/err.txt"
+[ $? -eq 2 ] && grep -q "nowhere.vcd" "$work/err.txt" && ok || fail "vcd-diff of a missing file should exit 2 naming it"
 "$sim" run "${quick[@]}" --set 'trace.nodes=[[0,0,0]]' --mode lt --out "$work/lt.json" > /dev/null 2> "$work/err.txt"
 [ $? -eq 2 ] && grep -q "sim.mode" "$work/err.txt" && ok || fail "tracing in LT should be refused"
 

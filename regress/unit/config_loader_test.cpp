@@ -421,7 +421,8 @@ TEST(ConfigLoader, HelpListsEveryValueOfAnEnumeratedKey) {
       {"traffic.injection", "values: bernoulli, poisson, on_off"},
       {"pcie.encoding", "values: 8b10b, 128b130b"},
       {"rtl.vcup", "values: model, rtl"},
-      {"trace.blocks", "values: link, vcup, vcdown, pegroup_fifo, broadcaster, reducer, credit"}};
+      {"trace.blocks",
+       "values: link, vc, vcup, vcdown, pegroup_fifo, broadcaster, reducer, credit"}};
   for (const auto& [key, values] : expected) {
     EXPECT_NE(help_of(help, key).find(values), std::string::npos) << help_of(help, key);
   }
