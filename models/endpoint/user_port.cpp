@@ -71,7 +71,7 @@ void UserPort::hand_on() {
     }
     const sc_core::sc_time at =
         m_clock.period() * static_cast<double>(m_ready.top().message.delivered);
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time& now = sc_core::sc_time_stamp();
     if (m_at && at > now) {
       sc_core::wait(at - now, m_became_ready);  // an earlier one may become whole meanwhile
       continue;

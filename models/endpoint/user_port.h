@@ -43,7 +43,7 @@ class UserPort : public sc_core::sc_module, public UserPortCore {
  private:
   struct Ready {
     UserMessage message;
-    std::uint64_t order;  // among equal delivery times: the order they became whole
+    std::uint64_t order = 0;  // among equal delivery times: the order they became whole
   };
   struct Later {
     bool operator()(const Ready& a, const Ready& b) const {

@@ -47,8 +47,9 @@ class Generator : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<Generator> socket;
 
-  Generator(const sc_core::sc_module_name& name, unsigned self, std::vector<unsigned> peers,
-            int count, std::uint64_t seed, sc_core::sc_time gap, bool decoupled, Streams& sent)
+  Generator(const sc_core::sc_module_name& name, unsigned self, const std::vector<unsigned>& peers,
+            int count, std::uint64_t seed, const sc_core::sc_time& gap, bool decoupled,
+            Streams& sent)
       : sc_core::sc_module(name),
         socket("socket"),
         m_self(self),
@@ -114,7 +115,7 @@ class Receiver : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<Receiver> socket;
 
-  Receiver(const sc_core::sc_module_name& name, unsigned self, sc_core::sc_time period,
+  Receiver(const sc_core::sc_module_name& name, unsigned self, const sc_core::sc_time& period,
            Streams& received, std::vector<Arrival>& arrivals)
       : sc_core::sc_module(name),
         socket("socket"),
