@@ -37,6 +37,25 @@ if "$work/user/user_main" > "$work/run.txt" 2>&1; then ok; else fail "user_main 
 grep -q "^angara-tlm $version: [1-9][0-9]* packets delivered" "$work/run.txt" && ok \
   || fail "user_main delivered nothing: $(cat "$work/run.txt")"
 
+# Embedding: the user's own generators and receivers bound to the machine's user ports, in each
+# mode; every message must arrive.
+if cmake -S "$here/embed" -B "$work/embed" -DCMAKE_PREFIX_PATH="$prefix" \
+     -DCMAKE_BUILD_TYPE=Release > "$work/embed-configure.log" 2>&1 &&
+   cmake --build "$work/embed" > "$work/embed-build.log" 2>&1; then
+  ok
+else
+  fail "the embedding program did not build: $(tail -20 "$work/embed-configure.log" "$work/embed-build.log")"
+fi
+for mode in at lt lt_buffers; do
+  if "$work/embed/embed_main" $mode > "$work/embed-$mode.txt" 2>&1 &&
+     grep -q "^embedded angara-tlm ($mode): \([1-9][0-9]*\) messages sent, \1 arrived" \
+       "$work/embed-$mode.txt"; then
+    ok
+  else
+    fail "embed_main $mode: $(cat "$work/embed-$mode.txt")"
+  fi
+done
+
 # pkg-config: its version, and its libraries link the same object in their order.
 export PKG_CONFIG_PATH=$(dirname "$pc")
 [ "$(pkg-config --modversion angara-tlm)" = "$version" ] && ok || fail "pkg-config version"
