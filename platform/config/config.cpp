@@ -201,14 +201,23 @@ void Config::validate() const {
   if (!topology.torus()) validate_fat_tree();
   const int dims = topology.torus() ? static_cast<int>(topology.dims.size()) : 1;
   routed().validate(dims);
-  if ((!faults.nodes.empty() || faults.random_nodes > 0) &&
-      workload.kind != WorkloadKind::Synthetic) {
+  // Synthetic traffic never picks a failed node and the subnet's trees leave them out; the CPU
+  // programs (message benchmarks, software collectives, applications) run a rank on every node.
+  const bool failed_nodes = !faults.nodes.empty() || faults.random_nodes > 0;
+  if (failed_nodes && workload.kind != WorkloadKind::Synthetic &&
+      workload.kind != WorkloadKind::Collective) {
     throw ConfigError(faults.nodes.empty() ? "faults.random_nodes" : "faults.nodes",
                       faults.nodes.empty() ? fmt::format("{}", faults.random_nodes)
                                            : fmt::format("{} nodes", faults.nodes.size()),
                       fmt::format("failed nodes are routed around for workload.kind = "
-                                  "\"synthetic\" only (here {}); fail links instead",
+                                  "\"synthetic\" and \"collective\" only (here {}, which runs a "
+                                  "rank on every node); fail links instead",
                                   config_values::json_value(workload.kind).dump()));
+  }
+  if (failed_nodes && workload.kind == WorkloadKind::Collective && workload.background_rate > 0) {
+    throw ConfigError("workload.background_rate", fmt::format("{}", workload.background_rate),
+                      "the collectives' background traffic runs on every node, and [faults] "
+                      "fails nodes: set it to 0, or fail links only");
   }
   link.validate("link");
   endpoint.validate("endpoint");
