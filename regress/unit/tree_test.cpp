@@ -158,7 +158,9 @@ TEST(Tree, TreesAroundFailuresAreValidAndAvoidThem) {
           const TreeRow& row = tree->rows[n];
           EXPECT_EQ(row.member && row.pe, !faults.node_failed(n)) << torus.format(n);
           EXPECT_FALSE(faults.node_failed(n) && row.member) << torus.format(n);
-          if (row.member && row.to_root) EXPECT_FALSE(faults.hop_failed(n, *row.to_root));
+          if (row.member && row.to_root) {
+            EXPECT_FALSE(faults.hop_failed(n, *row.to_root));
+          }
         }
       }
     }
