@@ -58,6 +58,11 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
            for (int k = 0; k < workload.operations(); ++k) open += !workload.complete(k);
            return open;
          }});
+    runner.count([&workload] {
+      std::uint64_t done = 0;
+      for (int k = 0; k < workload.operations(); ++k) done += workload.complete(k) ? 1 : 0;
+      return WorkDone{"operation", done, static_cast<std::uint64_t>(workload.operations())};
+    });
     // An operation is over for the next to start once the kernel has passed the cycle at which
     // AT's endpoints took its last delivery: an AT router hands a packet to its endpoint as it
     // starts it on the ejection channel. LT knows of deliveries sooner, in the call that sends

@@ -254,7 +254,7 @@ mkdir -p "$work/fake"
 cp "$sweep" "$work/fake/angara-sweep"
 cat > "$work/fake/angara-sim" << 'EOF'
 #!/bin/sh
-# called as: angara-sim run CONFIG --out RESULTS --quiet
+# called as: angara-sim run CONFIG --out RESULTS
 if grep -qx "seed = 2" "$2"; then kill -KILL $$; fi
 echo '{}' > "$4"
 EOF
