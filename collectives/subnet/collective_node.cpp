@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 
 namespace angara {
@@ -45,8 +46,8 @@ CollectiveRoute CollectiveNode::arrival(Packet& p, bool from_pe) {
       route.pegroup = true;
       return route;
     default:
-      throw ModelError(fmt::format("node {}: packet kind {} on a collective VC", m_node,
-                                   static_cast<int>(p.header.kind)));
+      model_error(report_id::kCollective, fmt::format("node {}: packet kind {} on a collective VC",
+                                                      m_node, static_cast<int>(p.header.kind)));
   }
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 
+#include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 
 namespace angara {
@@ -89,9 +90,10 @@ void PeGroup::accept(Packet* p, bool from_pe, Cycle at, std::vector<CollectiveSe
     default:
       break;
   }
-  throw ModelError(fmt::format("node {}: the PEGroup cannot take a packet of kind {} from {}",
-                               m_node, static_cast<int>(p->header.kind),
-                               from_pe ? "the processor" : "the network"));
+  model_error(
+      report_id::kCollective,
+      fmt::format("node {}: the PEGroup cannot take a packet of kind {} from {}", m_node,
+                  static_cast<int>(p->header.kind), from_pe ? "the processor" : "the network"));
 }
 
 void PeGroup::reduce(Packet* p, Cycle at, std::vector<CollectiveSend>& out) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 
 namespace angara {
@@ -20,8 +21,9 @@ Reducer::Outcome Reducer::add(Packet* packet, const TreeRow& row, Cycle at) {
     slot.partial = packet;
   } else {
     if (slot.partial->header.op != h.op || slot.partial->header.data_flits != h.data_flits) {
-      throw ModelError(fmt::format("reduce {} of tree {}: contributions disagree on op or size",
-                                   h.reduce_id, h.tree_id));
+      model_error(report_id::kCollective,
+                  fmt::format("reduce {} of tree {}: contributions disagree on op or size",
+                              h.reduce_id, h.tree_id));
     }
     reduce_flits(ReduceOp::decode(h.op).reduction, slot.partial->data.data(), packet->data.data(),
                  h.data_flits);

@@ -1,5 +1,6 @@
 #include "collectives/subnet/tree.h"
 
+#include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 
 #include <fmt/format.h>
@@ -333,8 +334,9 @@ void validate_tree(const Torus& torus, const Tree& tree) {
 const TreeRow& member_row(const TreeSet& trees, NodeId node, int tree) {
   const Tree* t = trees.at(static_cast<std::size_t>(tree));
   if (!t || !t->rows.at(node).member) {
-    throw ModelError(fmt::format("node {}: collective packet on tree {}, which this node is not in",
-                                 node, tree));
+    model_error(report_id::kCollective,
+                fmt::format("node {}: collective packet on tree {}, which this node is not in",
+                            node, tree));
   }
   return t->rows[node];
 }

@@ -11,8 +11,9 @@ void PacketLedger::injected(const Packet& packet) {
   if (src >= m_arrived.size()) m_arrived.resize(src + 1);
   auto& arrived = m_arrived[src];
   if (seq != sequence(static_cast<NodeId>(src), arrived.size())) {
-    throw ModelError(fmt::format("packet #{} injected out of sequence (expected #{})", seq,
-                                 sequence(static_cast<NodeId>(src), arrived.size())));
+    model_error(report_id::kConservation,
+                fmt::format("packet #{} injected out of sequence (expected #{})", seq,
+                            sequence(static_cast<NodeId>(src), arrived.size())));
   }
   arrived.push_back(false);
   ++m_injected;
@@ -23,20 +24,23 @@ void PacketLedger::delivered(const Packet& packet, NodeId at) {
   const auto src = static_cast<std::size_t>(h.sequence() >> kSeqSourceShift);
   const std::uint64_t n = h.sequence() & ((std::uint64_t{1} << kSeqSourceShift) - 1);
   if (src >= m_arrived.size() || n >= m_arrived[src].size()) {
-    throw ModelError(
+    model_error(
+        report_id::kConservation,
         fmt::format("packet #{} delivered to node {} but never injected", h.sequence(), at));
   }
   if (m_arrived[src][n]) {
-    throw ModelError(fmt::format("packet #{} delivered twice (now to node {})", h.sequence(), at));
+    model_error(report_id::kConservation,
+                fmt::format("packet #{} delivered twice (now to node {})", h.sequence(), at));
   }
   m_arrived[src][n] = true;
   if (h.dst != at) {
-    throw ModelError(
-        fmt::format("packet #{} for node {} delivered to node {}", h.sequence(), h.dst, at));
+    model_error(report_id::kConservation, fmt::format("packet #{} for node {} delivered to node {}",
+                                                      h.sequence(), h.dst, at));
   }
   if (!check_pattern_intact(packet)) {
-    throw ModelError(fmt::format("packet #{} from node {} arrived with a corrupted payload",
-                                 h.sequence(), h.src));
+    model_error(report_id::kConservation,
+                fmt::format("packet #{} from node {} arrived with a corrupted payload",
+                            h.sequence(), h.src));
   }
   ++m_delivered;
   m_last_delivery = std::max(m_last_delivery, packet.tail_at);

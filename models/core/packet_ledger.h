@@ -9,15 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "models/core/model_error.h"
 #include "models/core/packet.h"
 
 namespace angara {
-
-// A failure inside the model (conservation broken, deadlock): not the user's config.
-class ModelError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 class PacketLedger {
  public:

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 
 namespace angara {
@@ -45,14 +46,16 @@ std::optional<PacketRequest> UserPortCore::next() {
 
 void UserPortCore::put_back(const PacketRequest& request) {
   if (m_handed == 0 || m_out[m_handed - 1].request.tag != request.tag) {
-    throw ModelError(fmt::format("user port {}: a request put back out of order", m_id));
+    model_error(report_id::kUserPort,
+                fmt::format("user port {}: a request put back out of order", m_id));
   }
   --m_handed;
 }
 
 void UserPortCore::fill(Packet& packet, const PacketRequest& request) {
   if (m_handed == 0 || m_out.front().request.tag != request.tag) {
-    throw ModelError(fmt::format("user port {}: a packet filled out of order", m_id));
+    model_error(report_id::kUserPort,
+                fmt::format("user port {}: a packet filled out of order", m_id));
   }
   const Outgoing& out = m_out.front();
   packet.header.set_tag(out.tag);
@@ -65,8 +68,9 @@ void UserPortCore::fill(Packet& packet, const PacketRequest& request) {
 void UserPortCore::receive(const Packet& packet, std::vector<UserMessage>& whole) {
   const PacketHeader& h = packet.header;
   if (h.kind != PacketKind::Message || h.dst != m_id) {
-    throw ModelError(fmt::format("user port {}: a packet from node {} for node {} arrived here",
-                                 m_id, h.src, h.dst));
+    model_error(report_id::kUserPort,
+                fmt::format("user port {}: a packet from node {} for node {} arrived here", m_id,
+                            h.src, h.dst));
   }
   const MessageTag tag = h.tag();
   Stream& stream = m_streams[h.src];
@@ -74,8 +78,9 @@ void UserPortCore::receive(const Packet& packet, std::vector<UserMessage>& whole
   const auto* data = reinterpret_cast<const unsigned char*>(packet.data.data());
   piece.bytes.assign(data, data + h.data_flits * kFlitBits / 8);  // gather() trims the padding
   if (tag.packet < stream.expected || stream.early.count(tag.packet) != 0) {
-    throw ModelError(fmt::format("user port {}: packet {} from node {} delivered twice", m_id,
-                                 tag.packet, h.src));
+    model_error(report_id::kUserPort,
+                fmt::format("user port {}: packet {} from node {} delivered twice", m_id,
+                            tag.packet, h.src));
   }
   if (tag.packet != stream.expected) {
     stream.early.emplace(tag.packet, std::move(piece));

@@ -4,6 +4,7 @@
 
 #include <deque>
 
+#include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 
 namespace angara {
@@ -72,9 +73,10 @@ void post_write(tlm::tlm_initiator_socket<>& socket, const char* what, unsigned 
   socket->b_transport(gp, delay);
   if (!gp.is_response_ok()) {
     const std::string reason = take_refusal(gp);
-    throw ModelError(fmt::format("node {}: {}: write of {} bytes to {:#x} refused: {}{}{}", node,
-                                 what, bytes, address, gp.get_response_string(),
-                                 reason.empty() ? "" : ": ", reason));
+    model_error(
+        report_id::kNode,
+        fmt::format("node {}: {}: write of {} bytes to {:#x} refused: {}{}{}", node, what, bytes,
+                    address, gp.get_response_string(), reason.empty() ? "" : ": ", reason));
   }
 }
 

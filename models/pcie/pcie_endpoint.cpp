@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "models/core/collective_format.h"
+#include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 
 namespace angara {
@@ -41,9 +42,9 @@ void PcieEndpoint::receive(const Packet& packet) {
       m_rx.land_collective(packet);
       return;
     default:
-      throw ModelError(fmt::format("node {}: the PCIe endpoint cannot take packet #{} of kind {}",
-                                   m_id, packet.header.high_word,
-                                   static_cast<int>(packet.header.kind)));
+      model_error(report_id::kNode,
+                  fmt::format("node {}: the PCIe endpoint cannot take packet #{} of kind {}", m_id,
+                              packet.header.high_word, static_cast<int>(packet.header.kind)));
   }
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "models/core/config_error.h"
+#include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 
 namespace angara {
@@ -223,8 +224,8 @@ void RtlReducer::drive_inputs(Cycle c) {
 void RtlReducer::mismatch(Cycle c, const std::string& signal, const std::string& model,
                           const std::string& rtl) const {
   const auto t = sc_core::sc_time::from_value(c * m_clock.period().value());
-  throw ModelError(fmt::format("{} Reducer RTL: {} at cycle {} ({}): model {}, RTL {}", m_where,
-                               signal, c, t.to_string(), model, rtl));
+  model_error(report_id::kRtl, fmt::format("{} Reducer RTL: {} at cycle {} ({}): model {}, RTL {}",
+                                           m_where, signal, c, t.to_string(), model, rtl));
 }
 
 }  // namespace angara

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "models/core/config_error.h"
+#include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 #include "models/router/router_trace.h"
 
@@ -314,8 +315,8 @@ std::string RtlVcUp::Lane::target_name(std::uint32_t bits) const {
 void RtlVcUp::Lane::mismatch(Cycle c, const std::string& signal, const std::string& model,
                              const std::string& rtl) const {
   const auto t = sc_core::sc_time::from_value(c * m_clock.period().value());
-  throw ModelError(fmt::format("{} RTL: {} at cycle {} ({}): model {}, RTL {}", m_where, signal, c,
-                               t.to_string(), model, rtl));
+  model_error(report_id::kRtl, fmt::format("{} RTL: {} at cycle {} ({}): model {}, RTL {}", m_where,
+                                           signal, c, t.to_string(), model, rtl));
 }
 
 RtlVcUp::RtlVcUp(const sc_core::sc_module_name& name, std::string where, const RouterCore& core,

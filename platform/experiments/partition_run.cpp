@@ -8,6 +8,7 @@
 #include <string>
 
 #include "models/core/config_error.h"
+#include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 #include "platform/experiments/child_run.h"
 #include "platform/experiments/registry.h"
@@ -39,7 +40,8 @@ RunOutput run_partition(const Config& config, std::size_t index, const ProgressS
     if (e.type() == "ConfigError") {
       throw ConfigError(fmt::format("partition[{}]", index), p.box(), e.what());
     }
-    throw ModelError(fmt::format("partition {} ({}): {}", index, p.box(), e.what()));
+    model_error(report_id::kPartition,
+                fmt::format("partition {} ({}): {}", index, p.box(), e.what()));
   }
   RunOutput output{reply.at("json"), reply.at("summary").get<std::string>(), {}};
   for (const auto& f : reply.at("side_files")) {

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 
+#include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 #include "platform/machine/system.h"
 #include "workloads/synthetic/scripted_traffic.h"
@@ -37,12 +38,13 @@ std::vector<ProbeDelivery> run_probes(const Config& config, const std::vector<Pr
   System system(config, std::move(sources), recorder);
   sc_core::sc_start();
   if (system.ledger().in_flight() > 0) {
-    throw ModelError("probes stuck: " + system.oldest_blocked(system.clock().now()).value_or("?"));
+    model_error(report_id::kDeadlock,
+                "probes stuck: " + system.oldest_blocked(system.clock().now()).value_or("?"));
   }
   std::vector<ProbeDelivery> out;
   for (const Probe& p : probes) {
     const auto it = recorder.m_seen.find({p.src, p.dst, p.created});
-    if (it == recorder.m_seen.end()) throw ModelError("a probe was not delivered");
+    if (it == recorder.m_seen.end()) model_error(report_id::kDeadlock, "a probe was not delivered");
     out.push_back({p, it->second.first, it->second.second});
   }
   return out;

@@ -8,6 +8,7 @@
 #include "collectives/software/software_collectives.h"
 #include "collectives/software/subnet_collectives.h"
 #include "models/core/config_error.h"
+#include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 #include "models/node/collective_port.h"
 #include "platform/experiments/results_json.h"
@@ -231,9 +232,10 @@ const std::vector<std::int64_t>& Harness::expected(int k) {
 void Harness::check(NodeId node, int k, const std::vector<std::int64_t>& got) {
   const auto& want = expected(k);
   auto fail = [&](const std::string& what) {
-    throw ModelError(fmt::format("software {} ({}), operation {}: node {} {}: {}",
-                                 op_label(m_wl.op), m_tree ? "tree" : "all nodes", k, node,
-                                 m_machine.torus().format(node), what));
+    model_error(
+        report_id::kCollective,
+        fmt::format("software {} ({}), operation {}: node {} {}: {}", op_label(m_wl.op),
+                    m_tree ? "tree" : "all nodes", k, node, m_machine.torus().format(node), what));
   };
   if (got.size() != want.size()) {
     fail(fmt::format("got {} words, expected {}", got.size(), want.size()));

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 #include "platform/machine/sim_runner.h"
 
@@ -118,8 +119,8 @@ void NodeMachine::run(const ProgressSink& progress, std::function<WorkDone()> wo
   runner.count(std::move(work));
   runner.run_until(kNever, "programs",
                    [this] { return !m_failure.empty() || m_finished == m_loaded; });
-  if (!m_failure.empty()) throw ModelError(m_failure);
-  if (m_finished != m_loaded) throw ModelError(waiting_nodes());
+  if (!m_failure.empty()) model_error(report_id::kNode, m_failure);
+  if (m_finished != m_loaded) model_error(report_id::kNode, waiting_nodes());
 }
 
 }  // namespace angara

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 
 namespace angara {
@@ -48,11 +49,13 @@ void SimRunner::check_progress() {
 
 void SimRunner::deadlock(const std::string& why) const {
   if (m_watch.blocked) {
-    throw ModelError(fmt::format("deadlock at cycle {}: {}; {}", now(), why, m_watch.blocked()));
+    model_error(report_id::kDeadlock,
+                fmt::format("deadlock at cycle {}: {}; {}", now(), why, m_watch.blocked()));
   }
-  throw ModelError(fmt::format("deadlock at cycle {}: {} with {} outstanding; oldest blocked: {}",
-                               now(), why, m_watch.outstanding(),
-                               m_system.oldest_blocked(now()).value_or("none")));
+  model_error(
+      report_id::kDeadlock,
+      fmt::format("deadlock at cycle {}: {} with {} outstanding; oldest blocked: {}", now(), why,
+                  m_watch.outstanding(), m_system.oldest_blocked(now()).value_or("none")));
 }
 
 void SimRunner::report(const char* phase) {

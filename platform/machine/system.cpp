@@ -13,6 +13,7 @@
 #include "models/endpoint/endpoint_lt.h"
 #include "models/router/router_at.h"
 #include "models/router/router_lt.h"
+#include "platform/machine/model_reports.h"
 
 namespace angara {
 
@@ -22,6 +23,7 @@ System::System(const Config& config, std::vector<std::unique_ptr<TrafficSource>>
       m_router_shared(m_topology, config.fabric(), config.sim.seed),
       m_clock(config.router.clock_mhz),
       m_sources(std::move(sources)) {
+  report_model_errors_to_systemc();
   if (config.trace.on()) {
     m_tracer = std::make_unique<Tracer>();
     for (const auto& c : config.trace.nodes) m_traced.push_back(node_at(torus(), c));

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <systemc>
 #include <vector>
 
+#include "models/core/model_error.h"
 #include "models/core/zero_load.h"
 #include "models/topology/torus.h"
 #include "platform/experiments/experiment.h"
@@ -150,6 +152,42 @@ TEST(Watchdog, NamesRouterPortAndVcWhenTheNetworkDeadlocks) {
     EXPECT_NE(what.find("input port"), std::string::npos) << what;
     EXPECT_NE(what.find(" VC "), std::string::npos) << what;
   }
+}
+
+// The deadlock of the test above, as a host's report settings see it.
+Config deadlocking() {
+  Config c = small_run({4, 4}, 1.0, DeadlockScheme::None);
+  c.router.vcs = 1;
+  c.router.buffer_flits = 17;
+  c.sim.watchdog_cycles = 2000;
+  return c;
+}
+
+TEST(Watchdog, ReportsThroughSystemCUnderItsMessageId) {
+  // By default the report is only cached, and the model throws its ModelError.
+  const auto quiet = run_isolated([] {
+    try {
+      run_experiment(deadlocking());
+    } catch (const ModelError&) {
+      const sc_core::sc_report* cached = sc_core::sc_report_handler::get_cached_report();
+      return nlohmann::json{{"cached", cached ? cached->get_msg_type() : "none"}};
+    }
+    return nlohmann::json{{"cached", "no ModelError"}};
+  });
+  EXPECT_EQ(quiet["cached"], "/angara/deadlock");
+  // A host that asks SystemC to throw gets the sc_report, its id and message.
+  const auto thrown = run_isolated([] {
+    sc_core::sc_report_handler::set_actions(report_id::kDeadlock, sc_core::SC_ERROR,
+                                            sc_core::SC_THROW);
+    try {
+      run_experiment(deadlocking());
+    } catch (const sc_core::sc_report& r) {
+      return nlohmann::json{{"id", r.get_msg_type()}, {"message", r.get_msg()}};
+    }
+    return nlohmann::json{{"id", "no sc_report"}};
+  });
+  EXPECT_EQ(thrown["id"], "/angara/deadlock");
+  EXPECT_NE(thrown.value("message", "").find("deadlock at cycle"), std::string::npos) << thrown;
 }
 
 TEST(SteadyState, LatencyGrowsWithLoadAndThroughputLevelsOff) {

@@ -9,6 +9,7 @@
 
 #include "collectives/software/software_collectives.h"
 #include "collectives/software/subnet_collectives.h"
+#include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 #include "models/core/rng.h"
 #include "models/node/collective_port.h"
@@ -27,10 +28,11 @@ Cycle compute_cycles(const NodeContext& ctx, const Kernel& kernel, double part, 
 void check_halo(NodeId node, int k, NodeId from, const std::vector<std::byte>& halo) {
   for (std::size_t i = 0; i < halo.size(); ++i) {
     if (halo[i] != send_pattern(i)) {
-      throw ModelError(fmt::format(
-          "heat: node {} step {}: byte {} of the halo from node {} is "
-          "{:#04x}, sent as {:#04x}",
-          node, k, i, from, static_cast<int>(halo[i]), static_cast<int>(send_pattern(i))));
+      model_error(report_id::kApplication,
+                  fmt::format("heat: node {} step {}: byte {} of the halo from node {} is "
+                              "{:#04x}, sent as {:#04x}",
+                              node, k, i, from, static_cast<int>(halo[i]),
+                              static_cast<int>(send_pattern(i))));
     }
   }
 }
@@ -190,8 +192,9 @@ Task heat_program(NodeContext ctx, const HeatGrid& grid,
       co_await tree_allreduce(mailbox, ctx.torus, tree, Reduction::Max, words);
     }
     if (words[0] != expected_max[k]) {
-      throw ModelError(fmt::format("heat: node {} step {}: allreduce(max) gave {}, expected {}",
-                                   node, k, words[0], expected_max[k]));
+      model_error(report_id::kApplication,
+                  fmt::format("heat: node {} step {}: allreduce(max) gave {}, expected {}", node, k,
+                              words[0], expected_max[k]));
     }
     r.end = cpu.local_time();
     r.collective = r.end - start;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "models/core/collective_format.h"
+#include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 #include "workloads/collective/collective_inputs.h"
 #include "workloads/synthetic/synthetic_traffic.h"
@@ -207,16 +208,18 @@ std::uint64_t CollectiveWorkload::results_digest() const {
 void CollectiveWorkload::expect(bool condition, const Packet& p, NodeId at,
                                 const char* what) const {
   if (condition) return;
-  throw ModelError(fmt::format("collective {} of tree {} (reduce id {}) at node {}: {}",
-                               static_cast<int>(p.header.kind), p.header.tree_id,
-                               p.header.reduce_id, at, what));
+  model_error(
+      report_id::kCollective,
+      fmt::format("collective {} of tree {} (reduce id {}) at node {}: {}",
+                  static_cast<int>(p.header.kind), p.header.tree_id, p.header.reduce_id, at, what));
 }
 
 CollectiveWorkload::Job& CollectiveWorkload::job_of(const Packet& p) {
   for (Job& j : m_jobs) {
     if (j.target.tree.id == p.header.tree_id) return j;
   }
-  throw ModelError(
+  model_error(
+      report_id::kCollective,
       fmt::format("a collective packet on tree {}, which runs no operation", p.header.tree_id));
 }
 
@@ -227,8 +230,9 @@ CollectiveWorkload::Op& CollectiveWorkload::op_of(Job& job, const Packet& p) {
     const auto k = static_cast<int>(&op - job.ops.data());
     if (k % kReducesPerTree == p.header.reduce_id && op.received != job.expected) return op;
   }
-  throw ModelError(fmt::format("a collective packet (tree {}, reduce id {}) for no open operation",
-                               p.header.tree_id, p.header.reduce_id));
+  model_error(report_id::kCollective,
+              fmt::format("a collective packet (tree {}, reduce id {}) for no open operation",
+                          p.header.tree_id, p.header.reduce_id));
 }
 
 void CollectiveWorkload::delivered(const Packet& p, NodeId at) {

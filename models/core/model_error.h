@@ -1,0 +1,39 @@
+#pragma once
+// Failures inside the model (conservation broken, a deadlock, a collective's arithmetic wrong): not
+// the user's config. Each is reported under a message id ("/angara/deadlock", ...) to the hook a
+// SystemC platform installs (platform/machine: SystemC's report handler, so that a host's report
+// settings apply), then thrown as a ModelError: the model cannot go on from where it failed.
+
+#include <array>
+#include <stdexcept>
+#include <string>
+
+namespace angara {
+
+class ModelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The message ids, one per kind of failure.
+namespace report_id {
+inline constexpr const char* kConservation = "/angara/conservation";  // the packet ledger
+inline constexpr const char* kDeadlock = "/angara/deadlock";          // the watchdog
+inline constexpr const char* kCollective = "/angara/collective";      // the subnet and its results
+inline constexpr const char* kNode = "/angara/node";                  // CPUs, PCIe, message library
+inline constexpr const char* kApplication = "/angara/application";    // applications' results
+inline constexpr const char* kRtl = "/angara/rtl";              // an RTL block against the model
+inline constexpr const char* kUserPort = "/angara/user_port";   // an embedding user's port
+inline constexpr const char* kPartition = "/angara/partition";  // a partition's run
+inline constexpr std::array<const char*, 8> kAll{kConservation, kDeadlock, kCollective, kNode,
+                                                 kApplication,  kRtl,      kUserPort,   kPartition};
+}  // namespace report_id
+
+// Where failures are reported before they are thrown; none: thrown only.
+using ModelErrorHook = void (*)(const char* id, const std::string& message);
+void set_model_error_hook(ModelErrorHook hook);
+
+// Reports `message` under `id` to the hook, then throws ModelError(message).
+[[noreturn]] void model_error(const char* id, const std::string& message);
+
+}  // namespace angara
