@@ -25,6 +25,8 @@ inline constexpr const char* kApplication = "/angara/application";    // applica
 inline constexpr const char* kRtl = "/angara/rtl";              // an RTL block against the model
 inline constexpr const char* kUserPort = "/angara/user_port";   // an embedding user's port
 inline constexpr const char* kPartition = "/angara/partition";  // a partition's run
+// A TLM protocol broken on the model's own sockets (reported only, as SC_REPORT_ERROR).
+inline constexpr const char* kProtocol = "/angara/protocol";
 inline constexpr std::array<const char*, 8> kAll{kConservation, kDeadlock, kCollective, kNode,
                                                  kApplication,  kRtl,      kUserPort,   kPartition};
 }  // namespace report_id

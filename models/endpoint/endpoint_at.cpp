@@ -1,5 +1,7 @@
 #include "models/endpoint/endpoint_at.h"
 
+#include "models/core/model_error.h"
+
 namespace angara {
 
 EndpointAt::EndpointAt(const sc_core::sc_module_name& name, const EndpointCore& core,
@@ -16,7 +18,9 @@ EndpointAt::EndpointAt(const sc_core::sc_module_name& name, const EndpointCore& 
 // again at tail_at and the credits reach the router one channel latency later.
 tlm::tlm_sync_enum EndpointAt::nb_transport_fw(int port, Packet& packet, tlm::tlm_phase& phase,
                                                sc_core::sc_time& /*delay*/) {
-  if (phase != tlm::BEGIN_REQ) SC_REPORT_ERROR(name(), "fabric: forward phase must be BEGIN_REQ");
+  if (phase != tlm::BEGIN_REQ)
+    SC_REPORT_ERROR(report_id::kProtocol,
+                    (std::string(name()) + ": the forward phase must be BEGIN_REQ").c_str());
   tlm::tlm_phase end_req = tlm::END_REQ;
   sc_core::sc_time credit_delay = m_clock.until(packet.tail_at + m_core.timing().latency);
   eject[port]->nb_transport_bw(packet, end_req, credit_delay);
@@ -26,7 +30,9 @@ tlm::tlm_sync_enum EndpointAt::nb_transport_fw(int port, Packet& packet, tlm::tl
 
 tlm::tlm_sync_enum EndpointAt::nb_transport_bw(int /*port*/, Packet& packet, tlm::tlm_phase& phase,
                                                sc_core::sc_time& delay) {
-  if (phase != tlm::END_REQ) SC_REPORT_ERROR(name(), "fabric: backward phase must be END_REQ");
+  if (phase != tlm::END_REQ)
+    SC_REPORT_ERROR(report_id::kProtocol,
+                    (std::string(name()) + ": the backward phase must be END_REQ").c_str());
   if (m_core.return_credits(packet.header.vc, packet.wire_flits(), m_clock.after(delay))) {
     m_wake.notify(delay);
   }

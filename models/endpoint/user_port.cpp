@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/core/model_error.h"
 #include "models/endpoint/message_extension.h"
 
 namespace angara {
@@ -37,7 +38,7 @@ void UserPort::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& 
     return;
   }
   if (const char* why = refusal(payload.get_address(), length)) {
-    SC_REPORT_WARNING("/angara/user_port",
+    SC_REPORT_WARNING(report_id::kUserPort,
                       fmt::format("{}: message of {} bytes for node {} refused: {}", name(), length,
                                   payload.get_address(), why)
                           .c_str());
@@ -97,7 +98,7 @@ void UserPort::hand_on() {
     sc_core::sc_time delay = at > now ? at - now : sc_core::SC_ZERO_TIME;
     out->b_transport(payload, delay);
     if (payload.is_response_error()) {
-      SC_REPORT_ERROR("/angara/user_port",
+      SC_REPORT_ERROR(report_id::kUserPort,
                       fmt::format("{}: the user's target answered {} to a message from node {}",
                                   name(), payload.get_response_string(), m.src)
                           .c_str());

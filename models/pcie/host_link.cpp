@@ -42,13 +42,13 @@ std::string take_refusal(tlm::tlm_generic_payload& gp) {
 
 tlm::tlm_sync_enum HostLinkEnd::nb_transport_fw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
                                                 sc_core::sc_time&) {
-  SC_REPORT_ERROR("angara/host_link", "the host's PCIe link takes blocking transport only");
+  SC_REPORT_ERROR(report_id::kProtocol, "the host's PCIe link takes blocking transport only");
   return tlm::TLM_COMPLETED;
 }
 
 tlm::tlm_sync_enum HostLinkEnd::nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
                                                 sc_core::sc_time&) {
-  SC_REPORT_ERROR("angara/host_link", "the host's PCIe link takes blocking transport only");
+  SC_REPORT_ERROR(report_id::kProtocol, "the host's PCIe link takes blocking transport only");
   return tlm::TLM_COMPLETED;
 }
 

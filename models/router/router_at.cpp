@@ -1,5 +1,7 @@
 #include "models/router/router_at.h"
 
+#include "models/core/model_error.h"
+
 namespace angara {
 
 RouterAt::RouterAt(const sc_core::sc_module_name& name, RouterCore core, const FabricClock& clock)
@@ -14,7 +16,9 @@ RouterAt::RouterAt(const sc_core::sc_module_name& name, RouterCore core, const F
 
 tlm::tlm_sync_enum RouterAt::nb_transport_fw(int port, Packet& packet, tlm::tlm_phase& phase,
                                              sc_core::sc_time& /*delay*/) {
-  if (phase != tlm::BEGIN_REQ) SC_REPORT_ERROR(name(), "fabric: forward phase must be BEGIN_REQ");
+  if (phase != tlm::BEGIN_REQ)
+    SC_REPORT_ERROR(report_id::kProtocol,
+                    (std::string(name()) + ": the forward phase must be BEGIN_REQ").c_str());
   if (m_probe) m_probe->arrival(static_cast<PortId>(port), packet);  // before routing
   const Cycle wake = m_core.receive(static_cast<PortId>(port), packet);
   if (wake != kNever) wake_at(wake);
@@ -23,7 +27,9 @@ tlm::tlm_sync_enum RouterAt::nb_transport_fw(int port, Packet& packet, tlm::tlm_
 
 tlm::tlm_sync_enum RouterAt::nb_transport_bw(int port, Packet& packet, tlm::tlm_phase& phase,
                                              sc_core::sc_time& delay) {
-  if (phase != tlm::END_REQ) SC_REPORT_ERROR(name(), "fabric: backward phase must be END_REQ");
+  if (phase != tlm::END_REQ)
+    SC_REPORT_ERROR(report_id::kProtocol,
+                    (std::string(name()) + ": the backward phase must be END_REQ").c_str());
   const Cycle at = m_clock.after(delay);
   if (m_core.return_credits(static_cast<PortId>(port), packet.header.vc, packet.wire_flits(), at)) {
     wake_at(at);
