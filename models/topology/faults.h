@@ -24,7 +24,7 @@ class FaultMap {
   }
   // The failed links (each once, by its node on the minus side and a plus direction) and nodes.
   struct Link {
-    NodeId node;
+    NodeId node = 0;
     Direction dir;
   };
   const std::vector<Link>& failed_links() const { return m_failed_links; }
