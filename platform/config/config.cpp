@@ -77,6 +77,15 @@ void Config::validate_fat_tree() const {
   if (rtl.any()) refuse("rtl", "\"rtl\"", "the RTL blocks are the collective subnet's");
 }
 
+void StatsParams::validate(WorkloadKind kind) const {
+  if (network && kind != WorkloadKind::Synthetic) {
+    throw ConfigError("stats.network", "true",
+                      fmt::format("network statistics are measured over the measurement window of "
+                                  "workload.kind = \"synthetic\" only (here {})",
+                                  config_values::json_value(kind).dump()));
+  }
+}
+
 Cycle Config::first_delivery_floor() const {
   const ZeroLoad zero_load(fabric());
   const int hops = topology.diameter();
@@ -127,6 +136,7 @@ void Config::validate() const {
   sim.validate();
   rtl.validate(sim.mode, collective);
   trace.validate(topology, sim.mode);
+  stats.validate(workload.kind);
   pcie.validate();
   node.validate();
   app.validate(workload.kind, topology.node_count());
