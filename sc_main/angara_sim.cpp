@@ -16,6 +16,7 @@
 #include "platform/config/config_loader.h"
 #include "platform/experiments/diagram.h"
 #include "platform/experiments/network_stats.h"
+#include "platform/experiments/partition_run.h"
 #include "platform/experiments/registry.h"
 #include "platform/experiments/results_json.h"
 #include "platform/experiments/trace_files.h"
@@ -33,7 +34,7 @@ constexpr const char* kUsageText =
     "                      [--out results.json] [--quiet]\n"
     "       angara-sim diagram [CONFIG.toml] --node X,Y,Z --block BLOCK [--set ...]\n"
     "                          [--from CYCLE --to CYCLE] [--out diagram.svg]\n"
-    "       angara-sim config [CONFIG.toml] [--mode at|lt] [--set ...]\n"
+    "       angara-sim config [CONFIG.toml] [--mode at|lt] [--set ...] [--partition I]\n"
     "       angara-sim vcd-diff EXPECTED.vcd ACTUAL.vcd\n"
     "       angara-sim --help | --version | COMMAND --help\n"
     "\n"
@@ -43,7 +44,8 @@ constexpr const char* kUsageText =
     "parameters (500 MHz routers, 75 Gbit/s links, 80 ns link latency). Examples: configs/.\n"
     "diagram draws one packet's passage through one block (e.g. vcup_xp, the VCUp buffer of\n"
     "input port +X) of one node as an SVG timing diagram (AT). config prints the configuration\n"
-    "CONFIG and --set resolve to, every key, as a TOML file that loads back to the same run.\n"
+    "CONFIG and --set resolve to, every key, as a TOML file that loads back to the same run;\n"
+    "with --partition I, the standalone run of a partitioned machine's partition I.\n"
     "vcd-diff compares two waveforms signal by signal, as the golden regression does.\n";
 
 // The options every command shares: CONFIG, --set, --mode, --quiet.
@@ -125,10 +127,20 @@ int run(int argc, char** argv) {
     const angara::ProgressSink progress = [](const std::string& line) {
       std::cerr << "angara-sim: " << line << '\n';
     };
-    for (const auto& key : angara::unused_keys(config)) {
-      std::cerr << "angara-sim: warning: " << key << " is not used by workload.kind = "
-                << angara::config_to_json(config)["workload"]["kind"] << " (ignored)\n";
+    const auto warn_unused = [](const angara::Config& run, const std::string& where) {
+      for (const auto& key : angara::unused_keys(run)) {
+        std::cerr << "angara-sim: warning: " << where << key << " is not used by workload.kind = "
+                  << angara::config_to_json(run)["workload"]["kind"] << " (ignored)\n";
+      }
+    };
+    if (!config.partitions.empty()) {
+      for (std::size_t i = 0; i < config.partitions.size(); ++i) {
+        warn_unused(config.partition_config(i), fmt::format("partition[{}].", i));
+      }
+      angara::write_run_output(angara::run_partitions(config, progress), out, std::cout);
+      return kOk;
     }
+    warn_unused(config, "");
     const angara::ExperimentEntry& experiment = angara::experiments().find(config.workload.kind);
     angara::write_run_output(experiment.run(config, progress), out, std::cout);
     return kOk;
@@ -136,11 +148,25 @@ int run(int argc, char** argv) {
 }
 
 int config_command(int argc, char** argv) {
-  return command("config", argc, argv, common_options("config options"),
-                 [](angara::Config& config, const auto&) {
-                   std::cout << angara::config_to_toml(config);
-                   return kOk;
-                 });
+  auto options = common_options("config options");
+  options.add_options()("partition,p", po::value<int>(),
+                        "print partition I's standalone config ([[partition]] I, counted from "
+                        "0): the run whose results are that partition's");
+  return command("config", argc, argv, options, [](angara::Config& config, const auto& vm) {
+    if (vm.count("partition")) {
+      const int index = vm["partition"].template as<int>();
+      if (index < 0 || static_cast<std::size_t>(index) >= config.partitions.size()) {
+        throw angara::ConfigError(
+            "--partition", std::to_string(index),
+            config.partitions.empty()
+                ? std::string("the config has no [[partition]]")
+                : fmt::format("the config has partitions 0 to {}", config.partitions.size() - 1));
+      }
+      config = config.partition_config(static_cast<std::size_t>(index));
+    }
+    std::cout << angara::config_to_toml(config);
+    return kOk;
+  });
 }
 
 std::vector<int> parse_node(const std::string& text) {

@@ -131,8 +131,11 @@ int slurm_command(int argc, char** argv) {
       "wait", "wait until the whole array has finished (sbatch --wait)");
   if (!parse(c, argc, argv, "slurm")) return kOk;
   const auto plan = angara::load_sweep(input(c));
-  angara::SlurmOptions options{c.vm["partition"].as<std::string>(), c.vm["time"].as<std::string>(),
-                               c.vm["chunk"].as<int>(), c.vm.count("wait") > 0};
+  angara::SlurmOptions options;
+  options.partition = c.vm["partition"].as<std::string>();
+  options.time = c.vm["time"].as<std::string>();
+  options.chunk = c.vm["chunk"].as<int>();
+  options.wait = c.vm.count("wait") > 0;
   if (options.chunk < 1)
     throw angara::ConfigError("--chunk", std::to_string(options.chunk), "must be at least 1");
   options.extra = c.vm["sbatch"].as<std::vector<std::string>>();
@@ -205,9 +208,12 @@ int plot_command(int argc, char** argv) {
       "output,o", po::value<std::string>()->required(), "the figure, .png, .svg or .pdf");
   if (!parse(c, argc, argv, "plot")) return kOk;
   const angara::SweepDir dir(input(c));
-  angara::PlotRequest request{c.vm["x"].as<std::string>(), c.vm["y"].as<std::string>(),
-                              c.vm["series"].as<std::string>(), c.vm.count("log-x") > 0,
-                              c.vm["output"].as<std::string>()};
+  angara::PlotRequest request;
+  request.x = c.vm["x"].as<std::string>();
+  request.y = c.vm["y"].as<std::string>();
+  request.series = c.vm["series"].as<std::string>();
+  request.log_x = c.vm.count("log-x") > 0;
+  request.output = c.vm["output"].as<std::string>();
   request.log_y = c.vm.count("log-y") > 0;
   request.title = c.vm["title"].as<std::string>();
   if (request.title.empty()) request.title = fs::absolute(dir.root()).lexically_normal().filename();

@@ -44,8 +44,9 @@ int Tree::pe_count() const {
       std::count_if(rows.begin(), rows.end(), [](const TreeRow& r) { return r.member && r.pe; }));
 }
 
-Tree build_dimension_order_tree(const Torus& torus, int id, NodeId root,
-                                const std::vector<bool>& pe) {
+namespace {
+
+void check_tree_args(const Torus& torus, int id, NodeId root, const std::vector<bool>& pe) {
   const int nodes = torus.node_count();
   if (id < 0 || id >= kMaxTrees) {
     throw ConfigError(tree_key(id), fmt::format("id {}", id),
@@ -59,24 +60,15 @@ Tree build_dimension_order_tree(const Torus& torus, int id, NodeId root,
     throw ConfigError(tree_key(id), fmt::format("{} pe entries", pe.size()),
                       fmt::format("pe needs one entry per node ({}) or none", nodes));
   }
+}
 
-  // Up direction of every node: along the last dimension in which it differs from the root,
-  // one step back toward it. ring_offset keeps the side of each offset consistent between a node
-  // and its parent, so the same rule read from the parent gives its down directions.
-  const Coords& at_root = torus.coords(root);
-  std::vector<std::optional<Direction>> up(static_cast<std::size_t>(nodes));
-  std::vector<int> depth(static_cast<std::size_t>(nodes), 0);
-  for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
-    const Coords& c = torus.coords(n);
-    for (int d = 0; d < torus.dims(); ++d) {
-      const int offset = torus.ring_offset(at_root[d], c[d], d);
-      if (offset != 0) up[n] = Direction{d, offset > 0};
-      depth[n] += std::abs(offset);
-    }
-  }
-
-  // Prune: a node stays if its processor takes part, it is the root, or a child stays. Children
-  // are one hop deeper than their parent, so deepest first settles every child before its parent.
+// The tree from every node's up direction and depth (hops from the root; `up` of an unreachable
+// node is empty, and its processor must not take part), pruned: a node stays if its processor
+// takes part, it is the root, or a child stays. Children are one hop deeper than their parent, so
+// deepest first settles every child before its parent.
+Tree tree_of(const Torus& torus, int id, NodeId root, const std::vector<bool>& pe,
+             const std::vector<std::optional<Direction>>& up, const std::vector<int>& depth) {
+  const int nodes = torus.node_count();
   std::vector<NodeId> order(static_cast<std::size_t>(nodes));
   for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) order[n] = n;
   std::stable_sort(order.begin(), order.end(),
@@ -105,6 +97,74 @@ Tree build_dimension_order_tree(const Torus& torus, int id, NodeId root,
   return tree;
 }
 
+}  // namespace
+
+Tree build_dimension_order_tree(const Torus& torus, int id, NodeId root,
+                                const std::vector<bool>& pe) {
+  check_tree_args(torus, id, root, pe);
+  const int nodes = torus.node_count();
+  // Up direction of every node: along the last dimension in which it differs from the root,
+  // one step back toward it. ring_offset keeps the side of each offset consistent between a node
+  // and its parent, so the same rule read from the parent gives its down directions.
+  const Coords& at_root = torus.coords(root);
+  std::vector<std::optional<Direction>> up(static_cast<std::size_t>(nodes));
+  std::vector<int> depth(static_cast<std::size_t>(nodes), 0);
+  for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
+    const Coords& c = torus.coords(n);
+    for (int d = 0; d < torus.dims(); ++d) {
+      const int offset = torus.ring_offset(at_root[d], c[d], d);
+      if (offset != 0) up[n] = Direction{d, offset > 0};
+      depth[n] += std::abs(offset);
+    }
+  }
+  return tree_of(torus, id, root, pe, up, depth);
+}
+
+std::optional<Tree> build_tree_around_failures(const Torus& torus, int id, NodeId root,
+                                               const std::vector<bool>& pe,
+                                               const FaultMap& faults) {
+  check_tree_args(torus, id, root, pe);
+  const int nodes = torus.node_count();
+  if (faults.node_failed(root)) return std::nullopt;
+  // Steps from `from` along `dir` while every hop is intact, at most `steps`: all of them or not.
+  const auto clear = [&](NodeId from, Direction dir, int steps) {
+    for (int i = 0; i < steps; ++i, from = torus.neighbor(from, dir)) {
+      if (faults.hop_failed(from, dir)) return false;
+    }
+    return true;
+  };
+  const Coords& at_root = torus.coords(root);
+  std::vector<std::optional<Direction>> up(static_cast<std::size_t>(nodes));
+  std::vector<int> depth(static_cast<std::size_t>(nodes), 0);
+  std::vector<bool> own_pe(static_cast<std::size_t>(nodes));
+  for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
+    own_pe[n] = (pe.empty() || pe[n]) && !faults.node_failed(n);
+    const Coords& c = torus.coords(n);
+    Coords at = at_root;  // where the path is: n's coordinates so far, the root's after
+    bool reached = true;
+    for (int d = 0; d < torus.dims() && reached; ++d) {
+      const int offset = torus.ring_offset(at_root[d], c[d], d);
+      if (offset == 0) continue;
+      const int k = torus.size(d);
+      const int forward = offset > 0 ? offset : offset + k;  // steps the positive way
+      const NodeId entry = torus.node(at);
+      const bool plus = clear(entry, Direction{d, false}, forward);
+      const bool minus = clear(entry, Direction{d, true}, k - forward);
+      // The minimal way when both are clear (as build_dimension_order_tree), else the clear one.
+      const bool go_plus = plus && (offset > 0 || !minus);
+      if (!plus && !minus) reached = false;
+      up[n] = Direction{d, go_plus};
+      depth[n] += go_plus ? forward : k - forward;
+      at[d] = c[d];
+    }
+    if (!reached) {
+      if (own_pe[n]) return std::nullopt;
+      up[n].reset();
+      depth[n] = 0;
+    }
+  }
+  return tree_of(torus, id, root, own_pe, up, depth);
+}
 void validate_tree(const Torus& torus, const Tree& tree) {
   const int nodes = torus.node_count();
   if (tree.id < 0 || tree.id >= kMaxTrees) {

@@ -9,6 +9,7 @@
 
 #include "models/core/collective_format.h"
 #include "models/core/ids.h"
+#include "models/topology/faults.h"
 #include "models/topology/torus.h"
 
 namespace angara {
@@ -64,6 +65,21 @@ const TreeRow& member_row(const TreeSet& trees, NodeId node, int tree);
 // VCs together stay acyclic.
 Tree build_dimension_order_tree(const Torus& torus, int id, NodeId root,
                                 const std::vector<bool>& pe);
+
+// The same tree shape laid around failed links and nodes: within each ring a node is reached
+// the way round the ring that build_dimension_order_tree takes when both ways are intact, else
+// the other way, so with nothing failed the two builders give the same tree. Failed nodes take no
+// part (their pe is false). Returns nullopt when a live node whose processor takes part cannot be
+// reached, or the root is failed; the caller tries another root.
+//
+// Why it stays free of deadlock: a node's path from the root still takes the dimensions in order,
+// and within one ring goes one way from the node where it entered the ring (the arms going each
+// way from there reach different nodes, so they share no channel in either direction). Ordering
+// down channels by (dimension, hops from the ring's entry) and up channels in reverse still makes
+// every dependency move strictly forward; an arm may now cover more than half the ring, but it
+// never closes into the whole ring, so no dateline or bubble is needed, as above.
+std::optional<Tree> build_tree_around_failures(const Torus& torus, int id, NodeId root,
+                                               const std::vector<bool>& pe, const FaultMap& faults);
 
 // Throws ConfigError (key "collective.tree[id]", value "<node coords> <field>") if `tree` breaks
 // a rule: exactly one root, a member without to_root; a down direction leading to a node that is

@@ -20,11 +20,15 @@ class ConfigError : public std::runtime_error {
   ConfigError(Subject subject, std::string name, const std::string& value, const std::string& rule)
       : std::runtime_error(message(subject, name, value, rule)),
         m_subject(subject),
-        m_key(std::move(name)) {}
+        m_key(std::move(name)),
+        m_value(value),
+        m_rule(rule) {}
 
   Subject subject() const { return m_subject; }
   // The key, flag or path at fault.
   const std::string& key() const { return m_key; }
+  const std::string& value() const { return m_value; }
+  const std::string& rule() const { return m_rule; }
 
  private:
   static std::string message(Subject subject, const std::string& name, const std::string& value,
@@ -42,6 +46,8 @@ class ConfigError : public std::runtime_error {
 
   Subject m_subject;
   std::string m_key;
+  std::string m_value;
+  std::string m_rule;
 };
 
 }  // namespace angara

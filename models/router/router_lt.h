@@ -43,8 +43,8 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // to the input of the router its link port p leads to, the local port to its endpoint): a hop
   // then makes the call the socket would make itself, and a packet entering the network has its
   // path's state fetched from memory all at once instead of one cache miss after another
-  // (docs/PERFORMANCE.md). `calendar` wakes the PEGroup's timer; `buffers`: model the buffers
-  // behind the outputs (else only the channels).
+  // (docs/PERFORMANCE_HISTORY.md). `calendar` wakes the PEGroup's timer; `buffers`: model the
+  // buffers behind the outputs (else only the channels).
   void set_fabric(std::span<RouterLt* const> routers, std::span<EjectionEnd* const> endpoints,
                   WakeCalendar& calendar, bool buffers);
 

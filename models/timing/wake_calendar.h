@@ -5,7 +5,7 @@
 // beyond the buckets' window) and, at each cycle, wakes the modules due then. A wake-up thus costs
 // an entry appended and a call, where an sc_event of its own cost a timed notification (an object
 // on SystemC's heap, compared through a pointer), a trigger and a method activation: a quarter of
-// an LT run's time at 8192 nodes (docs/PERFORMANCE.md).
+// an LT run's time at 8192 nodes (docs/PERFORMANCE_HISTORY.md).
 //
 // Modules due at one cycle wake in a shuffled order, fixed by the sequence of wake-ups asked for.
 // Ask order would be unfair: a module woken first asks first for its next cycle and goes first

@@ -113,20 +113,125 @@ RouterParams Config::routed() const {
   return r;
 }
 
+namespace {
+
+// An error found in partition `index`'s standalone config, named as the partitioned file names
+// it: its own keys under partition[index], the machine's keys as they are, said to be in it.
+ConfigError in_partition(const ConfigError& e, std::size_t index, const PartitionParams& p) {
+  const std::string prefix = fmt::format("partition[{}]", index);
+  const std::string& key = e.key();
+  if (e.subject() == ConfigError::Subject::Key) {
+    for (const char* own : {"workload.", "traffic.", "app.", "compute."}) {
+      if (key.starts_with(own)) return ConfigError(prefix + "." + key, e.value(), e.rule());
+    }
+    if (key == "topology.dims") return ConfigError(prefix + ".dims", e.value(), e.rule());
+    if (key == "sim.seed") return ConfigError(prefix + ".seed", e.value(), e.rule());
+  }
+  return ConfigError(e.subject(), key, e.value(),
+                     fmt::format("in {} ({}): {}", prefix, p.box(), e.rule()));
+}
+
+}  // namespace
+
+Config Config::partition_config(std::size_t index) const {
+  const PartitionParams& p = partitions.at(index);
+  Config c = *this;
+  c.partitions.clear();
+  c.topology.dims = p.dims;
+  c.sim.seed = p.seed;
+  c.workload = p.workload;
+  c.traffic = p.traffic;
+  c.app = p.app;
+  c.compute = p.compute;
+  return c;
+}
+
+int Config::idle_nodes() const {
+  if (partitions.empty()) return 0;
+  int busy = 0;
+  for (const auto& p : partitions) busy += p.node_count();
+  return topology.node_count() - busy;
+}
+
+void Config::validate_partitions() const {
+  topology.validate();
+  const auto refuse = [](const std::string& key, const std::string& value, const std::string& why) {
+    throw ConfigError(key, value,
+                      why +
+                          "; it cannot combine with [[partition]]: leave it out, or give "
+                          "it in a partition's standalone config (angara-sim config "
+                          "--partition i)");
+  };
+  if (!topology.torus()) {
+    refuse("topology.kind", "\"fat_tree\"",
+           "partitions are boxes of a torus whose rings are re-cabled inside each box");
+  }
+  if (faults.any()) {
+    refuse("faults", "failed links or nodes",
+           "failed elements are placed on the machine's torus and routed around on it");
+  }
+  if (trace.on()) {
+    refuse("trace.nodes", fmt::format("{} nodes", trace.nodes.size()),
+           "waveforms are recorded in one torus's kernel, and each partition runs in its own");
+  }
+  if (stats.network) {
+    refuse("stats.network", "true",
+           "network statistics are tables of one torus's routers, and each partition runs in "
+           "its own");
+  }
+  if (!collective.roots.empty() || !collective.transit.empty() || !collective.tree.empty()) {
+    refuse(!collective.roots.empty()     ? "collective.roots"
+           : !collective.transit.empty() ? "collective.transit"
+                                         : "collective.tree",
+           "not []", "trees are given in one torus's coordinates, and each partition is a torus");
+  }
+  for (std::size_t i = 0; i < partitions.size(); ++i) {
+    partitions[i].check_box(topology, i);
+    for (std::size_t j = 0; j < i; ++j) {
+      if (partitions[i].overlaps(partitions[j])) {
+        throw ConfigError(fmt::format("partition[{}]", i), partitions[i].box(),
+                          fmt::format("overlaps partition[{}] ({}): partitions are disjoint "
+                                      "boxes of the machine (nodes in none stay idle)",
+                                      j, partitions[j].box()));
+      }
+    }
+  }
+  for (std::size_t i = 0; i < partitions.size(); ++i) {
+    try {
+      partition_config(i).validate();
+    } catch (const ConfigError& e) {
+      throw in_partition(e, i, partitions[i]);
+    }
+  }
+}
+
 void Config::validate() const {
+  if (!partitions.empty()) {
+    validate_partitions();
+    return;
+  }
   topology.validate();
   faults.validate(topology);
   if (!topology.torus()) validate_fat_tree();
   const int dims = topology.torus() ? static_cast<int>(topology.dims.size()) : 1;
   routed().validate(dims);
-  if ((!faults.nodes.empty() || faults.random_nodes > 0) &&
-      workload.kind != WorkloadKind::Synthetic) {
+  // Synthetic traffic never picks a failed node and the subnet's trees leave them out; the CPU
+  // programs (message benchmarks, software collectives, applications) run a rank on every node.
+  const bool failed_nodes = !faults.nodes.empty() || faults.random_nodes > 0;
+  if (failed_nodes && workload.kind != WorkloadKind::Synthetic &&
+      workload.kind != WorkloadKind::Collective) {
     throw ConfigError(faults.nodes.empty() ? "faults.random_nodes" : "faults.nodes",
                       faults.nodes.empty() ? fmt::format("{}", faults.random_nodes)
                                            : fmt::format("{} nodes", faults.nodes.size()),
                       fmt::format("failed nodes are routed around for workload.kind = "
-                                  "\"synthetic\" only (here {}); fail links instead",
+                                  "\"synthetic\" and \"collective\" only (here {}, which runs a "
+                                  "rank on every node); fail links instead",
                                   config_values::json_value(workload.kind).dump()));
+  }
+  if (failed_nodes && workload.kind == WorkloadKind::Collective && workload.background_rate > 0) {
+    throw ConfigError("workload.background_rate", fmt::format("{}", workload.background_rate),
+                      "the collectives' background traffic runs on every node, and [faults] "
+                      "fails nodes: set it to 0, or fail links only");
   }
   link.validate("link");
   endpoint.validate("endpoint");

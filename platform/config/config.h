@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/core/params.h"
+#include "platform/config/partition_params.h"
 #include "workloads/params/compute_model.h"
 #include "workloads/params/workload_params.h"
 
@@ -61,6 +62,9 @@ struct Config {
   ComputeParams compute;
   RtlParams rtl;
   FaultParams faults;
+  // [[partition]]: the machine re-cabled into independent tori, each running its own workload;
+  // empty: the whole torus runs this config's workload.
+  std::vector<PartitionParams> partitions;
 
   // The routers' parameters: router's, with a detour's legs when [faults] fails something.
   RouterParams routed() const;
@@ -72,7 +76,16 @@ struct Config {
   Cycle first_delivery_floor() const;
   void validate() const;
 
+  // Partition `index` as the standalone config of its torus: the machine's keys, topology.dims
+  // = its dims, its seed and workload, and no partitions. Its run is the partition's run.
+  Config partition_config(std::size_t index) const;
+  // The machine's nodes in no partition: they run nothing (0 without partitions).
+  int idle_nodes() const;
+
  private:
+  // With partitions: the boxes (inside the torus, disjoint), the features a partitioned machine
+  // refuses, then each partition's standalone config, its errors named under partition[i].
+  void validate_partitions() const;
   // The collective subnet, the nodes' CPUs and the waveforms are the torus's: a fat tree runs
   // synthetic traffic only.
   void validate_fat_tree() const;

@@ -366,10 +366,77 @@ void read_section(Config& config, std::string_view section, const toml::table& t
   }
 }
 
+// [[partition]]: its own keys, and the sections of the machine's config a partition may set.
+constexpr std::string_view kPartition = "partition";
+constexpr std::array<std::string_view, 4> kPartitionSections{"workload", "traffic", "app",
+                                                             "compute"};
+
+bool partition_section(std::string_view section) {
+  return std::find(kPartitionSections.begin(), kPartitionSections.end(), section) !=
+         kPartitionSections.end();
+}
+
+// Reads the [[partition]] tables once the machine's sections are read: each partition's
+// workload sections start as the machine's, and its keys override them; its seed is
+// sim.seed + its index unless it gives one.
+void read_partitions(Config& config, const toml::node& node) {
+  const auto* array = node.as_array();
+  if (array == nullptr) {
+    throw ConfigError(std::string(kPartition), node.is_table() ? "[partition]" : written(node),
+                      "expected an array of tables: write each partition as [[partition]]");
+  }
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const std::string prefix = fmt::format("{}[{}]", kPartition, i);
+    const auto* table = (*array)[i].as_table();
+    if (table == nullptr) wrong_type((*array)[i], prefix, "a table [[partition]] of keys");
+    PartitionParams p;
+    p.seed = config.sim.seed + i;
+    Config own = config;
+    for (const auto& [name, value] : *table) {
+      const std::string_view leaf = name.str();
+      const std::string key = fmt::format("{}.{}", prefix, leaf);
+      if (leaf == "origin") {
+        read_value(value, key, p.origin);
+      } else if (leaf == "dims") {
+        read_value(value, key, p.dims);
+      } else if (leaf == "seed") {
+        read_value(value, key, p.seed);
+      } else if (partition_section(leaf)) {
+        const auto* section = value.as_table();
+        if (section == nullptr) {
+          wrong_type(value, key, fmt::format("a table [partition.{}] of keys", leaf));
+        }
+        try {
+          read_section(own, leaf, *section);
+        } catch (const ConfigError& e) {
+          throw ConfigError(prefix + "." + e.key(), e.value(), e.rule());
+        }
+      } else {
+        throw ConfigError(key, written(value),
+                          fmt::format("unknown key; a partition has origin, dims, seed and the "
+                                      "tables {} (the machine's other sections are every "
+                                      "partition's)",
+                                      fmt::join(kPartitionSections, ", ")));
+      }
+    }
+    if (p.origin.empty() || p.dims.empty()) {
+      throw ConfigError(fmt::format("{}.{}", prefix, p.origin.empty() ? "origin" : "dims"), "[]",
+                        "each partition gives its box: origin = [x, y, ...] (its lowest "
+                        "corner) and dims = [...] (its torus's ring sizes)");
+    }
+    p.workload = own.workload;
+    p.traffic = own.traffic;
+    p.app = own.app;
+    p.compute = own.compute;
+    config.partitions.push_back(std::move(p));
+  }
+}
+
 void read_root(Config& config, const toml::table& root) {
   const auto sections = section_names();
   for (const auto& [name, node] : root) {
     const std::string section(name.str());
+    if (section == kPartition) continue;  // after the sections it inherits from
     const auto* table = node.as_table();
     if (std::find(sections.begin(), sections.end(), section) == sections.end()) {
       // Named by its first key, so the message shows the full dotted key as it was written.
@@ -388,6 +455,7 @@ void read_root(Config& config, const toml::table& root) {
     if (table == nullptr) wrong_type(node, section, fmt::format("a table [{}] of keys", section));
     read_section(config, section, *table);
   }
+  if (const auto* partitions = root.get(kPartition)) read_partitions(config, *partitions);
 }
 
 std::string_view trimmed(std::string_view text) {
@@ -406,6 +474,12 @@ void apply_override(toml::table& root, const std::string& text) {
   if (equals == std::string::npos || section.empty() || key.empty()) {
     throw ConfigError("--set", fmt::format("\"{}\"", text),
                       "expected section.key=value, e.g. traffic.rate=0.5");
+  }
+  if (section == kPartition) {
+    throw ConfigError("--set", fmt::format("\"{}\"", text),
+                      "[[partition]] tables are given in the config file, not by --set (a "
+                      "partition's standalone config, angara-sim config --partition i, takes any "
+                      "--set)");
   }
   const std::string value(trimmed(std::string_view(text).substr(equals + 1)));
   // The value in TOML syntax; a bare word that is not TOML (dateline) is the string itself.
@@ -469,6 +543,20 @@ nlohmann::ordered_json config_to_json(const Config& config) {
     if (spec.section == "stats" && !config.stats.network) continue;
     out[std::string(spec.section)][std::string(spec.name)] = spec.write(config);
   }
+  // Not partitioned: no "partition", so that results from before partitions stay the same.
+  if (config.partitions.empty()) return out;
+  auto& partitions = out[std::string(kPartition)] = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < config.partitions.size(); ++i) {
+    const auto& p = config.partitions[i];
+    const Config own = config.partition_config(i);
+    nlohmann::ordered_json one = {{"origin", p.origin}, {"dims", p.dims}, {"seed", p.seed}};
+    for (const auto& spec : key_specs()) {
+      if (partition_section(spec.section)) {
+        one[std::string(spec.section)][std::string(spec.name)] = spec.write(own);
+      }
+    }
+    partitions.push_back(std::move(one));
+  }
   return out;
 }
 
@@ -497,6 +585,23 @@ std::string config_to_toml(const Config& config) {
   const auto json = config_to_json(config);
   std::string out;
   for (const auto& [section, table] : json.items()) {
+    if (section == kPartition) {
+      // Last in the file: [[partition]] with its keys, then its sections as its subtables.
+      for (const auto& p : table) {
+        out += "\n[[partition]]\n";
+        for (const auto& [key, value] : p.items()) {
+          if (!value.is_object()) out += key + " = " + toml_value(value) + "\n";
+        }
+        for (const auto& [name, keys] : p.items()) {
+          if (!keys.is_object()) continue;
+          out += "[partition." + name + "]\n";
+          for (const auto& [key, value] : keys.items()) {
+            out += key + " = " + toml_value(value) + "\n";
+          }
+        }
+      }
+      continue;
+    }
     out += (out.empty() ? "[" : "\n[") + section + "]\n";
     for (const auto& [key, value] : table.items()) out += key + " = " + toml_value(value) + "\n";
   }
@@ -569,6 +674,14 @@ std::string config_keys_help() {
     key_width = std::max(key_width, row[0].size());
     if (row[1].size() <= kWideDefault) default_width = std::max(default_width, row[1].size());
   }
+  // [[partition]] tables, one per partition (docs/ARCHITECTURE.md, Partitions).
+  rows.push_back({"partition.origin", "-",
+                  "[[partition]]: the box's lowest corner [x, y, ...] in the machine's torus"});
+  rows.push_back({"partition.dims", "-",
+                  "the box's sizes: the partition's own torus (rings re-cabled inside it)"});
+  rows.push_back({"partition.seed", "sim.seed+i", "the partition's sim.seed (i: its index)"});
+  rows.push_back({fmt::format("partition.{{{}}}", fmt::join(kPartitionSections, ",")), "-",
+                  "tables of the partition's own workload keys, over the machine's"});
   std::string out;
   for (const auto& [key, value, meaning] : rows) {
     if (value.size() > default_width) {

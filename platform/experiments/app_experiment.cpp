@@ -122,7 +122,16 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
                             outgoing};
       machine.load(n, heat ? heat_program(ctx, grid, expected_max, log) : spmv_program(ctx, log));
     }
-    machine.run(progress);
+    // An iteration is done when every node has ended it.
+    machine.run(progress, [&log, iterations] {
+      std::uint64_t done = static_cast<std::uint64_t>(iterations);
+      for (const auto& node : log) {
+        std::uint64_t ended = 0;
+        while (ended < node.size() && node[ended].end != 0) ++ended;
+        done = std::min(done, ended);
+      }
+      return WorkDone{"iteration", done, static_cast<std::uint64_t>(iterations)};
+    });
 
     Cycle previous = 0;
     double collective_sum = 0;

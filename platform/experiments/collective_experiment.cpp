@@ -27,7 +27,8 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
       if (wl.op == CollectiveOp::Broadcast && !tree.rows[source].pe) {
         throw ConfigError("workload.source", torus.format(source),
                           fmt::format("a broadcast starts at a processor of tree {} (a member "
-                                      "with pe), not at a transit node or outside it",
+                                      "with pe), not at a transit node, a failed node or outside "
+                                      "it",
                                       tree.id));
       }
       if (wl.op == CollectiveOp::Reduce &&
@@ -35,7 +36,8 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
         throw ConfigError(wl.destination.empty() ? "collective.transit" : "workload.destination",
                           torus.format(destination),
                           fmt::format("a reduce's result goes to a processor of tree {} (a "
-                                      "member with pe), not to a transit node or outside it",
+                                      "member with pe), not to a transit node, a failed node or "
+                                      "outside it",
                                       tree.id));
       }
       targets.push_back({std::move(tree), source, destination});
@@ -56,6 +58,11 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
            for (int k = 0; k < workload.operations(); ++k) open += !workload.complete(k);
            return open;
          }});
+    runner.count([&workload] {
+      std::uint64_t done = 0;
+      for (int k = 0; k < workload.operations(); ++k) done += workload.complete(k) ? 1 : 0;
+      return WorkDone{"operation", done, static_cast<std::uint64_t>(workload.operations())};
+    });
     // An operation is over for the next to start once the kernel has passed the cycle at which
     // AT's endpoints took its last delivery: an AT router hands a packet to its endpoint as it
     // starts it on the ejection channel. LT knows of deliveries sooner, in the call that sends

@@ -97,7 +97,7 @@ std::string NodeMachine::waiting_nodes() const {
                      m_loaded - m_finished > 8 ? ", ..." : "");
 }
 
-void NodeMachine::run(const ProgressSink& progress) {
+void NodeMachine::run(const ProgressSink& progress, std::function<WorkDone()> work) {
   // Progress for the watchdog: CPU resumes and messages. Outstanding: programs not finished,
   // counted only while none of them is computing (a long computation is not a deadlock).
   SimRunner::Watch watch{[this] {
@@ -115,6 +115,7 @@ void NodeMachine::run(const ProgressSink& progress) {
                          },
                          [this] { return waiting_nodes(); }};
   SimRunner runner(*m_system, m_config.sim, progress, watch);
+  runner.count(std::move(work));
   runner.run_until(kNever, "programs",
                    [this] { return !m_failure.empty() || m_finished == m_loaded; });
   if (!m_failure.empty()) throw ModelError(m_failure);

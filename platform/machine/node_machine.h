@@ -32,8 +32,9 @@ class NodeMachine {
   // Gives node `node` its program. An exception escaping it fails the run.
   void load(NodeId node, Task program);
   // Runs until every loaded program has finished. Throws ModelError naming the node if a program
-  // failed, and naming the waiting nodes if programs wait for messages that never come.
-  void run(const ProgressSink& progress = {});
+  // failed, and naming the waiting nodes if programs wait for messages that never come. `work`,
+  // if given, tells the progress lines how far the programs have got.
+  void run(const ProgressSink& progress = {}, std::function<WorkDone()> work = {});
 
   Cycle now() const { return m_system->clock().now(); }
   std::uint64_t messages_delivered() const;

@@ -64,7 +64,8 @@ void SimRunner::report(const char* phase) {
   const double wall = wall_seconds();
   m_progress(progress_line({wall, phase, now(), m_planned_end,
                             wall > 0 ? static_cast<double>(now()) / wall : 0.0, m_watch.delivered(),
-                            m_watch.outstanding(), m_system.queued_at_sources()}));
+                            m_watch.outstanding(), m_system.queued_at_sources(),
+                            m_work ? m_work() : WorkDone{}}));
 }
 
 }  // namespace angara

@@ -32,6 +32,8 @@ class SimRunner {
 
   // The cycle the run is planned to end at, for the progress lines' share done and ETA.
   void plan(Cycle end) { m_planned_end = end; }
+  // Or the units of work done so far, when the end cycle is not known ahead.
+  void count(std::function<WorkDone()> work) { m_work = std::move(work); }
 
   // Runs until `done()` holds or cycle `limit` is reached (kNever: until the kernel is idle).
   void run_until(Cycle limit, const char* phase, const std::function<bool()>& done);
@@ -51,6 +53,7 @@ class SimRunner {
   std::uint64_t m_delivered = 0;
   Cycle m_progress_at = 0;
   Cycle m_planned_end = 0;
+  std::function<WorkDone()> m_work;
 };
 
 }  // namespace angara

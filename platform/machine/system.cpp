@@ -133,7 +133,8 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
 
 namespace {
 
-// The first member of `tree` whose up hop crosses a failed link, if any.
+// The first member of `tree` whose up hop crosses a failed link or reaches a failed node, if any
+// (a failed node left in the tree would be a transit node, and it routes nothing).
 std::optional<NodeId> over_failed_link(const Tree& tree, const FaultMap& faults) {
   for (NodeId n = 0; n < static_cast<NodeId>(tree.rows.size()); ++n) {
     const TreeRow& row = tree.rows[n];
@@ -145,8 +146,8 @@ std::optional<NodeId> over_failed_link(const Tree& tree, const FaultMap& faults)
 [[noreturn]] void refuse_tree(const std::string& key, const std::string& value, const Tree& tree,
                               NodeId at, const Torus& torus, const FaultMap& faults) {
   throw ConfigError(key, value,
-                    fmt::format("tree {} goes up from {} over a failed link {}{} ({}): give it "
-                                "another root or fail other links",
+                    fmt::format("tree {} goes up from {} over a failed link or to a failed "
+                                "node, {}{} ({}): give it another root or fail other elements",
                                 tree.id, torus.format(at), torus.format(at),
                                 tree.rows[at].to_root->name(), faults.describe(torus)));
 }
@@ -158,8 +159,8 @@ std::vector<Tree> System::make_trees(const Config& config, const Torus& torus) {
   const int nodes = torus.node_count();
   std::vector<bool> pe(static_cast<std::size_t>(nodes), true);
   for (const auto& t : c.transit) pe[node_at(torus, t)] = false;
-  // Synthetic traffic leaves the subnet idle; the other kinds' trees must avoid failed links
-  // (failed nodes are refused for them by Config::validate).
+  // Synthetic traffic leaves the subnet idle; the other kinds' trees avoid failed links and nodes
+  // (failed nodes take no part).
   const FaultMap faults = config.workload.kind == WorkloadKind::Synthetic
                               ? FaultMap()
                               : FaultMap(torus, config.faults, config.sim.seed);
@@ -168,12 +169,29 @@ std::vector<Tree> System::make_trees(const Config& config, const Torus& torus) {
     const bool given = id < static_cast<int>(c.roots.size());
     const NodeId root = given ? node_at(torus, c.roots[id])
                               : static_cast<NodeId>(static_cast<long long>(id) * nodes / c.trees);
-    trees.push_back(build_dimension_order_tree(torus, id, root, pe));
-    // A default root moves on, node by node, to the first whose tree is clear of failed links.
-    for (int k = 1; !given && k < nodes && over_failed_link(trees.back(), faults); ++k) {
-      trees.back() = build_dimension_order_tree(
-          torus, id, static_cast<NodeId>((root + static_cast<NodeId>(k)) % nodes), pe);
+    if (!faults.any()) {
+      trees.push_back(build_dimension_order_tree(torus, id, root, pe));
+      validate_tree(torus, trees.back());
+      continue;
     }
+    // Laid around the failures; a default root that is failed, or from which a live processor
+    // cannot be reached, moves on node by node to the first that works.
+    std::optional<Tree> tree = build_tree_around_failures(torus, id, root, pe, faults);
+    for (int k = 1; !given && !tree && k < nodes; ++k) {
+      tree = build_tree_around_failures(
+          torus, id, static_cast<NodeId>((root + static_cast<NodeId>(k)) % nodes), pe, faults);
+    }
+    if (!tree) {
+      throw ConfigError(
+          given ? "collective.roots" : "collective.trees",
+          given ? torus.format(root) : fmt::format("{}", c.trees),
+          fmt::format("tree {} {} ({}): give it another root or fail other elements", id,
+                      given && faults.node_failed(root) ? "has its root on a failed node"
+                      : given ? "cannot reach every live processor from its root"
+                              : "cannot reach every live processor from any root",
+                      faults.describe(torus)));
+    }
+    trees.push_back(std::move(*tree));
     if (const auto at = over_failed_link(trees.back(), faults)) {
       refuse_tree(given ? "collective.roots" : "collective.trees",
                   given ? torus.format(root) : fmt::format("{}", c.trees), trees.back(), *at, torus,

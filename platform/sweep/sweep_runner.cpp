@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -52,9 +54,29 @@ std::string log_tail(const std::string& text, int lines) {
   return pos < text.size() ? text.substr(pos + 1) : std::string();
 }
 
+double share_done(const std::string& log) {
+  const std::size_t end = log.rfind("%)");
+  if (end == std::string::npos) return 0;
+  std::size_t start = end;
+  while (start > 0 && std::isdigit(static_cast<unsigned char>(log[start - 1]))) --start;
+  if (start == end || start == 0 || log[start - 1] != '(') return 0;
+  return std::min(1.0, std::stod(log.substr(start, end - start)) / 100.0);
+}
+
 namespace {
 
-// Starts `sim run config.toml --out results.json --quiet` in the point's directory.
+// The end of a running point's log, where its last progress line is.
+std::string log_end(const fs::path& path) {
+  std::ifstream in(path, std::ios::ate);
+  const auto size = static_cast<std::streamoff>(in.tellg());
+  in.seekg(std::max<std::streamoff>(0, size - 4096));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Starts `sim run config.toml --out results.json` in the point's directory; its progress lines
+// go to its log, where the sweep's bar reads how far it has got.
 pid_t start_point(const fs::path& sim, const fs::path& dir) {
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
@@ -70,7 +92,7 @@ pid_t start_point(const fs::path& sim, const fs::path& dir) {
   // caller's own is kept.
   setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 0);
   const std::string config = (dir / "config.toml").string(), out = (dir / "results.json").string();
-  execl(sim.c_str(), sim.c_str(), "run", config.c_str(), "--out", out.c_str(), "--quiet",
+  execl(sim.c_str(), sim.c_str(), "run", config.c_str(), "--out", out.c_str(),
         static_cast<char*>(nullptr));
   std::perror("exec angara-sim");
   _exit(127);
@@ -86,25 +108,41 @@ class Progress {
     ++m_done;
     m_failed += outcome == Outcome::Failed ? 1 : 0;
     m_beyond += outcome == Outcome::Beyond ? 1 : 0;
-    const double elapsed = std::chrono::duration<double>(Clock::now() - m_start).count();
-    const double eta = elapsed / m_done * (m_total - m_done);
-    const int width = 30, filled = m_total ? width * m_done / m_total : width;
-    const auto line =
-        fmt::format("[{:=<{}}{:<{}}] {}/{} ok {} failed {}{} running {} elapsed {} ETA {}", "",
-                    filled, "", width - filled, m_done, m_total, m_done - m_failed - m_beyond,
-                    m_failed, m_beyond ? fmt::format(" beyond saturation {}", m_beyond) : "",
-                    running, duration_text(elapsed), duration_text(eta));
+    m_running = running;
+    m_partial = 0;  // until the running points' logs are read again
     if (m_tty) {
-      fmt::print(stderr, "\r{}{}", line, m_done == m_total ? "\n" : "");
+      fmt::print(stderr, "\r{}{}", line(), m_done == m_total ? "\n" : "");
     } else {
       static constexpr const char* kWords[] = {"ok", "FAILED", "beyond saturation, not run"};
-      fmt::print(stderr, "{} {}: {}\n", line, name, kWords[static_cast<int>(outcome)]);
+      fmt::print(stderr, "{} {}: {}\n", line(), name, kWords[static_cast<int>(outcome)]);
     }
   }
 
+  // The running points' shares done, summed: the bar and the ETA count them. Redrawn on a
+  // terminal only (a log gets a line per finished point).
+  void running(double partial, int running) {
+    m_partial = partial;
+    m_running = running;
+    if (m_tty) fmt::print(stderr, "\r{}", line());
+  }
+
  private:
+  std::string line() const {
+    const double elapsed = std::chrono::duration<double>(Clock::now() - m_start).count();
+    const double done = m_done + m_partial;
+    const double left = m_total - done;
+    const int width = 30;
+    const int filled = m_total ? static_cast<int>(width * done / m_total) : width;
+    return fmt::format("[{:=<{}}{:<{}}] {}/{} ok {} failed {}{} running {} elapsed {} ETA {}", "",
+                       filled, "", width - filled, m_done, m_total, m_done - m_failed - m_beyond,
+                       m_failed, m_beyond ? fmt::format(" beyond saturation {}", m_beyond) : "",
+                       m_running, duration_text(elapsed),
+                       done > 0 ? duration_text(elapsed / done * left) : "?");
+  }
+
   using Clock = std::chrono::steady_clock;
-  int m_total, m_done = 0, m_failed = 0, m_beyond = 0;
+  int m_total, m_done = 0, m_failed = 0, m_beyond = 0, m_running = 0;
+  double m_partial = 0;
   bool m_tty;
   Clock::time_point m_start = Clock::now();
 };
@@ -273,6 +311,7 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
   const auto label = [](const PointDir& point) {
     return point.dir->root().filename().string() + "/" + point.name;
   };
+  auto next_look = std::chrono::steady_clock::now();
   while (!todo.empty() || !running.empty()) {
     if (g_stop_signal != 0) throw Stopped{g_stop_signal};
     // Points start in the order given, each once the point before it on its line is done.
@@ -302,9 +341,21 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
       continue;
     }
     int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
+    const pid_t pid = waitpid(-1, &status, WNOHANG);
     if (pid < 0 && errno == EINTR) continue;  // a stop signal is seen at the loop's top
     if (pid < 0) throw std::runtime_error("waitpid failed");
+    if (pid == 0) {  // none has ended: now and then, look at how far they have got
+      if (std::chrono::steady_clock::now() >= next_look) {
+        double partial = 0;
+        for (const auto& [child, point] : running) {
+          partial += share_done(log_end(point.path() / "run.log"));
+        }
+        progress.running(partial, static_cast<int>(running.size()));
+        next_look = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+      }
+      usleep(10000);  // a point's end is seen within 10 ms
+      continue;
+    }
     const auto it = running.find(pid);
     if (it == running.end()) continue;
     const PointDir point = it->second;

@@ -69,6 +69,10 @@ RunReport run_points(const std::vector<PointDir>& points, int jobs,
 // The last `lines` lines of a point's log (all of it if shorter; "" for an empty log).
 std::string log_tail(const std::string& text, int lines);
 
+// The share of its run a running point has done, 0 to 1, from the last progress line in its log
+// ("... (42%) ..."); 0 before the first.
+double share_done(const std::string& log);
+
 // The angara-sim next to the running executable.
 std::filesystem::path sibling_executable(const std::string& name);
 

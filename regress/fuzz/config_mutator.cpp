@@ -47,8 +47,8 @@ const std::vector<std::string>& words() {
 }
 
 // Keys no section has, some a slip of a real one.
-constexpr std::string_view kUnknownKeys[] = {"bogus",     "Kind", "dim",    "kind ",
-                                             "clock_MHz", "",     "rows.x", "tree"};
+constexpr std::string_view kUnknownKeys[] = {"bogus", "Kind",   "dim",  "kind ",  "clock_MHz",
+                                             "",      "rows.x", "tree", "origin", "partitions"};
 
 constexpr std::size_t kShownChars = 80;  // of a value in a step's description
 

@@ -19,7 +19,8 @@ namespace {
 bool names_a_key(const std::string& key, const std::string& text) {
   static const auto sections = config_to_json(Config{});
   const auto first = key.substr(0, key.find_first_of(".[ ("));
-  if (!first.empty() && sections.contains(first)) return true;
+  // [[partition]] is a section too, though a config without partitions writes none.
+  if (!first.empty() && (sections.contains(first) || first == "partition")) return true;
   const auto leaf = key.substr(key.find_last_of('.') + 1);
   return text.find(leaf) != std::string::npos;
 }

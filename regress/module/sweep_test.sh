@@ -254,7 +254,7 @@ mkdir -p "$work/fake"
 cp "$sweep" "$work/fake/angara-sweep"
 cat > "$work/fake/angara-sim" << 'EOF'
 #!/bin/sh
-# called as: angara-sim run CONFIG --out RESULTS --quiet
+# called as: angara-sim run CONFIG --out RESULTS
 if grep -qx "seed = 2" "$2"; then kill -KILL $$; fi
 echo '{}' > "$4"
 EOF
@@ -411,6 +411,29 @@ check "array task 1 exited $?" [ $? -eq 0 ]
 check "array task 1 ran $(results "$work/slurm") points, not 2" [ "$(results "$work/slurm")" -eq 2 ]
 check "array task 1 did not run points 2 and 3" \
   [ -f "$work/slurm/points/point_2/results.json" -a -f "$work/slurm/points/point_3/results.json" ]
+
+# A partitioned machine: a seed axis moves every partition's default seed; collect names each
+# partition's results by its index.
+cat > "$work/parts.toml" << EOF
+[sweep]
+base = "$configs/partitions.toml"
+name = "s{sim.seed}"
+[config.sim]
+warmup_cycles = 200
+measure_cycles = 500
+progress = false
+[[axis]]
+key = "sim.seed"
+values = [1, 5]
+EOF
+"$sweep" run "$work/parts.toml" --out "$work/parts" -j1 > /dev/null 2>&1
+check "the partitioned sweep exited $?" [ $? -eq 0 ]
+"$sweep" collect "$work/parts" > /dev/null 2>&1
+check "collect of the partitioned sweep exited $?" [ $? -eq 0 ]
+check "partition 1's seed is not sim.seed + 1" \
+  [ "$(csv_cell "$work/parts/results.csv" partitions.1.seed 2)" = 6 ]
+check "partition 0's latency is not collected" \
+  [ "$(csv_cell "$work/parts/results.csv" partitions.0.results.latency_cycles.mean 1)" != NO_COLUMN ]
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -279,11 +279,18 @@ INSTANTIATE_TEST_SUITE_P(
                   {},
                   "router.routing",
                   "routes around failures in direction order only"},
-        BadConfig{"FailedNodesWithCollectives",
-                  "[workload]\nkind = \"collective\"\n[faults]\nnodes = [[1, 1, 1]]\n",
+        BadConfig{"FailedNodesWithMessageBenchmarks",
+                  "[workload]\nkind = \"msgrate\"\n[faults]\nnodes = [[1, 1, 1]]\n",
                   {},
                   "faults.nodes",
-                  "failed nodes are routed around for workload.kind = \"synthetic\" only"},
+                  "failed nodes are routed around for workload.kind = \"synthetic\" and "
+                  "\"collective\" only"},
+        BadConfig{"FailedNodesWithCollectiveBackground",
+                  "[workload]\nkind = \"collective\"\nbackground_rate = 0.1\n[faults]\n"
+                  "nodes = [[1, 1, 1]]\n",
+                  {},
+                  "workload.background_rate",
+                  "the collectives' background traffic runs on every node"},
         // A flag and a file are called so, not "config key".
         BadConfig{"SetWithoutEquals",
                   "",

@@ -30,6 +30,19 @@ TEST(Progress, WithoutAPlanOnlyTheCycle) {
   EXPECT_NE(progress_line({2.0, "measure", 0, 100, 0.0, 0, 0, 0}).find("ETA ?"), std::string::npos);
 }
 
+TEST(Progress, WorkUnitsGiveTheShareAndTheTimeLeftAtTheirPace) {
+  // 3 of 10 iterations in 30 s: 70 s to go, whatever the cycles.
+  ProgressState s{30.0, "programs", 4859000, 0, 161966.0, 1442227, 0, 0};
+  s.work = {"iteration", 3, 10};
+  EXPECT_EQ(
+      progress_line(s),
+      "[0:30] programs iteration 3 of 10 (30%), cycle 4859000, ETA 1:10: 1442227 delivered, 0 "
+      "outstanding, 0 queued at sources");
+  s.work.done = 0;  // none ended yet: no pace to go by
+  EXPECT_NE(progress_line(s).find("iteration 0 of 10 (0%), cycle 4859000, ETA ?"),
+            std::string::npos);
+}
+
 TEST(Progress, DurationsPastAnHourShowHours) {
   EXPECT_EQ(duration_text(59.4), "0:59");
   EXPECT_EQ(duration_text(3599.6), "1:00:00");

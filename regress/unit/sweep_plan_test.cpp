@@ -2,6 +2,7 @@
 // under the axis values, and one ConfigError naming the key and the rule for each bad file.
 
 #include "platform/sweep/sweep_plan.h"
+#include "platform/sweep/sweep_runner.h"
 
 #include <algorithm>
 #include <atomic>
@@ -450,6 +451,17 @@ TEST_F(SweepPlanTest, MissingSweepFile) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("absent.toml"), std::string::npos) << e.what();
   }
+}
+
+// The sweep's bar counts a running point by its last progress line.
+TEST(SweepRunner, ShareDoneIsTheLastProgressLinesPercentage) {
+  EXPECT_EQ(share_done(""), 0.0);
+  EXPECT_EQ(share_done("8x8x8 torus AT, uniform ...\n"), 0.0);
+  const std::string log =
+      "angara-sim: [0:02] measure cycle 3000 of 12000 (25%), 500 cycles/s, ETA 0:18: 40 delivered\n"
+      "angara-sim: [0:04] programs iteration 6 of 10 (60%), cycle 7187000, ETA 0:03: 2174461\n";
+  EXPECT_DOUBLE_EQ(share_done(log), 0.6);
+  EXPECT_EQ(share_done("a line without a percentage (%)\n"), 0.0);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/core/config_error.h"
+#include "models/core/params.h"
 
 namespace angara {
 namespace {
@@ -121,6 +122,49 @@ TEST(Tree, BuiltTreesAreValidAndSpanEveryNodeForEveryRoot) {
         EXPECT_EQ(row.dir_sum, std::popcount(static_cast<unsigned>(row.dirs)));
       }
     }
+  }
+}
+
+// With nothing failed the builder around failures gives the dimension-order tree itself; around
+// random failed links and nodes its trees pass the validator, leave every failed node out, use no
+// failed link, and span every live node whenever they are built at all (the machine then moves
+// the root on, or refuses).
+TEST(Tree, TreesAroundFailuresAreValidAndAvoidThem) {
+  for (const auto& dims : kShapes) {
+    SCOPED_TRACE(shape_name(dims));
+    const Torus torus(dims);
+    for (NodeId root = 0; root < static_cast<NodeId>(torus.node_count()); ++root) {
+      const auto same = build_tree_around_failures(torus, 2, root, {}, FaultMap());
+      ASSERT_TRUE(same.has_value());
+      const Tree dor = build_dimension_order_tree(torus, 2, root, {});
+      for (NodeId n = 0; n < static_cast<NodeId>(torus.node_count()); ++n) {
+        EXPECT_EQ(same->rows[n].to_root, dor.rows[n].to_root) << torus.format(n);
+        EXPECT_EQ(same->rows[n].dirs, dor.rows[n].dirs) << torus.format(n);
+      }
+    }
+    int built = 0;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      FaultParams params;
+      params.random_links = 0.05;
+      params.random_nodes = 0.05;
+      const FaultMap faults(torus, params, seed);
+      for (NodeId root = 0; root < static_cast<NodeId>(torus.node_count()); root += 3) {
+        const auto tree = build_tree_around_failures(torus, 1, root, {}, faults);
+        if (!tree) continue;
+        ++built;
+        SCOPED_TRACE("seed " + std::to_string(seed) + " root " + torus.format(root));
+        EXPECT_NO_THROW(validate_tree(torus, *tree));
+        for (NodeId n = 0; n < static_cast<NodeId>(torus.node_count()); ++n) {
+          const TreeRow& row = tree->rows[n];
+          EXPECT_EQ(row.member && row.pe, !faults.node_failed(n)) << torus.format(n);
+          EXPECT_FALSE(faults.node_failed(n) && row.member) << torus.format(n);
+          if (row.member && row.to_root) {
+            EXPECT_FALSE(faults.hop_failed(n, *row.to_root));
+          }
+        }
+      }
+    }
+    EXPECT_GT(built, 0);
   }
 }
 
