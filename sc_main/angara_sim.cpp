@@ -15,6 +15,7 @@
 #include "models/core/packet_ledger.h"
 #include "platform/config/config_loader.h"
 #include "platform/experiments/diagram.h"
+#include "platform/experiments/network_stats.h"
 #include "platform/experiments/partition_run.h"
 #include "platform/experiments/registry.h"
 #include "platform/experiments/results_json.h"
@@ -106,13 +107,19 @@ int command(const char* name, int argc, char** argv, const po::options_descripti
 
 int run(int argc, char** argv) {
   auto options = common_options("run options");
-  options.add_options()("out,o", po::value<std::string>()->default_value("results.json"),
-                        "where to write the JSON results (written whole or not at all); "
-                        "msgrate and pingpong also write a CSV per size beside it (.csv)");
+  options.add_options()(
+      "out,o", po::value<std::string>()->default_value("results.json"),
+      "where to write the JSON results (written whole or not at all); "
+      "msgrate and pingpong also write a CSV per size beside it (.csv), [stats] network "
+      "= true its tables (.links.csv, .vcs.csv, .routers.csv)");
   return command("run", argc, argv, options, [](angara::Config& config, const auto& vm) {
     const std::string out = vm["out"].template as<std::string>();
     // Before the run: a target that must not be written, or two outputs naming one file.
     std::vector<std::pair<std::string, std::filesystem::path>> outputs{{"--out", out}};
+    for (const std::string& extension : angara::network_stats_extensions(config)) {
+      outputs.emplace_back(fmt::format("--out (its {} file, [stats])", extension),
+                           std::filesystem::path(out).replace_extension(extension));
+    }
     if (config.trace.on()) {
       for (const auto& output : angara::trace_outputs(config.trace)) outputs.push_back(output);
     }

@@ -183,6 +183,8 @@ struct SimParams {
   bool lt_buffers = false;
   bool progress = true;  // progress lines on stderr for long runs
 
+  // The timing model has input buffers: AT, or LT with lt_buffers.
+  bool buffers() const { return mode == SimMode::At || lt_buffers; }
   void validate() const;
 };
 

@@ -318,6 +318,21 @@ void RouterCore::set_trace(std::unique_ptr<RouterTrace> trace) {
   }
 }
 
+void RouterCore::set_stats(Cycle from, Cycle to, bool buffers) {
+  m_stats = std::make_unique<RouterStats>(port_count(), m_vc_count, from, to, buffers);
+}
+
+void RouterCore::record_issue(PortId in, VcId in_vc, PortId out, bool last, const Packet& packet,
+                              const Route& route, const OutputRequest& request, Cycle start,
+                              Cycle tail_out) {
+  // The cycle the pipeline let this copy start: ready_at() of its route to `out` alone (issue()
+  // has taken `out` from the route already).
+  Route to_out = route;
+  to_out.outs = bit(out);
+  m_stats->issued(in, in_vc, last, out, request.train, request.flits, packet.head_at,
+                  ready_at(in, packet, to_out), start, request.length, tail_out);
+}
+
 const RouterTrace::Vc* RouterCore::traced_vc(PortId port, VcId vc) const {
   const auto i = static_cast<std::size_t>(input_index(port, vc));
   if (i >= m_trace->inputs.size()) return nullptr;

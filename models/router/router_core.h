@@ -32,6 +32,7 @@
 #include "models/core/ring_queue.h"
 #include "models/fabric/credit_counter.h"
 #include "models/router/collective_unit.h"
+#include "models/router/router_stats.h"
 #include "models/router/router_trace.h"
 #include "models/routing/network_routing.h"
 
@@ -216,6 +217,10 @@ class RouterCore {
 
   // Turns tracing on for this router (AT): the signals to drive; see router_trace.h.
   void set_trace(std::unique_ptr<RouterTrace> trace);
+  // Turns network statistics on for this router over [from, to) (router_stats.h); `buffers`:
+  // the shell models input buffers, whose occupancy is then kept.
+  void set_stats(Cycle from, Cycle to, bool buffers);
+  const RouterStats* stats() const { return m_stats.get(); }
 
   std::uint64_t flit_hops() const { return m_flit_hops; }  // flits sent to other routers
   std::string port_name(PortId port) const;
@@ -250,6 +255,10 @@ class RouterCore {
   void trace_grant(const Grant& grant);
   void trace_credits(PortId port, VcId vc, std::int64_t flits, Cycle at);
   void enqueue_send(const CollectiveSend& send);
+  // Tells the statistics of a copy issued from input (in, in_vc) to `out`, before it is handed on
+  // (an LT hand-on moves the packet's cycles on to the next router).
+  void record_issue(PortId in, VcId in_vc, PortId out, bool last, const Packet& packet,
+                    const Route& route, const OutputRequest& request, Cycle start, Cycle tail_out);
 
   // What a loosely-timed hop touches comes first: 40 bytes, which RouterLt keeps in one line.
   NodeId m_id;
@@ -258,7 +267,8 @@ class RouterCore {
   std::unique_ptr<CollectiveUnit> m_collective;
   PacketPool* m_pool;
   std::uint64_t m_flit_hops = 0;
-  int m_vc_count;  // all VCs per port: point-to-point + VCUp + VCDown
+  int m_vc_count;                        // all VCs per port: point-to-point + VCUp + VCDown
+  std::unique_ptr<RouterStats> m_stats;  // null: statistics off (one test per hop)
 
   // Input VCs holding packets, so that allocation visits only those (a router has up to 180).
   class InputSet {
@@ -303,6 +313,9 @@ Cycle RouterCore::issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Rou
   const Cycle start = shell.book(request);
   input_free = start + request.input;
   const Cycle tail_out = start + request.tail;
+  if (m_stats) [[unlikely]] {
+    record_issue(in, in_vc, out, last, packet, route, request, start, tail_out);
+  }
   shell.hand_on(Grant{p, in, in_vc, last, out, vc, start, tail_out});
   return tail_out;
 }

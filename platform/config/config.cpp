@@ -77,6 +77,15 @@ void Config::validate_fat_tree() const {
   if (rtl.any()) refuse("rtl", "\"rtl\"", "the RTL blocks are the collective subnet's");
 }
 
+void StatsParams::validate(WorkloadKind kind) const {
+  if (network && kind != WorkloadKind::Synthetic) {
+    throw ConfigError("stats.network", "true",
+                      fmt::format("network statistics are measured over the measurement window of "
+                                  "workload.kind = \"synthetic\" only (here {})",
+                                  config_values::json_value(kind).dump()));
+  }
+}
+
 Cycle Config::first_delivery_floor() const {
   const ZeroLoad zero_load(fabric());
   const int hops = topology.diameter();
@@ -165,6 +174,11 @@ void Config::validate_partitions() const {
     refuse("trace.nodes", fmt::format("{} nodes", trace.nodes.size()),
            "waveforms are recorded in one torus's kernel, and each partition runs in its own");
   }
+  if (stats.network) {
+    refuse("stats.network", "true",
+           "network statistics are tables of one torus's routers, and each partition runs in "
+           "its own");
+  }
   if (!collective.roots.empty() || !collective.transit.empty() || !collective.tree.empty()) {
     refuse(!collective.roots.empty()     ? "collective.roots"
            : !collective.transit.empty() ? "collective.transit"
@@ -227,6 +241,7 @@ void Config::validate() const {
   sim.validate();
   rtl.validate(sim.mode, collective);
   trace.validate(topology, sim.mode);
+  stats.validate(workload.kind);
   pcie.validate();
   node.validate();
   app.validate(workload.kind, topology.node_count());

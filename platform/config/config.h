@@ -24,6 +24,14 @@ struct TraceParams {
   void validate(const TopologyParams& topology, SimMode mode) const;
 };
 
+// Network statistics (docs/STATS.md): per link, per input VC and per router, over the measurement
+// window of synthetic traffic, as a summary in the results and CSV files beside them.
+struct StatsParams {
+  bool network = false;
+
+  void validate(WorkloadKind kind) const;
+};
+
 // Blocks built from their SystemVerilog instead of the C++ model (docs/RTL.md).
 enum class BlockImpl { Model, Rtl };
 struct RtlParams {
@@ -47,6 +55,7 @@ struct Config {
   TrafficParams traffic;
   SimParams sim;
   TraceParams trace;
+  StatsParams stats;
   PcieParams pcie;
   NodeParams node;
   AppParams app;

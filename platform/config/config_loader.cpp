@@ -290,6 +290,10 @@ const std::vector<KeySpec>& key_specs() {
           "sim", "lt_buffers",
           "LT: model buffers and credits (closer to AT under load, slower); false: links only"),
       field<&Config::sim, &SimParams::progress>("sim", "progress", "progress lines on stderr"),
+      field<&Config::stats, &StatsParams::network>(
+          "stats", "network",
+          "synthetic: per-link, per-VC and per-router statistics over the measurement window, a "
+          "summary in the results and CSV files beside them"),
       field<&Config::rtl, &RtlParams::reducer>(
           "rtl", "reducer",
           "the PEGroup's Reducer: model (C++) or rtl (its SystemVerilog, verilated; AT only)"),
@@ -535,6 +539,8 @@ nlohmann::ordered_json config_to_json(const Config& config) {
   for (const auto& spec : key_specs()) {
     // Nothing failed: no [faults], so that results from before faults existed stay the same.
     if (spec.section == "faults" && !config.faults.any()) continue;
+    // Statistics off: no [stats], so that results from before statistics existed stay the same.
+    if (spec.section == "stats" && !config.stats.network) continue;
     out[std::string(spec.section)][std::string(spec.name)] = spec.write(config);
   }
   // Not partitioned: no "partition", so that results from before partitions stay the same.

@@ -9,6 +9,7 @@
 #include "models/core/config_error.h"
 #include "models/core/packet_ledger.h"
 #include "platform/config/config_values.h"
+#include "platform/experiments/network_stats.h"
 #include "platform/experiments/results_json.h"
 #include "platform/experiments/trace_files.h"
 #include "platform/machine/sim_runner.h"
@@ -51,6 +52,16 @@ ProbePair probe_pair(const Config& config) {
                                    (2 * i + 1) * config.sim.measure_cycles / (2 * parts));
   }
   return pair;
+}
+
+// [stats]: ", link utilisation mean 0.120 max 0.500 (+X of (1,0,2))", or nothing when off.
+std::string link_summary(const nlohmann::ordered_json& stats) {
+  if (stats.is_null() || !stats.contains("busiest_link")) return {};
+  const auto& busiest = stats["busiest_link"];
+  return fmt::format(", link utilisation mean {:.3f} max {:.3f} ({} of {})",
+                     stats["link_utilisation"]["mean"].get<double>(),
+                     stats["link_utilisation"]["max"].get<double>(),
+                     busiest["port"].get<std::string>(), busiest["router"].get<std::string>());
 }
 
 }  // namespace
@@ -103,6 +114,11 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
     r.drain_complete = drain_complete;
     r.saturated =
         !drain_complete || r.accepted_flits_per_node_cycle < 0.9 * r.offered_flits_per_node_cycle;
+    if (config.stats.network) {  // read once the network is empty: every packet has left
+      NetworkStats stats = network_stats(system, config);
+      r.network_stats = std::move(stats.summary);
+      r.network_files = std::move(stats.files);
+    }
     if (system.tracing()) write_trace_files(system, config.trace);
     return std::max(stopped_at, system.ledger().last_delivery());
   });
@@ -139,6 +155,7 @@ nlohmann::ordered_json to_json(const ExperimentResult& r) {
   j["drain_complete"] = r.drain_complete;
   j["mean_hops"] = r.mean_hops;
   j["flit_hops"] = r.flit_hops;
+  if (!r.network_stats.is_null()) j["network_stats"] = r.network_stats;
   add_run(j, r);
   return j;
 }
@@ -154,8 +171,14 @@ std::string summary_line(const ExperimentResult& r) {
                   r.offered_flits_per_node_cycle, r.accepted_flits_per_node_cycle, lat.mean(),
                   lat.percentile(0.5), lat.percentile(0.99),
                   lat.mean() * r.config.router.cycle_ns(), r.packets_delivered,
-                  r.saturated ? " (SATURATED)" : "", r.sim_cycles),
+                  r.saturated ? " (SATURATED)" : "", r.sim_cycles) +
+          link_summary(r.network_stats),
       " in ");
+}
+
+RunOutput synthetic_output(const Config& config, const ProgressSink& progress) {
+  ExperimentResult r = run_experiment(config, progress);
+  return {to_json(r), summary_line(r), std::move(r.network_files)};
 }
 
 }  // namespace angara

@@ -7,11 +7,13 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "models/core/latency_stats.h"
 #include "platform/config/config.h"
+#include "platform/experiments/results_json.h"
 #include "platform/experiments/run_record.h"
 #include "platform/machine/progress.h"
 
@@ -31,6 +33,9 @@ struct ExperimentResult : RunRecord {
   bool drain_complete = true;   // every measured packet arrived within sim.drain_cycles
   bool saturated = false;       // accepted < 90% of offered, or the drain did not complete
   // sim_cycles: until injection stopped or the last packet arrived, if later
+  // [stats] network = true: the summary (null when off) and the tables (network_stats.h).
+  nlohmann::ordered_json network_stats;
+  std::vector<SideFile> network_files;
 };
 
 // Elaborates and runs the experiment in this process. SystemC elaborates once per process: call
@@ -40,5 +45,7 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
 // Its results file and its one-line summary.
 nlohmann::ordered_json to_json(const ExperimentResult& result);
 std::string summary_line(const ExperimentResult& result);
+// The run as angara-sim writes it: the results, the summary and the statistics' tables.
+RunOutput synthetic_output(const Config& config, const ProgressSink& progress);
 
 }  // namespace angara

@@ -51,7 +51,7 @@ const ExperimentEntry& ExperimentRegistry::find(WorkloadKind kind) const {
 
 const ExperimentRegistry& experiments() {
   static const ExperimentRegistry registry({
-      {WorkloadKind::Synthetic, "synthetic", output_of<run_experiment>},
+      {WorkloadKind::Synthetic, "synthetic", synthetic_output},
       {WorkloadKind::Collective, "collective", output_of<run_collective_experiment>},
       {WorkloadKind::MsgRate, "msgrate", message_benchmark_output},
       {WorkloadKind::PingPong, "pingpong", message_benchmark_output},

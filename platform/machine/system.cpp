@@ -57,9 +57,13 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
   const auto router_count = static_cast<NodeId>(m_topology.router_count());
   std::vector<RouterShell*> routers;
   std::vector<EndpointShell*> endpoints;
+  // [stats]: the measurement window of synthetic traffic.
+  const Cycle stats_from = config.sim.warmup_cycles;
+  const Cycle stats_to = stats_from + config.sim.measure_cycles;
   for (NodeId n = 0; n < nodes; ++n) {
     RouterCore core(n, m_router_shared, collective_unit(n, config), m_pool);
     if (traced(n)) core.set_trace(router_trace(n, config));
+    if (config.stats.network) core.set_stats(stats_from, stats_to, config.sim.buffers());
     auto router =
         std::make_unique<RouterShell>(module_name("router", n).c_str(), std::move(core), m_clock);
     auto endpoint = std::make_unique<EndpointShell>(
@@ -84,9 +88,10 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     m_modules.push_back(std::move(endpoint));
   }
   for (NodeId n = nodes; n < router_count; ++n) {  // a fat tree's switches: no endpoint
-    auto router =
-        std::make_unique<RouterShell>(fmt::format("switch_{}", n - nodes).c_str(),
-                                      RouterCore(n, m_router_shared, nullptr, m_pool), m_clock);
+    RouterCore core(n, m_router_shared, nullptr, m_pool);
+    if (config.stats.network) core.set_stats(stats_from, stats_to, config.sim.buffers());
+    auto router = std::make_unique<RouterShell>(fmt::format("switch_{}", n - nodes).c_str(),
+                                                std::move(core), m_clock);
     routers.push_back(router.get());
     m_routers.push_back(&router->core());
     m_modules.push_back(std::move(router));

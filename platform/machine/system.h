@@ -73,6 +73,8 @@ class System {
   void wake_endpoints();
   void wake_endpoint(NodeId node) { m_endpoint_wakers.at(node)(); }
   std::uint64_t flit_hops() const;
+  // Every router's core: the nodes' in node order, then a fat tree's switches.
+  const std::vector<const RouterCore*>& routers() const { return m_routers; }
   std::size_t queued_at_sources() const;
   // The packet that has waited longest at the head of a router buffer, described for a person.
   std::optional<std::string> oldest_blocked(Cycle now) const;

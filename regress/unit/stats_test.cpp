@@ -1,4 +1,5 @@
-// Unit tests of the latency statistics and of the credit counter a router keeps per downstream VC.
+// Unit tests of the latency statistics, of the credit counter a router keeps per downstream VC and
+// of a router's network statistics over a window (RouterStats).
 
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 
 #include "models/core/latency_stats.h"
 #include "models/fabric/credit_counter.h"
+#include "models/router/router_stats.h"
 
 namespace angara {
 namespace {
@@ -211,6 +213,57 @@ TEST(CreditCounter, AddWakesOnlyAfterASenderWaited) {
   EXPECT_TRUE(c.add(5, 1));
   EXPECT_FALSE(c.add(6, 1));
   EXPECT_EQ(c.at(6), 10);
+}
+
+// A window [100, 200) of a router with 2 ports of 2 VCs.
+TEST(RouterStats, CountsWhatStartsInTheWindowAndBusyCyclesInsideIt) {
+  RouterStats s(2, 2, 100, 200, true);
+  // Starts before the window, busy 90..105: 5 busy cycles count, not its flits.
+  s.issued(0, 0, true, 1, 1, 17, 80, 87, 90, 15, 105);
+  // Starts inside, busy 190..205: 10 busy cycles, its flits and packet, waited 4 cycles.
+  s.issued(0, 1, true, 1, 1, 9, 180, 186, 190, 15, 205);
+  // Starts at the window's end: nothing.
+  s.issued(1, 0, true, 0, 1, 17, 190, 197, 200, 15, 215);
+  EXPECT_EQ(s.output(1).busy, 15u);
+  EXPECT_EQ(s.output(1).flits, 9u);
+  EXPECT_EQ(s.output(1).packets, 1u);
+  EXPECT_EQ(s.output(0).busy, 0u);
+  EXPECT_EQ(s.output(0).flits, 0u);
+  EXPECT_EQ(s.counters().packets, 1u);
+  EXPECT_EQ(s.counters().flits, 9u);
+  EXPECT_EQ(s.counters().wait_cycles, 4u);
+}
+
+TEST(RouterStats, InputVcOccupancyIsTimeWeightedAndClippedToTheWindow) {
+  RouterStats s(2, 2, 100, 200, true);
+  // Input (0, 0): 17 flits over [80, 120) (20 cycles inside), 10 flits over [110, 150) and
+  // 5 flits over [190, 260) (10 inside): 17 x 20 + 10 x 40 + 5 x 10 = 790 flit-cycles.
+  s.issued(0, 0, true, 1, 1, 17, 80, 83, 100, 15, 120);
+  s.issued(0, 0, true, 1, 1, 10, 110, 113, 130, 15, 150);
+  s.issued(0, 0, true, 1, 1, 5, 190, 193, 250, 15, 260);
+  // A copy that does not free its input (more copies to come) holds nothing yet.
+  s.issued(1, 1, false, 0, 1, 17, 120, 123, 130, 15, 145);
+  const RouterStats::InputVc vc = s.input_vc(0, 0);
+  EXPECT_DOUBLE_EQ(vc.mean_flits, 7.9);
+  EXPECT_EQ(vc.max_flits, 27);  // [110, 120): both
+  EXPECT_EQ(s.input_vc(1, 1).max_flits, 0);
+  EXPECT_DOUBLE_EQ(s.input_vc(1, 1).mean_flits, 0.0);
+}
+
+TEST(RouterStats, WithoutBuffersNoOccupancyIsKept) {
+  RouterStats s(1, 1, 0, 100, false);
+  s.issued(0, 0, true, 0, 1, 17, 10, 13, 15, 15, 30);
+  EXPECT_EQ(s.input_vc(0, 0).max_flits, 0);
+  EXPECT_DOUBLE_EQ(s.input_vc(0, 0).mean_flits, 0.0);
+  EXPECT_EQ(s.output(0).flits, 17u);
+}
+
+TEST(RouterStats, APacketLeavingAsTheNextArrivesIsNotCountedTwice) {
+  RouterStats s(1, 1, 0, 100, true);
+  s.issued(0, 0, true, 0, 1, 17, 10, 13, 15, 15, 30);
+  s.issued(0, 0, true, 0, 1, 17, 30, 33, 35, 15, 50);
+  EXPECT_EQ(s.input_vc(0, 0).max_flits, 17);
+  EXPECT_DOUBLE_EQ(s.input_vc(0, 0).mean_flits, 17.0 * 40 / 100);
 }
 
 }  // namespace
