@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# tools/plot_links.py as a user runs it on angara-sim's per-link table ([stats] network = true):
+# sc_main/plot_links.py as a user runs it on angara-sim's per-link table ([stats] network = true):
 # a PNG, an SVG and a PDF of a slice, the same table giving the same SVG bytes, and its mistakes
 # refused. Skipped (exit 77) when no python3 on the path, nor /usr/bin/python3, has matplotlib.
-# usage: plot_links_test.sh ANGARA_SIM TOOLS_DIR
+# usage: plot_links_test.sh ANGARA_SIM SCRIPT_DIR
 set -u
 sim=$1
 tools=$2

@@ -26,6 +26,8 @@ set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/angara-tlm)
 install(TARGETS ${libraries} EXPORT angara-tlm-targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS angara-sim angara-sweep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The link-utilisation plot (docs/STATS.md), as angara-plot-links.
+install(PROGRAMS sc_main/plot_links.py DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME angara-plot-links)
 install(DIRECTORY models collectives workloads platform
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/angara-tlm FILES_MATCHING PATTERN "*.h")
 install(FILES LICENSE README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})

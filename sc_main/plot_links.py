@@ -2,7 +2,7 @@
 """Draws link utilisation over a slice of a torus from angara-sim's per-link table
 (RESULTS.links.csv, written with [stats] network = true; docs/STATS.md).
 
-    tools/plot_links.py RESULTS.links.csv --out links.png [--plane x,y] [--at z=1]
+    sc_main/plot_links.py RESULTS.links.csv --out links.png [--plane x,y] [--at z=1]
                         [--metric utilisation|flits_per_cycle] [--title TEXT] [--dpi N]
 
 The slice is the plane of two dimensions (--plane, default the first two) through the nodes whose
