@@ -92,6 +92,9 @@ struct Packet {
   // and `data` carries no values (sim.train_packets).
   std::uint32_t train = 1;
   bool timing_only = false;  // from a timing-only send: its data's values are not carried
+  // Wormhole: 1 + its index in the machine's worms (models/router/worm.h) while it spans
+  // routers, else 0.
+  std::uint32_t worm = 0;
 
   int wire_flits() const { return static_cast<int>(train) * packet_flits(); }
   int packet_flits() const { return kHeaderFlits + header.data_flits; }  // one of a train's

@@ -187,8 +187,24 @@ void RouterParams::validate(int dims) const {
                     route_phases, vcs_per_set(), route_phases, vc_classes(),
                     vc_classes() == 1 ? "" : "es"));
   }
-  // Virtual cut-through holds whole packets; a bubble needs one more largest packet of room.
-  const int min_buffer = deadlock == DeadlockScheme::Bubble ? 2 * kMaxPacketFlits : kMaxPacketFlits;
+  if (wormhole() && adaptive()) {
+    // Duato's escape argument (routing/adaptive_routing.h) needs a blocked packet wholly in one
+    // buffer; a worm blocked on an adaptive VC holds VCs behind it that the escape network needs.
+    throw ConfigError("router.routing", "\"adaptive\"",
+                      "adaptive routing needs virtual cut-through: with router.switching = "
+                      "\"wormhole\" use router.routing = \"dimension_order\"");
+  }
+  // Wormhole: a few flits per VC. Virtual cut-through holds whole packets; a bubble needs one
+  // more largest packet of room.
+  const int min_buffer = wormhole()                           ? kMinWormholeBufferFlits
+                         : deadlock == DeadlockScheme::Bubble ? 2 * kMaxPacketFlits
+                                                              : kMaxPacketFlits;
+  if (wormhole() && buffer_flits < min_buffer) {
+    throw ConfigError("router.buffer_flits", fmt::format("{}", buffer_flits),
+                      fmt::format("with router.switching = \"wormhole\" a VC must hold at least {} "
+                                  "flits",
+                                  min_buffer));
+  }
   if (buffer_flits < min_buffer) {
     throw ConfigError("router.buffer_flits", fmt::format("{}", buffer_flits),
                       fmt::format("must hold at least {} flits (a largest packet{})", min_buffer,

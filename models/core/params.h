@@ -2,6 +2,7 @@
 // Typed parameters of the modeled machine with the Table 1 defaults. Each validate() throws a
 // ConfigError naming the config key (as spelled in the TOML file), the value and the rule.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -67,9 +68,20 @@ enum class RoutingAlgorithm {
   Adaptive,        // any minimal direction on an adaptive VC; direction order on the escape VC
 };
 
+// How a packet moves between routers' point-to-point buffers (docs/ARCHITECTURE.md, Switching).
+enum class Switching {
+  Vct,  // virtual cut-through: a packet starts only when the next buffer has room for all of it
+  Wormhole,  // a packet takes a free VC with its head and streams into it on flit credits (SKIF)
+};
+
+// Wormhole's least point-to-point buffer: two flits, so a worm keeps a flit in each buffer it
+// spans while the next one moves.
+inline constexpr int kMinWormholeBufferFlits = 2;
+
 struct RouterParams {
   double clock_mhz = 500.0;  // router clock (Table 1)
   RoutingAlgorithm routing = RoutingAlgorithm::DimensionOrder;
+  Switching switching = Switching::Vct;
   std::vector<Direction> direction_order;  // empty: +X,-X,+Y,-Y,... in dimension order
   DeadlockScheme deadlock = DeadlockScheme::Bubble;
   int vcs = 2;              // virtual channels per port (dateline: an even number)
@@ -84,6 +96,12 @@ struct RouterParams {
   // Around failures: a VC is set * vcs_per_set() + leg * vc_classes() + class.
   int vcs_per_set() const { return vc_classes() * route_phases; }
   bool adaptive() const { return routing == RoutingAlgorithm::Adaptive; }
+  bool wormhole() const { return switching == Switching::Wormhole; }
+  // The point-to-point VCs of a router's local port (injection and ejection), flits: with
+  // wormhole at least a whole packet, since the endpoint stores and forwards whole packets.
+  int local_buffer_flits() const {
+    return wormhole() ? std::max(buffer_flits, kMaxPacketFlits) : buffer_flits;
+  }
   // Adaptive: VCs 0 .. vc_classes()-1 are the escape VC, the rest adaptive; else none adaptive.
   int first_adaptive_vc() const { return adaptive() ? vc_classes() : vcs; }
   // The direction order to route by on a torus of `dims` dimensions.

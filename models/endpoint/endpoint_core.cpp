@@ -17,7 +17,7 @@ EndpointCore::EndpointCore(NodeId id, TrafficSource& source, TrafficObserver& ob
       m_collective_vc(static_cast<VcId>(params.router.vcs)),
       m_next(source.next()),
       m_stop(kNever),
-      m_credits(params.router.vcs, CreditCounter(params.router.buffer_flits)) {
+      m_credits(params.router.vcs, CreditCounter(params.router.local_buffer_flits())) {
   m_credits.emplace_back(params.collective.buffer_flits);  // the PEGroup FIFO
   m_holds.resize(m_credits.size());
 }

@@ -12,6 +12,7 @@ RouterAt::RouterAt(const sc_core::sc_module_name& name, RouterCore core, const F
   SC_METHOD(evaluate);
   sensitive << m_wake;
   dont_initialize();
+  m_core.set_worm_owner(this);
 }
 
 tlm::tlm_sync_enum RouterAt::nb_transport_fw(int port, Packet& packet, tlm::tlm_phase& phase,
@@ -45,7 +46,8 @@ void RouterAt::evaluate() {
     Packet& packet = *g.packet;
     if (m_probe) m_probe->grant(g);
     // Credits first: the upstream reads the VC the packet held here, before forward() changes it.
-    if (g.frees_input && g.in_port != m_core.pegroup_port()) {
+    // A worm's tail leaves later: worm_tail_left() returns them then.
+    if (g.frees_input && g.in_port != m_core.pegroup_port() && g.tail_out != kNever) {
       tlm::tlm_phase end_req = tlm::END_REQ;
       sc_core::sc_time credit_delay = m_clock.until(g.tail_out + m_core.timing(g.in_port).latency);
       in[g.in_port]->nb_transport_bw(packet, end_req, credit_delay);
@@ -59,6 +61,22 @@ void RouterAt::evaluate() {
   m_core.run_pegroup();
   const Cycle next = m_core.next_wakeup(now);
   if (next != kNever) wake_at(next);
+}
+
+void RouterAt::worm_tail_left(PortId in_port, VcId in_vc, int flits, Cycle tail) {
+  if (in_port == m_core.pegroup_port()) return;
+  return_upstream(in_port, in_vc, flits, tail + m_core.timing(in_port).latency);
+}
+
+// The packet has moved on (its header names its VC further on), so the END_REQ carries a token
+// naming this router's VC and the flits; the upstream reads them during the call.
+void RouterAt::return_upstream(PortId port, VcId vc, int flits, Cycle at) {
+  static thread_local Packet token;
+  token.header.vc = vc;
+  token.header.data_flits = static_cast<std::uint8_t>(flits - kHeaderFlits);
+  tlm::tlm_phase end_req = tlm::END_REQ;
+  sc_core::sc_time credit_delay = m_clock.until(at);
+  in[port]->nb_transport_bw(token, end_req, credit_delay);
 }
 
 void RouterAt::wake_at(Cycle cycle) {

@@ -14,7 +14,7 @@
 
 namespace angara {
 
-class RouterAt : public sc_core::sc_module {
+class RouterAt : public sc_core::sc_module, private WormOwner {
  public:
   // Bound in port order: out[d] feeds the neighbour in direction d, out[local] the endpoint;
   // in[d] is fed by the neighbour in direction -d, in[local] by the endpoint.
@@ -34,6 +34,10 @@ class RouterAt : public sc_core::sc_module {
                                      sc_core::sc_time& delay);
   void evaluate();
   void wake_at(Cycle cycle);
+  // Wormhole: a worm's tail has left input (in_port, in_vc): its credits go upstream.
+  void worm_tail_left(PortId in_port, VcId in_vc, int flits, Cycle tail) override;
+  // Sends END_REQ for `flits` credits of input (port, vc), usable upstream from `at`.
+  void return_upstream(PortId port, VcId vc, int flits, Cycle at);
 
   RouterCore m_core;
   const FabricClock& m_clock;

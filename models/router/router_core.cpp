@@ -17,7 +17,14 @@ RouterShared::RouterShared(const Topology& t, const FabricParams& params, std::u
       link(params.link, params.router.clock_mhz),
       local(params.endpoint, params.router.clock_mhz),
       // The crossbar to and from the PEGroup moves one flit per cycle, with no wire.
-      internal({kFlitBits * params.router.clock_mhz / 1000.0, 0.0}, params.router.clock_mhz) {}
+      internal({kFlitBits * params.router.clock_mhz / 1000.0, 0.0}, params.router.clock_mhz),
+      wormhole(params.router.wormhole()),
+      local_buffer_flits(params.router.local_buffer_flits()),
+      worms(wormhole ? std::make_unique<WormPool>() : nullptr) {
+  for (int flits = buffer_flits + 1; wormhole && flits <= kMaxPacketFlits; ++flits) {
+    worm_holds[flits] = Worm::least_hold(flits, buffer_flits, link, pipeline);
+  }
+}
 
 RouterCore::RouterCore(NodeId id, const RouterShared& shared,
                        std::unique_ptr<CollectiveUnit> collective, PacketPool& pool)
@@ -74,9 +81,37 @@ RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
 RouterCore::Route RouterCore::route_p2p(const RouteStep& step, const Packet& packet) const {
   const int set_base = packet.header.vc & ~(m_shared.routing.vcs_per_set() - 1);
   const int leg_base = step.leg * m_shared.routing.vc_classes();
+  // Wormhole: a packet that fits in the next buffer goes as with cut-through; a longer one (a
+  // worm) takes the VC only when its buffer is empty: the worm's flits then follow one another
+  // into it on credits (worm.h), and it takes nothing else until the worm's tail has left it.
+  // Why wormhole cannot deadlock with the dateline: a blocked worm holds the VCs its flits are in
+  // (a chain along its route) and waits only for the next VC of that route, so every wait is an
+  // edge of the channel-dependency graph of direction-order routes, which the dateline keeps
+  // acyclic (routing/direction_order_routing.h; routing_test checks the graph, worm_test that
+  // wormhole takes the same VCs). The channels and crossbar inputs are not held while it waits
+  // (they carry its flits for their serialization time), so they add no edge. Hence some worm
+  // at the end of every chain of waits can always move (Dally and Seitz). The bubble is refused:
+  // it keeps a free packet slot per ring, which buffers shorter than a packet do not have.
+  // Around failures each leg's VCs are dateline VCs of their own, as with cut-through.
+  const int need = m_shared.routing.required_credits(step, packet.wire_flits());
   return {bit(step.eject ? m_local : step.port),
           static_cast<VcId>(set_base + leg_base + step.vc_class),
-          m_shared.routing.required_credits(step, packet.wire_flits())};
+          m_shared.wormhole && !step.eject ? std::min(need, m_shared.buffer_flits) : need};
+}
+
+bool RouterCore::worm(PortId out, const Packet& p) const {
+  return out < m_local && !is_collective(p.header.kind) && p.train == 1 &&
+         p.wire_flits() > buffer_flits(out, 0);
+}
+
+int RouterCore::add_worm_hop(Packet& p, PortId in, VcId in_vc, PortId out, VcId vc, Cycle start) {
+  if (p.worm == 0) {
+    p.worm = m_shared.worms->acquire();
+    m_shared.worms->at(p.worm).begin(p.wire_flits(), p.head_at, p.tail_at, timing(in));
+  }
+  const int window = out == m_local ? 0 : buffer_flits(out, vc);
+  return m_shared.worms->at(p.worm).add_hop(
+      {start, &timing(out), window, in, in_vc, m_worm_owner, 0, false, {}});
 }
 
 // The escape step: on along the ring the packet arrived by on the escape VC (`arrived`, in class
@@ -99,6 +134,8 @@ Cycle RouterCore::ready_at(PortId port, const Packet& p, const Route& r) const {
     return first_tail + routing_cycles(port, p);
   }
   if (port == pegroup_port()) return p.head_at;  // a PEGroup send: ready when the PEGroup says
+  // A worm's flits are timed flit by flit (worm.h): its head goes after the pipeline.
+  if (p.worm != 0) return p.head_at + m_shared.pipeline;
   // The tail may not leave before it has arrived: start + serialization >= tail_at.
   const auto out = static_cast<PortId>(std::countr_zero(r.outs));
   const Cycle out_ser = timing(out).serialization(p.packet_flits());
@@ -285,7 +322,7 @@ void RouterCore::forward(Packet& packet, const Grant& g) {
   const ChannelTiming& t = timing(g.out_port);
   packet.header.vc = g.out_vc;
   packet.head_at = g.start + t.latency + t.serialization(1);
-  packet.tail_at = g.tail_out + t.latency;
+  packet.tail_at = g.tail_out == kNever ? kNever : g.tail_out + t.latency;  // a worm: later
   if (g.out_port < m_local) {
     ++packet.hops;
     m_flit_hops += static_cast<std::uint64_t>(packet.wire_flits());

@@ -5,13 +5,15 @@
 // at which they arrive and carries out its grants; the LT shell (router_lt.h) uses its routing
 // and timing rules directly. Both issue a packet to an output through one function, issue().
 //
-// Point-to-point switching is virtual cut-through: a packet is forwarded as soon as its head is
-// in, but only when the next buffer has room for all of it (plus the bubble when it enters a
-// ring), so a blocked packet always sits wholly in one buffer. Per-hop pipeline, in router
-// cycles (docs/ARCHITECTURE.md): a head wholly in the input buffer at cycle t may start on the
-// output at t + pipeline_cycles (route, allocate, traverse); the output channel then carries the
-// packet for serialization(flits) cycles and its head is wholly in the next buffer
-// latency + serialization(1) cycles after it started.
+// Point-to-point switching is virtual cut-through by default: a packet is forwarded as soon as
+// its head is in, but only when the next buffer has room for all of it (plus the bubble when it
+// enters a ring), so a blocked packet always sits wholly in one buffer. With wormhole
+// (router.switching) a packet longer than the buffers takes an empty VC and spans several
+// routers, its flits timed by worm.h; the deadlock argument is at route_p2p(). Per-hop pipeline, in
+// router cycles (docs/ARCHITECTURE.md): a head wholly in the input buffer at cycle t may start on
+// the output at t + pipeline_cycles (route, allocate, traverse); the output channel then carries
+// the packet for serialization(flits) cycles and its head is wholly in the next buffer latency +
+// serialization(1) cycles after it started.
 //
 // Collective packets (docs/COLLECTIVES.md) use two more VCs per port, VCUp and VCDown, and are
 // stored whole before the routing table is read (table_cycles) and the head analysed
@@ -19,6 +21,7 @@
 // crossbar input, in port order; it leaves its buffer with the last copy. An internal port
 // connects the crossbar to the PEGroup, in both directions.
 
+#include <array>
 #include <bit>
 #include <concepts>
 #include <memory>
@@ -34,6 +37,7 @@
 #include "models/router/collective_unit.h"
 #include "models/router/router_stats.h"
 #include "models/router/router_trace.h"
+#include "models/router/worm.h"
 #include "models/routing/network_routing.h"
 
 namespace angara {
@@ -95,6 +99,13 @@ struct RouterShared {
   int pipeline;
   CollectiveParams coll;
   ChannelTiming link, local, internal;
+  bool wormhole;
+  int local_buffer_flits;  // the local port's point-to-point VCs (RouterParams)
+  // Wormhole: the machine's worms, which every router's hops update (null with vct).
+  std::unique_ptr<WormPool> worms;
+  // Wormhole: the least a worm of so many flits holds a link's buffer (Worm::least_hold; LT
+  // with buffers books its holds for at least that long), by flits; 0 for packets that fit.
+  std::array<Cycle, kMaxPacketFlits + 1> worm_holds{};
 };
 
 class RouterCore {
@@ -159,8 +170,15 @@ class RouterCore {
   // The flits of output `out`'s VC `vc`: the buffer behind it (the PEGroup's: unlimited).
   int buffer_flits(PortId out, VcId vc) const {
     if (out == pegroup_port()) return kUnlimited;
-    return vc < m_shared.vcs ? m_shared.buffer_flits : m_shared.coll.buffer_flits;
+    if (vc >= m_shared.vcs) return m_shared.coll.buffer_flits;
+    return out == m_local ? m_shared.local_buffer_flits : m_shared.buffer_flits;
   }
+  // Wormhole: `packet` spans routers from here on through output `out` (a point-to-point packet
+  // longer than the buffers, going to another router).
+  bool worm(PortId out, const Packet& packet) const;
+  // Tells the upstream of `in_vc` when a worm's tail has left here (RouterAt; LT reads issue()'s
+  // return instead).
+  void set_worm_owner(WormOwner* owner) { m_worm_owner = owner; }
   // What a copy of `packet` from input `in` asks of output `out` (one of `route.outs`) from
   // cycle `earliest` on.
   OutputRequest request_for(PortId in, PortId out, const Packet& packet, const Route& route,
@@ -255,6 +273,9 @@ class RouterCore {
   void trace_grant(const Grant& grant);
   void trace_credits(PortId port, VcId vc, std::int64_t flits, Cycle at);
   void enqueue_send(const CollectiveSend& send);
+  // Wormhole: adds output `out` (VC `vc`, granted at `start`) to the worm of `packet`, begun here
+  // if it has none; returns the hop's index.
+  int add_worm_hop(Packet& packet, PortId in, VcId in_vc, PortId out, VcId vc, Cycle start);
   // Tells the statistics of a copy issued from input (in, in_vc) to `out`, before it is handed on
   // (an LT hand-on moves the packet's cycles on to the next router).
   void record_issue(PortId in, VcId in_vc, PortId out, bool last, const Packet& packet,
@@ -299,6 +320,7 @@ class RouterCore {
   std::vector<Grant> m_to_pegroup;       // granted to the PEGroup, not yet handed over
   std::vector<CollectiveSend> m_sends;   // scratch: what the PEGroup sends
   std::unique_ptr<RouterTrace> m_trace;  // null: tracing off
+  WormOwner* m_worm_owner = nullptr;
 };
 
 template <IssueShell Shell>
@@ -312,11 +334,28 @@ Cycle RouterCore::issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Rou
   const VcId vc = request.vc;
   const Cycle start = shell.book(request);
   input_free = start + request.input;
-  const Cycle tail_out = start + request.tail;
+  Cycle tail_out = start + request.tail;
+  // Wormhole: the channel and the crossbar input carry the packet's flits for `length` cycles
+  // (their share of the link; a stalled worm's flits wait in the buffers, not on the link), but
+  // its tail leaves only when the routers ahead have made room: known now at its last hop, later
+  // (AT: told to the owner) or once the hand-on's call chain has ejected it (LT) otherwise.
+  std::uint32_t worm_id = 0;
+  int worm_hop = -1;
+  if (m_shared.wormhole && (p->worm != 0 || worm(out, *p))) [[unlikely]] {
+    worm_hop = add_worm_hop(*p, in, in_vc, out, vc, start);
+    worm_id = p->worm;
+    tail_out = m_shared.worms->at(worm_id).tail(worm_hop);
+    if (out == m_local) p->worm = 0;  // the endpoint takes it whole
+  }
   if (m_stats) [[unlikely]] {
     record_issue(in, in_vc, out, last, packet, route, request, start, tail_out);
   }
   shell.hand_on(Grant{p, in, in_vc, last, out, vc, start, tail_out});
+  if (worm_id != 0) [[unlikely]] {
+    Worm& w = m_shared.worms->at(worm_id);
+    if (tail_out == kNever) tail_out = w.tail(worm_hop);
+    if (w.finished()) m_shared.worms->release(worm_id);
+  }
   return tail_out;
 }
 

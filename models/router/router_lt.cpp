@@ -144,7 +144,12 @@ RouterLt::Fit RouterLt::fit(OutputRequest& r, Cycle now, int copies) {
     // the stream (on another VC set) follows it.
     r.input = std::max(r.length, (s.period + copies - 1) / copies);
   }
-  const Cycle span = least_hold(r.out, r.vc, r.tail);
+  Cycle span = least_hold(r.out, r.vc, r.tail);
+  // A worm holds the buffer until its tail has left it, which takes it several credit round
+  // trips when the buffer is shorter than it.
+  if (r.flits > capacity && r.vc < m_core.shared().vcs && m_core.shared().wormhole) {
+    span = std::max(span, m_core.shared().worm_holds[r.flits]);
+  }
   Cycle at = r.earliest;
   for (;;) {
     const LinkCalendar::Gap free = link.find(at, r.length, now);
@@ -224,7 +229,12 @@ void RouterLt::hand_on(const Grant& g, Cycle now) {
     for (const CollectiveSend& s : sends) send(s, now);
     return;
   }
-  if (g.in_port == m_core.pegroup_port()) m_pegroup_input_free = g.tail_out;
+  if (g.in_port == m_core.pegroup_port()) {  // a worm's tail is known later: its flits' time
+    m_pegroup_input_free =
+        g.tail_out != kNever
+            ? g.tail_out
+            : g.start + m_core.timing(g.out_port).serialization(g.packet->wire_flits());
+  }
   Packet& packet = *g.packet;
   m_core.forward(packet, g);
   const PortId port = g.out_port;

@@ -77,6 +77,31 @@ void Config::validate_fat_tree() const {
   if (rtl.any()) refuse("rtl", "\"rtl\"", "the RTL blocks are the collective subnet's");
 }
 
+// What wormhole switching cannot combine with, each refused naming both keys.
+void Config::validate_wormhole() const {
+  const auto refuse = [](const std::string& key, const std::string& value, const std::string& why) {
+    throw ConfigError(key, value, why + " (router.switching = \"wormhole\")");
+  };
+  // The bubble keeps a free packet slot on every ring; a worm spans buffers of a few flits, so
+  // no buffer holds a packet slot to keep. The dateline's acyclic channel dependencies hold for
+  // wormhole too. A fat tree's up/down routes need neither (bubble and none: no effect there).
+  if (topology.torus() && router.deadlock == DeadlockScheme::Bubble) {
+    refuse("router.deadlock", "\"bubble\"",
+           "bubble flow control needs virtual cut-through: use router.deadlock = \"dateline\"");
+  }
+  if (sim.train_packets > 1) {
+    refuse("sim.train_packets", fmt::format("{}", sim.train_packets),
+           "LT trains stream whole packets through the credit loop: set it to 1");
+  }
+  if (stats.network) {
+    refuse("stats.network", "true",
+           "network statistics count buffer occupancy of whole packets: set it to false");
+  }
+  if (trace.on()) {
+    refuse("trace.nodes", "not []", "waveforms trace whole packets in buffers: trace a vct run");
+  }
+}
+
 void StatsParams::validate(WorkloadKind kind) const {
   if (network && kind != WorkloadKind::Synthetic) {
     throw ConfigError("stats.network", "true",
@@ -215,6 +240,7 @@ void Config::validate() const {
   if (!topology.torus()) validate_fat_tree();
   const int dims = topology.torus() ? static_cast<int>(topology.dims.size()) : 1;
   routed().validate(dims);
+  if (router.wormhole()) validate_wormhole();
   // Synthetic traffic never picks a failed node and the subnet's trees leave them out; the CPU
   // programs (message benchmarks, software collectives, applications) run a rank on every node.
   const bool failed_nodes = !faults.nodes.empty() || faults.random_nodes > 0;

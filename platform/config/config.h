@@ -89,6 +89,7 @@ struct Config {
   // The collective subnet, the nodes' CPUs and the waveforms are the torus's: a fat tree runs
   // synthetic traffic only.
   void validate_fat_tree() const;
+  void validate_wormhole() const;
 };
 
 }  // namespace angara

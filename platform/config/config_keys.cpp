@@ -77,10 +77,16 @@ const std::vector<KeySpec>& key_specs() {
       field<&Config::router, &RouterParams::deadlock>(
           "router", "deadlock",
           "ring deadlock avoidance: bubble, dateline (2 VC classes) or none (hangs under load)"),
+      field<&Config::router, &RouterParams::switching>(
+          "router", "switching",
+          "vct (virtual cut-through: a packet goes on only when the next buffer holds all of it) "
+          "or wormhole (a VC per packet, flits on credits, buffers down to 2 flits; torus: "
+          "router.deadlock = dateline or none; dimension_order only)"),
       field<&Config::router, &RouterParams::vcs>(
           "router", "vcs", "virtual channels per port, 1..8 (dateline: even)"),
       field<&Config::router, &RouterParams::buffer_flits>(
-          "router", "buffer_flits", "input buffer per VC, flits of 128 bits (bubble: >= 34)"),
+          "router", "buffer_flits",
+          "input buffer per VC, flits of 128 bits (vct: >= 17, bubble >= 34; wormhole: >= 2)"),
       field<&Config::router, &RouterParams::pipeline_cycles>(
           "router", "pipeline_cycles", "router pipeline, cycles from head in buffer to output"),
       field<&Config::link, &ChannelParams::bandwidth_gbps>(

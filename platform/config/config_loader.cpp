@@ -219,6 +219,8 @@ nlohmann::ordered_json config_to_json(const Config& config) {
     if (spec.section == "faults" && !config.faults.any()) continue;
     // Statistics off: no [stats], so that results from before statistics existed stay the same.
     if (spec.section == "stats" && !config.stats.network) continue;
+    // Virtual cut-through: no router.switching, so that results from before wormhole stay the same.
+    if (spec.section == "router" && spec.name == "switching" && !config.router.wormhole()) continue;
     out[std::string(spec.section)][std::string(spec.name)] = spec.write(config);
   }
   // Not partitioned: no "partition", so that results from before partitions stay the same.

@@ -38,6 +38,9 @@ constexpr EnumNames<RoutingAlgorithm, 2> names_of(RoutingAlgorithm) {
           {{{"dimension_order", RoutingAlgorithm::DimensionOrder},
             {"adaptive", RoutingAlgorithm::Adaptive}}}};
 }
+constexpr EnumNames<Switching, 2> names_of(Switching) {
+  return {"switching", {{{"vct", Switching::Vct}, {"wormhole", Switching::Wormhole}}}};
+}
 constexpr EnumNames<TopologyKind, 2> names_of(TopologyKind) {
   return {"topology", {{{"torus", TopologyKind::Torus}, {"fat_tree", TopologyKind::FatTree}}}};
 }

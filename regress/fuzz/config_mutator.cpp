@@ -34,7 +34,7 @@ constexpr std::string_view kWords = R"(
   pingpong software spmv heat broadcast reduce allreduce allgather sum min max tree binomial
   recursive_doubling subnet at lt model rtl flat roofline table uniform local hotspot transpose
   bit_complement bit_reverse shuffle tornado neighbour random_permutation fft3d bernoulli poisson
-  on_off 8b10b 128b130b +X -X +Y -Y +Z -Z +W -W X Y Z W link vcup reducer credit)";
+  on_off 8b10b 128b130b +X -X +Y -Y +Z -Z +W -W X Y Z W link vcup reducer credit vct wormhole)";
 
 const std::vector<std::string>& words() {
   static const std::vector<std::string> split = [] {

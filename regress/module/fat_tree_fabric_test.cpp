@@ -17,6 +17,7 @@
 #include "regress/support/in_mode.h"
 #include "regress/support/isolated.h"
 #include "regress/support/probe_replies.h"
+#include "regress/support/run_results.h"
 
 namespace angara {
 namespace {
@@ -37,7 +38,7 @@ Config fat_tree(int k, int levels) {
 }
 
 nlohmann::json run(const Config& c) {
-  return run_isolated([&] { return nlohmann::json(to_json(run_experiment(c))); });
+  return test::run_results(c);
 }
 
 TEST(FatTreeFabric, ZeroLoadLatencyIsTheFormulaToTheCycleInEveryMode) {
@@ -59,19 +60,7 @@ TEST(FatTreeFabric, ZeroLoadLatencyIsTheFormulaToTheCycleInEveryMode) {
 // the model throws otherwise).
 TEST(FatTreeFabric, NothingLostAtAnyLoadInEitherMode) {
   for (const Config& base : {fat_tree(4, 3), fat_tree(2, 4), fat_tree(8, 2)}) {
-    for (const Config& c :
-         {in_mode(base, SimMode::At), in_mode(base, SimMode::Lt), lt_with_buffers(base)}) {
-      for (double rate : {0.1, 0.5, 1.0}) {
-        Config load = c;
-        load.traffic.rate = rate;
-        load.sim.warmup_cycles = 1000;
-        load.sim.measure_cycles = 4000;
-        const auto r = run(load);
-        SCOPED_TRACE(r["config"]["topology"].dump() + " rate " + std::to_string(rate));
-        EXPECT_GT(r["packets_injected_total"].get<std::uint64_t>(), 0U);
-        EXPECT_EQ(r["packets_injected_total"], r["packets_delivered_total"]);
-      }
-    }
+    test::expect_nothing_lost_in_every_mode(base, {0.1, 0.5, 1.0}, 1000, 4000);
   }
 }
 
