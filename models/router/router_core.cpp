@@ -436,15 +436,17 @@ std::optional<RouterCore::Blocked> RouterCore::oldest_blocked(Cycle now) const {
     });
     const Option o = *first;
     const Packet& p = *q.packet;
+    // A worm counts all its flits against the buffer it entered until its tail has left it.
+    const int free = m_credits[input_index(o.out, o.vc)].available();
+    const std::string held = free < 0 ? " (a packet longer than the buffer holds it)" : "";
     oldest = Blocked{
         q.ready,
         fmt::format("router {} input port {} VC {}: packet #{} ({} -> {}, {} flits) waits since "
-                    "cycle {} for output {} VC {}, which has {} free flits of the {} it needs",
+                    "cycle {} for output {} VC {}, which has {} free flits of the {} it needs{}",
                     m_shared.topology.format(m_id), port_name(port), i % m_vc_count,
                     p.header.high_word, m_shared.topology.format(p.header.src),
                     m_shared.topology.format(p.header.dst), p.wire_flits(), q.ready,
-                    port_name(o.out), o.vc, m_credits[input_index(o.out, o.vc)].available(),
-                    o.need)};
+                    port_name(o.out), o.vc, std::max(free, 0), o.need, held)};
   }
   return oldest;
 }
