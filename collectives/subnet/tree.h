@@ -1,5 +1,5 @@
 #pragma once
-// Spanning trees of the hardware collective subnet (spec section 2): one routing-table row per
+// Spanning trees of the hardware collective subnet: one routing-table row per
 // node and tree, the dimension-order builder and the validator of the spec's tree rules.
 
 #include <array>

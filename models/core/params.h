@@ -196,9 +196,10 @@ struct SimParams {
   // this many packets, one transaction each, that hold every link as long as their packets.
   int train_packets = 1;
   // LT: model the buffers behind every output and their credits (each packet's hold of a
-  // buffer, input FIFO order, one packet at a time through a crossbar input); false: contention
-  // on the channels only, faster and optimistic wherever buffers limit a stream or a load.
-  bool lt_buffers = false;
+  // buffer, input FIFO order, one packet at a time through a crossbar input), so that LT gives
+  // AT's answers under load; false: contention on the channels only, about twice as fast and
+  // optimistic wherever buffers limit a stream or a load.
+  bool lt_buffers = true;
   bool progress = true;  // progress lines on stderr for long runs
 
   // The timing model has input buffers: AT, or LT with lt_buffers.

@@ -1,5 +1,5 @@
 #pragma once
-// CollectivePort: a CPU program's way into the hardware collective subnet (spec section 2), as
+// CollectivePort: a CPU program's way into the hardware collective subnet, as
 // one-sided asynchronous operations through the node's PCIe endpoint:
 //   broadcast(tree, offset, bytes)  sends a prefix of `bytes` (at most node.max_message_bytes and
 //                                   what the send buffer has room for, possibly 0) down `tree`;

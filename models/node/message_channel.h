@@ -1,5 +1,6 @@
 #pragma once
-// MessageChannel: the message API of a CPU program, in the spirit of SkifCh (spec section 5).
+// MessageChannel: the message API of a CPU program, in the spirit of SkifCh, the SKIF network's
+// message library.
 //   send(dst, iov)   sends a prefix of the iovec's bytes as one message and returns how many it
 //                    took: at most node.max_message_bytes, at most what the endpoint's send
 //                    buffer has room for, possibly 0. Nothing is buffered in the library: the

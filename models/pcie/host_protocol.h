@@ -7,7 +7,7 @@
 //                  by DMA. The model takes the bytes from the same write and times the DMA read;
 //     kRxReleased  + 8 * channel: a u64, bytes of that channel's receive ring released so far.
 //   A send whose header has kind kBroadcast or kReduce goes to the collective subnet instead of
-//   a node (spec section 2): a broadcast on tree `tree` whose bytes land at 16 * landing_flits()
+//   a node: a broadcast on tree `tree` whose bytes land at 16 * landing_flits()
 //   in every receiver's collective area; a reduce packet of `op` (ReduceOp encoding) on tree
 //   `tree`, its result to node dst_node() (reduce) or to every member (allreduce).
 //   A send with kTimingOnly in its flags (messages and broadcasts) is the header alone: its

@@ -1,6 +1,6 @@
 #pragma once
-// PcieEndpoint: a node's network adapter between its host and its router (spec sections 4, 5),
-// made of three parts with one job each:
+// PcieEndpoint: a node's network adapter between its host and its router (as in the SKIF-Aurora
+// adapter and SkifCh), made of three parts with one job each:
 //   HostWindow      the window the host stores into (a TLM-2.0 target: sends, ring releases)
 //                   and the adapter's DMA into host memory; it checks what the host asks;
 //   TransmitEngine  sends cut into packets, timed over PCIe, handed to the router endpoint

@@ -7,7 +7,7 @@
 //
 // Collective sends enter the router's PEGroup FIFO as broadcast or reduce packets; at most 16
 // reduces of a tree are in flight, by the router's credit reports of how many have completed
-// (spec section 2, credit block).
+// (the collective subnet's credit block).
 //
 // A timing-only send is timed byte for byte, but no values are copied; in LT its whole packets go
 // as trains of up to sim.train_packets (Packet::train). LT has no back-pressure, so there a

@@ -276,7 +276,8 @@ const std::vector<KeySpec>& key_specs() {
           "LT: packets of a timing-only send carried as one transaction (1: each alone)"),
       field<&Config::sim, &SimParams::lt_buffers>(
           "sim", "lt_buffers",
-          "LT: model buffers and credits (closer to AT under load, slower); false: links only"),
+          "LT: model buffers and credits, for AT's answers under load; false: links only (about "
+          "twice as fast, optimistic where buffers limit)"),
       field<&Config::sim, &SimParams::progress>("sim", "progress", "progress lines on stderr"),
       field<&Config::stats, &StatsParams::network>(
           "stats", "network",

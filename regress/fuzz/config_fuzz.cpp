@@ -162,6 +162,7 @@ class Tally {
 // the work of the kinds that run until it is done (a million round trips is long, not a hang).
 constexpr int kRunRepetitions = 5;
 constexpr int kRunMessages = 50;
+constexpr std::uint64_t kRunRows = 65536;  // SpMV's full 20.48 million rows: minutes in LT
 
 std::vector<std::string> run_caps(const Config& config) {
   std::vector<std::string> args{"--set", "sim.warmup_cycles=100", "--set", "sim.measure_cycles=500",
@@ -171,6 +172,9 @@ std::vector<std::string> run_caps(const Config& config) {
   }
   if (config.workload.messages > kRunMessages) {
     args.insert(args.end(), {"--set", fmt::format("workload.messages={}", kRunMessages)});
+  }
+  if (config.workload.kind == WorkloadKind::Spmv && config.app.rows > kRunRows) {
+    args.insert(args.end(), {"--set", fmt::format("app.rows={}", kRunRows)});
   }
   return args;
 }

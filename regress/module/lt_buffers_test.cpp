@@ -21,15 +21,14 @@ namespace angara {
 namespace {
 
 using test::in_mode;
+using test::lt_with_buffers;
 using test::run_isolated;
 
 template <typename Run>
 std::pair<nlohmann::json, nlohmann::json> both_modes(Config c, Run run) {
-  c.sim.lt_buffers = true;  // LT reads it, AT not
   const auto at =
       run_isolated([&] { return nlohmann::json(to_json(run(in_mode(c, SimMode::At)))); });
-  const auto lt =
-      run_isolated([&] { return nlohmann::json(to_json(run(in_mode(c, SimMode::Lt)))); });
+  const auto lt = run_isolated([&] { return nlohmann::json(to_json(run(lt_with_buffers(c)))); });
   return {at, lt};
 }
 

@@ -20,6 +20,7 @@ namespace angara {
 namespace {
 
 using test::in_mode;
+using test::lt_with_buffers;
 using test::run_isolated;
 
 struct Case {
@@ -29,8 +30,10 @@ struct Case {
   double hops = 0;      // mean hops, when the pattern fixes them
 };
 
+// In LT with its buffers (LT's default).
 nlohmann::json run(Config c, SimMode mode) {
-  return run_isolated([&] { return nlohmann::json(to_json(run_experiment(in_mode(c, mode)))); });
+  c = mode == SimMode::Lt ? lt_with_buffers(c) : in_mode(c, mode);
+  return run_isolated([&] { return nlohmann::json(to_json(run_experiment(c))); });
 }
 
 TEST(TrafficPatterns, OfferTheirRateAndGiveAtsLatencyInLt) {
@@ -97,7 +100,6 @@ TEST(TrafficPatterns, OfferTheirRateAndGiveAtsLatencyInLt) {
     Config c;  // 4x4x4
     c.traffic.rate = 0.1;
     c.sim.measure_cycles = 40000;
-    c.sim.lt_buffers = true;  // LT reads it, AT not
     k.set(c.traffic);
     const auto at = run(c, SimMode::At);
     const auto lt = run(c, SimMode::Lt);
@@ -124,7 +126,6 @@ TEST(TrafficPatterns, ProbePairIsMeasuredApartAndAlikeInBothModes) {
   c.traffic.rate = 0.1;
   c.traffic.message_flits = 40;  // three packets: measured to the last
   c.sim.measure_cycles = 20000;
-  c.sim.lt_buffers = true;
   const auto without = run(c, SimMode::At);
   c.traffic.probes = 100;
   c.traffic.probe_src = {0, 0, 0};

@@ -2,7 +2,8 @@
 """Checks a regenerated study (regress/paper/run): every figure and table is there and the
 results have the study's shape: the subnet beats software on every basic collective, by more on
 the largest machine than on the smallest, AT equals LT where both ran, heat never runs slower
-over the subnet in LT, SpMV's gain ends above where it starts, and in AT deeper
+over the subnet in LT, LT's SpMV allgather is AT's at the default buffers where both ran (within
+10%: LT's trains through VCUp/VCDown depart by up to 8%, docs/ARCHITECTURE.md), and in AT deeper
 buffers never make SpMV slower, over the subnet or in software."""
 
 import csv
@@ -27,9 +28,15 @@ for series, by_nodes in summary["basic_speedup"].items():
         failures.append(f"basic {series}: speedup does not grow with nodes: {points}")
 if not summary["heat_gain"] or any(g < 1 for g in summary["heat_gain"].values()):
     failures.append(f"heat_gain: missing or below 1: {summary['heat_gain']}")
-spmv = sorted((int(n), g) for n, g in summary["spmv_gain"].items())
-if len(spmv) < 2 or spmv[-1][1] <= spmv[0][1]:
-    failures.append(f"spmv_gain: not growing from the smallest machine to the largest: {spmv}")
+compared = 0
+for point, at_us in summary["spmv_at_allgather_us"].items():
+    lt_us = summary["spmv_allgather_us"].get(point)
+    if lt_us is not None:
+        compared += 1
+        if abs(lt_us / at_us - 1) > 0.10:
+            failures.append(f"SpMV {point}: LT's allgather {lt_us:.0f} us against AT's {at_us:.0f} us")
+if not compared:
+    failures.append("SpMV: no point ran in both LT and AT at the default buffers")
 at_perf = {}
 for series, perf in summary["spmv_at_perf"].items():
     alg, buffers, nodes = series.split()

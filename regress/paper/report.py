@@ -142,6 +142,16 @@ def spmv_rows(table, with_size=False):
              f"{t['hw']:.2f}", num(t["sw"], 2), num(t["gain"], 2)) for t in table]
 
 
+def allgather_us(table):
+    """{"<dims> <algorithm>": allgather time, us} of an SpMV table's points."""
+    out = {}
+    for t in table:
+        out[f"{t['dims']} subnet"] = t["hw_coll_us"]
+        if t["sw_coll_us"] is not None:
+            out[f"{t['dims']} recursive_doubling"] = t["sw_coll_us"]
+    return out
+
+
 def best_gain(table):
     gains = [t for t in table if t["gain"] is not None]
     if not gains:
@@ -159,6 +169,43 @@ def slowest_point(csv_dir):
     return (f"{r['workload.algorithm'].replace('_', ' ')} at {r['nodes']} nodes ({dims(r)}, "
             f"{messages / 1e6:.1f} million messages) took {took} of this run, beside the other "
             f"points{per_message}")
+
+
+def changes(csv_dir, spmv_at):
+    """The previous study's results (LT without buffers, kept in previous/) against this one's:
+    SpMV's allgather per point beside AT's at the default buffers where AT ran, and the largest
+    change of heat's and the basic collectives' times."""
+    before = os.path.join(csv_dir, "previous")
+    if not os.path.exists(os.path.join(before, "spmv.csv")):
+        return "No previous study to compare with (docs/paper/previous/ holds it in the full study)."
+    key = lambda r: (dims(r), r["workload.algorithm"])
+    old = {key(r): r for r in read(os.path.join(before, "spmv.csv"))}
+    at = {(t["dims"], alg): t[side] for t in spmv_at if t["size"] == "34/64"
+          for alg, side in (("subnet", "hw_coll_us"), ("recursive_doubling", "sw_coll_us"))}
+    rows = []
+    for r in sorted(read(os.path.join(csv_dir, "spmv.csv")), key=lambda r: (r["workload.algorithm"], int(r["nodes"]))):
+        o = old.get(key(r))
+        if o is None:
+            continue
+        was, now = float(o["collective_us"]), float(r["collective_us"])
+        a = at.get(key(r))
+        rows.append((r["workload.algorithm"].replace("_", " "), dims(r), r["nodes"], f"{was:.0f}", f"{now:.0f}",
+                     f"{100 * (now / was - 1):+.1f}%", num(a, 0),
+                     "-" if a is None else f"{100 * (was / a - 1):+.1f}% / {100 * (now / a - 1):+.1f}%"))
+    text = markdown_table(["allgather", "dims", "nodes", "previous (LT without buffers), us", "now, us",
+                           "change", "AT, us", "previous / now against AT"], rows)
+    for name, column in (("heat", "collective_us"), ("basic_3d", "completion_ns.mean"),
+                         ("basic_4d", "completion_ns.mean")):
+        if not os.path.exists(os.path.join(before, f"{name}.csv")):
+            continue
+        pick = lambda r: (dims(r), r.get("app.grid", ""), r.get("workload.op", ""), r["workload.algorithm"])
+        was = {pick(r): float(r[column]) for r in read(os.path.join(before, f"{name}.csv"))}
+        moved = [abs(float(r[column]) / was[pick(r)] - 1) for r in read(os.path.join(csv_dir, f"{name}.csv"))
+                 if pick(r) in was and was[pick(r)] > 0]
+        if moved:
+            text += (f"\n\n{name}: {len(moved)} points in both studies; {column} changed by at most "
+                     f"{100 * max(moved):.2f}%.")
+    return text
 
 
 def main():
@@ -190,6 +237,8 @@ def main():
         json.dump({"basic_speedup": {f"{k[0]} {k[1]}": v for k, v in summary.items()},
                    "heat_gain": {f"{t['size']} {t['nodes']}": t["gain"] for t in heat},
                    "spmv_gain": {str(t["nodes"]): t["gain"] for t in spmv if t["gain"] is not None},
+                   "spmv_allgather_us": allgather_us(spmv),
+                   "spmv_at_allgather_us": allgather_us([t for t in spmv_at if t["size"] == "34/64"]),
                    "spmv_at_gain": {f"{t['size']} {t['nodes']}": t["gain"] for t in spmv_at},
                    "spmv_at_perf": {f"{alg} {t['size']} {t['nodes']}": t[side] for t in spmv_at
                                     for alg, side in (("subnet", "hw"), ("software", "sw"))}},
@@ -213,6 +262,7 @@ def main():
                                      spmv_rows(spmv_at, True)),
         spmv_best=best_gain(spmv),
         slowest=slowest_point(a.csv),
+        changes=changes(a.csv, spmv_at),
         spmv_at_best=best_gain([t for t in spmv_at if t["size"] == "34/64"]))
     with open(os.path.join(a.out, "REPORT.md"), "w") as f:
         f.write(text)

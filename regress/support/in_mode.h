@@ -5,13 +5,16 @@
 
 namespace angara::test {
 
+// In LT, links only (sim.lt_buffers = false): tests run it beside lt_with_buffers(), so that
+// both LT variants stay covered.
 inline Config in_mode(Config c, SimMode mode) {
   c.sim.mode = mode;
+  c.sim.lt_buffers = false;
   c.sim.progress = false;
   return c;
 }
 
-// LT with the buffers behind the outputs modelled (sim.lt_buffers).
+// LT with the buffers behind the outputs modelled (sim.lt_buffers, LT's default).
 inline Config lt_with_buffers(Config c) {
   c = in_mode(c, SimMode::Lt);
   c.sim.lt_buffers = true;

@@ -1,5 +1,6 @@
 #pragma once
-// The applications of spec section 3 as CPU programs, one per node (ranks = node ids):
+// The applications of the published collective-subnet study as CPU programs, one per node (ranks =
+// node ids):
 //   SpMV  y = A x with N rows in equal blocks and d non-zeros per row: each iteration computes
 //         its block (2 d flops per row; time from the compute model, by default at
 //         app.spmv_mflops), then allgathers y (8 bytes per row)

@@ -1,5 +1,6 @@
 #pragma once
-// The SKIF-Aurora message tests (spec section 4) as CPU programs over the message API.
+// The SKIF-Aurora message tests (the published SKIF-Aurora measurements) as CPU programs over the
+// message API.
 //   MsgRate: rank 0 only sends `messages` messages of L bytes to rank 1, which only receives;
 //     time from rank 0's first send to rank 1's last receive. r(L) = messages / time.
 //   PingPong: rank 0 sends L bytes, rank 1 sends them back from its receive ring (zero copy);

@@ -101,10 +101,11 @@ struct TrafficParams {
   void validate(const TopologyParams& topology) const;
 };
 
-// The applications of spec section 3 as CPU programs (workload kinds spmv and heat). Their
-// collectives: workload.algorithm (spmv: recursive_doubling or subnet; heat: tree or subnet);
-// their iterations: workload.repetitions. Compute rates are the spec's measured single-node
-// rates; flops_per_cell is the model's count for the nonlinear scheme (docs/paper/REPORT.md).
+// The applications of the published collective-subnet study as CPU programs (workload kinds spmv
+// and heat). Their collectives: workload.algorithm (spmv: recursive_doubling or subnet; heat: tree
+// or subnet); their iterations: workload.repetitions. Compute rates are the spec's measured
+// single-node rates; flops_per_cell is the model's count for the nonlinear scheme
+// (docs/paper/REPORT.md).
 struct AppParams {
   static constexpr std::uint64_t kMaxRows = std::uint64_t{1} << 27;  // y: 1 GiB
   static constexpr int kMaxGridCells = 1 << 24;                      // along x or y
