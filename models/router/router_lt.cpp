@@ -246,8 +246,30 @@ void RouterLt::hand_on(const Grant& g, Cycle now) {
 }
 
 void RouterLt::send(const CollectiveSend& s, Cycle now) {
+  if (buffers()) {
+    m_pegroup_sends.push_back(s);
+    send_due(now);
+    return;
+  }
   const RouterCore::Route route = m_core.route_send(s);
   if (route.outs != 0) pass(m_core.pegroup_port(), *s.packet, route, s.ready, now);
+}
+
+// A send is booked when the crossbar input would take it, which is when pass() would start it:
+// the times come out as if it were booked at once, unless others' bookings meanwhile took its
+// place, as they would in AT.
+void RouterLt::send_due(Cycle now) {
+  while (!m_pegroup_sends.empty()) {
+    const CollectiveSend s = m_pegroup_sends.front();
+    const Cycle due = std::max(s.ready, m_pegroup_input_free);
+    if (due > now) {
+      m_calendar->wake_at(*this, due);
+      return;
+    }
+    m_pegroup_sends.pop_front();
+    const RouterCore::Route route = m_core.route_send(s);
+    if (route.outs != 0) pass(m_core.pegroup_port(), *s.packet, route, s.ready, now);
+  }
 }
 
 void RouterLt::woken() {
@@ -255,6 +277,7 @@ void RouterLt::woken() {
   std::vector<CollectiveSend> sends;
   m_core.collective()->on_timer(now, sends);
   for (const CollectiveSend& s : sends) send(s, now);
+  send_due(now);
   arm_timer();
 }
 
