@@ -77,9 +77,13 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   HoldCalendar& holds(const OutputRequest& r);
   LinkCalendar* crossbar_input(PortId input);
   // The option of `route` (RouterCore::for_each_option) a copy of `packet` could start on
-  // first, from cycle `from`.
-  RouterCore::Option first_free(PortId port, const Packet& packet, const RouterCore::Route& route,
-                                Cycle from, Cycle now, int copies);
+  // first, from cycle `from`, and that cycle (nothing booked).
+  struct Start {
+    RouterCore::Option option;
+    Cycle at;
+  };
+  Start first_start(PortId port, const Packet& packet, const RouterCore::Route& route, Cycle from,
+                    Cycle now, int copies);
   struct Stream {
     int flits;     // its packets in the buffer at once
     Cycle period;  // from its start until the next train of the stream may start

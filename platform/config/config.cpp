@@ -228,6 +228,15 @@ void Config::validate() const {
                                   "rank on every node); fail links instead",
                                   config_values::json_value(workload.kind).dump()));
   }
+  // A link failing mid-run reroutes point-to-point packets; the subnet's trees are laid once,
+  // and the CPU programs' messages are not rerouted either.
+  if (faults.fail_at_cycle > 0 && workload.kind != WorkloadKind::Synthetic) {
+    throw ConfigError("faults.fail_at_cycle", fmt::format("{}", faults.fail_at_cycle),
+                      fmt::format("links fail during a run for workload.kind = \"synthetic\" "
+                                  "only (here {}): leave it out to fail the links from the "
+                                  "start, or run synthetic traffic",
+                                  config_values::json_value(workload.kind).dump()));
+  }
   if (failed_nodes && workload.kind == WorkloadKind::Collective && workload.background_rate > 0) {
     throw ConfigError("workload.background_rate", fmt::format("{}", workload.background_rate),
                       "the collectives' background traffic runs on every node, and [faults] "
