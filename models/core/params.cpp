@@ -257,6 +257,23 @@ void FaultParams::validate(const TopologyParams& topology) const {
                       "failed links and nodes are routed around on a torus only "
                       "(topology.kind = \"fat_tree\"): remove [faults] or use a torus");
   }
+  if (fail_at_cycle > kMaxRunCycles) {
+    throw ConfigError("faults.fail_at_cycle", fmt::format("{}", fail_at_cycle),
+                      fmt::format("must be from 0 to {} cycles (so that the run's time fits the "
+                                  "model's integer picoseconds)",
+                                  kMaxRunCycles));
+  }
+  if (fail_at_cycle > 0 && links.empty() && random_links == 0) {
+    throw ConfigError("faults.fail_at_cycle", fmt::format("{}", fail_at_cycle),
+                      "fails the links of faults.links and faults.random_links at that cycle, "
+                      "and there are none: name the links that fail, or leave it out");
+  }
+  if (fail_at_cycle > 0 && (!nodes.empty() || random_nodes > 0)) {
+    throw ConfigError("faults.fail_at_cycle", fmt::format("{}", fail_at_cycle),
+                      fmt::format("only links fail during a run; {} fails nodes, which are "
+                                  "failed from the start: leave out one or the other",
+                                  nodes.empty() ? "faults.random_nodes" : "faults.nodes"));
+  }
   for (const auto& n : nodes) topology.check_node("faults.nodes", n);
   for (const auto& link : links) {
     topology.check_node("faults.links", link.node);

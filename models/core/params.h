@@ -123,6 +123,9 @@ struct FaultParams {
   std::vector<std::vector<int>> nodes;  // inject, receive and route nothing
   double random_links = 0.0;            // share of the torus's links failed at random, 0..1
   double random_nodes = 0.0;            // share of its nodes failed at random, 0..1
+  // The cycle the links fail at: healthy before it, failed from it on (0: from the start). Packets
+  // that would start on one from then on are rerouted (RouterCore::diverts()). Links only.
+  Cycle fail_at_cycle = 0;
 
   // Whether anything is configured to fail.
   bool any() const {

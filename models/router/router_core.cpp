@@ -43,6 +43,14 @@ RouterCore::RouterCore(NodeId id, const RouterShared& shared,
         buffer_flits(static_cast<PortId>(i / m_vc_count), static_cast<VcId>(i % m_vc_count)));
   }
   m_round_robin.assign(ports, static_cast<int>(ports * m_vc_count) - 1);
+  // Links failing during the run (from the start, routes never ask for them).
+  const FaultMap* faults = shared.routing.faults();
+  if (faults != nullptr && shared.routing.fail_at() > 0) {
+    for (int p = 0; p < m_local; ++p) {
+      if (faults->hop_failed(id, Direction::from_index(p))) m_failing |= bit(p);
+    }
+    if (m_failing != 0) m_fail_at = shared.routing.fail_at();
+  }
 }
 
 RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
@@ -70,7 +78,10 @@ RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
   // may come from the processor on either leg's VC, but a detour starts on the first leg.
   int leg = (packet.header.vc & (m_shared.routing.vcs_per_set() - 1)) >> class_bits;
   if (!arrived) {
-    packet.via = m_shared.routing.via(m_id, packet.header.dst);
+    // From the processor, around what has failed by the head's arrival; from the internal port
+    // (a packet diverted around a link failing during the run, a PEGroup send), around it all.
+    packet.via =
+        m_shared.routing.via(m_id, packet.header.dst, port == m_local ? packet.head_at : kNever);
     if (packet.via != packet.header.dst) leg = 0;
   }
   return route_p2p(m_shared.routing.route(m_id, arrived, packet.header,
@@ -214,7 +225,11 @@ void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
   m_requests.clear();
   m_busy_inputs.for_each([&](int i) {
     const auto port = static_cast<PortId>(i / m_vc_count);
-    const Queued& q = m_inputs[i].front();
+    Queued& q = m_inputs[i].front();
+    if (diverts(q.route, now)) [[unlikely]] {
+      q.route = diverted(*q.packet);
+      q.ready = std::max(q.ready, ready_at(port, *q.packet, q.route));
+    }
     if (m_input_busy[port] > now || q.ready > now) return;
     if (!q.route.adaptive) {
       m_requests.push_back({i, {}});
@@ -283,6 +298,11 @@ void RouterCore::run_pegroup() {
 }
 
 void RouterCore::pegroup_accept(const Grant& g, std::vector<CollectiveSend>& sends) {
+  if (!is_collective(g.packet->header.kind)) {  // diverted around a failed link: back out
+    ++m_rerouted;
+    sends.push_back({g.packet, Toward::Point, g.tail_out});
+    return;
+  }
   m_collective->accept(g.packet, g.in_port == m_local, g.tail_out, sends);
 }
 
@@ -304,11 +324,18 @@ RouterCore::Route RouterCore::route_send(const CollectiveSend& s) {
     case Toward::Point:
       // Point-to-point from this router, as if just injected: VC set 0, class 0.
       p.header.vc = 0;
-      r = route(m_local, p);
+      r = route(pegroup_port(), p);
       break;
   }
   p.head_at = p.tail_at = s.ready;
   return r;
+}
+
+void RouterCore::failed_link_taken(PortId out, Cycle start) const {
+  throw std::logic_error(
+      fmt::format("router {}: a packet starts on output {} at cycle {}, but its "
+                  "link failed at cycle {}",
+                  m_shared.topology.format(m_id), port_name(out), start, m_fail_at));
 }
 
 void RouterCore::enqueue_send(const CollectiveSend& s) {
@@ -334,6 +361,8 @@ Cycle RouterCore::next_wakeup(Cycle now) {
   m_busy_inputs.for_each([&](int i) {
     const auto port = static_cast<PortId>(i / m_vc_count);
     const Queued& q = m_inputs[i].front();
+    // A packet for a link about to fail is diverted when it fails, if it has not gone by then.
+    if (toward_failing(q.route)) next = std::min(next, std::max(m_fail_at, now + 1));
     const Cycle t = std::max(q.ready, m_input_busy[port]);
     Cycle earliest = kNever;
     for_each_option(port, *q.packet, q.route, [&](const Option& o) {

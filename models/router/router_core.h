@@ -186,6 +186,39 @@ class RouterCore {
   // A copy for one more destination, or the packet itself for its last one.
   Packet* copy_for(Packet& packet, bool last);
 
+  // A link failing during the run ([faults] fail_at_cycle, FaultParams): from that cycle on no
+  // packet starts on it at either end. One whose transmission began before it finishes (the
+  // link completes what it has accepted, as a link-level retransmission would make sure of);
+  // one that would start on it later is diverted here: it leaves its input buffer through the
+  // crossbar into the internal port (the PEGroup's, serialized as any copy to it; its credits
+  // go back upstream as for any grant), and comes back out of that port as a packet injected at
+  // this router, routed around the failed links by FaultRouting (a detour's two legs, or the
+  // direct path when intact), as a PEGroup send of point-to-point traffic is. At most once per
+  // packet: a route chosen from the failure cycle on crosses no failed link.
+  //
+  // Why this cannot deadlock. Before the failure the routes are direction order's (fail_at_cycle
+  // cannot combine with failed nodes, so nothing else has failed). After it every packet in a
+  // link VC follows either what is left of such a route or the legs FaultRouting gives, each a
+  // direction-order path on its own leg's VCs: the leg argument of fault_routing.h holds as it
+  // is. A packet that meets a failed link never waits on it: it goes into the internal port,
+  // which takes it whatever it holds (a sink, as ejection is), and enters the network from there
+  // as an injection does (class 0, the bubble), holding no link buffer while it waits. So no
+  // cycle of waiting passes through a diverted packet, and the leg networks drain as before.
+  // The internal port's queue is unbounded in the model: it holds at most the packets that were
+  // routed onto the failed links before the failure.
+  //
+  // Whether `route` asks for a link that fails during the run; and one that has failed by `at`.
+  bool toward_failing(const Route& route) const { return (route.outs & m_failing) != 0; }
+  bool diverts(const Route& route, Cycle at) const {
+    return toward_failing(route) && at >= m_fail_at;
+  }
+  // The route of a packet diverted into the internal port.
+  Route diverted(const Packet& packet) const {
+    return {bit(pegroup_port()), 0, packet.wire_flits()};
+  }
+  // Packets diverted around a failed link here.
+  std::uint64_t rerouted() const { return m_rerouted; }
+
   // A packet announced by the upstream; its head_at/tail_at say when it is in this router's
   // buffer (input `port`, VC header.vc). Returns the cycle to wake for it, or kNever when a
   // packet ahead of it in the same VC already holds a wake-up.
@@ -276,6 +309,8 @@ class RouterCore {
   // Wormhole: adds output `out` (VC `vc`, granted at `start`) to the worm of `packet`, begun here
   // if it has none; returns the hop's index.
   int add_worm_hop(Packet& packet, PortId in, VcId in_vc, PortId out, VcId vc, Cycle start);
+  // Throws: a packet was to start on a failed link (diverts() should have caught it).
+  [[noreturn]] void failed_link_taken(PortId out, Cycle start) const;
   // Tells the statistics of a copy issued from input (in, in_vc) to `out`, before it is handed on
   // (an LT hand-on moves the packet's cycles on to the next router).
   void record_issue(PortId in, VcId in_vc, PortId out, bool last, const Packet& packet,
@@ -321,6 +356,9 @@ class RouterCore {
   std::vector<CollectiveSend> m_sends;   // scratch: what the PEGroup sends
   std::unique_ptr<RouterTrace> m_trace;  // null: tracing off
   WormOwner* m_worm_owner = nullptr;
+  std::uint32_t m_failing = 0;  // link ports whose link fails at m_fail_at
+  Cycle m_fail_at = kNever;     // kNever: none fails during the run
+  std::uint64_t m_rerouted = 0;
 };
 
 template <IssueShell Shell>
@@ -333,6 +371,9 @@ Cycle RouterCore::issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Rou
   route.outs &= ~bit(out);
   const VcId vc = request.vc;
   const Cycle start = shell.book(request);
+  if (start >= m_fail_at && (m_failing & bit(out))) [[unlikely]] {
+    failed_link_taken(out, start);
+  }
   input_free = start + request.input;
   Cycle tail_out = start + request.tail;
   // Wormhole: the channel and the crossbar input carry the packet's flits for `length` cycles

@@ -64,12 +64,19 @@ Cycle RouterLt::hop(PortId in_port, Packet& packet, Cycle now) {
   const VcId in_vc = packet.header.vc;
   const Cycle arrival = packet.head_at;
   const RouteStep* planned = t_planned.take(packet);
-  const RouterCore::Route route =
+  RouterCore::Route route =
       planned ? m_core.route_p2p(*planned, packet) : m_core.route(in_port, packet);
   const bool to_pegroup = (route.outs >> m_core.pegroup_port()) & 1u;
   Cycle ready = m_core.ready_at(in_port, packet, route);
   InputOrder* order = buffers() ? &m_order[in_port * m_core.vc_count() + in_vc] : nullptr;
   if (order) ready = std::max(ready, order->earliest(arrival, now));
+  // A link failing during the run takes the packet if it would start on it in time; else the
+  // packet is diverted into the internal port (RouterCore::diverts()), as in AT.
+  if (m_core.toward_failing(route) &&
+      m_core.diverts(route, first_start(in_port, packet, route, ready, now, 1).at)) [[unlikely]] {
+    route = m_core.diverted(packet);
+    ready = std::max(ready, m_core.ready_at(in_port, packet, route));
+  }
   const Cycle left = pass(in_port, packet, route, ready, now);
   if (order) order->left(arrival, left);
   // Only the PEGroup taking a packet moves the collective's timer (point-to-point packets do not).
@@ -170,17 +177,16 @@ RouterLt::Fit RouterLt::fit(OutputRequest& r, Cycle now, int copies) {
 // With buffers a packet's copies go as AT's allocation grants them: each next to the output
 // that can take it first (port order among equals), not in port order. An adaptive packet takes
 // the option it can start on first (preference order among equals).
-RouterCore::Option RouterLt::first_free(PortId port, const Packet& packet,
-                                        const RouterCore::Route& route, Cycle from, Cycle now,
-                                        int copies) {
-  RouterCore::Option best;
-  Cycle best_at = kNever;
+RouterLt::Start RouterLt::first_start(PortId port, const Packet& packet,
+                                      const RouterCore::Route& route, Cycle from, Cycle now,
+                                      int copies) {
+  Start best{{}, kNever};
   m_core.for_each_option(port, packet, route, [&](const RouterCore::Option& o) {
     OutputRequest r =
         m_core.request_for(port, o.out, packet, route.adaptive ? RouterCore::only(o) : route, from);
     const Cycle at =
         buffers() ? fit(r, now, copies).at : output(o.out)->find(from, r.length, now).start;
-    if (at < best_at) best = o, best_at = at;
+    if (at < best.at) best = {o, at};
   });
   return best;
 }
@@ -207,7 +213,9 @@ Cycle RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle
   // Copies leave one after another through the crossbar input; the PEGroup's input also
   // carries its sends one after another (they come out of one call, in order).
   Cycle input_free = port == m_core.pegroup_port() ? std::max(ready, m_pegroup_input_free) : ready;
-  if (route.adaptive) route = RouterCore::only(first_free(port, packet, route, input_free, now, 1));
+  if (route.adaptive) {
+    route = RouterCore::only(first_start(port, packet, route, input_free, now, 1).option);
+  }
   Issue shell{*this, now, route.outs, packet};
   const VcId in_vc = packet.header.vc;
   Cycle left = input_free;
@@ -215,7 +223,7 @@ Cycle RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle
     const bool copies_left = (route.outs & (route.outs - 1)) != 0;  // more than one bit
     const auto out_port =
         buffers() && copies_left
-            ? first_free(port, packet, route, input_free, shell.now, shell.copies()).out
+            ? first_start(port, packet, route, input_free, shell.now, shell.copies()).option.out
             : static_cast<PortId>(std::countr_zero(route.outs));
     left = std::max(left, m_core.issue(shell, port, in_vc, packet, route, out_port, input_free));
   }
@@ -256,8 +264,30 @@ void RouterLt::hand_on(const Grant& g, Cycle now) {
 }
 
 void RouterLt::send(const CollectiveSend& s, Cycle now) {
+  if (buffers()) {
+    m_pegroup_sends.push_back(s);
+    send_due(now);
+    return;
+  }
   const RouterCore::Route route = m_core.route_send(s);
   if (route.outs != 0) pass(m_core.pegroup_port(), *s.packet, route, s.ready, now);
+}
+
+// A send is booked when the crossbar input would take it, which is when pass() would start it:
+// the times come out as if it were booked at once, unless others' bookings meanwhile took its
+// place, as they would in AT.
+void RouterLt::send_due(Cycle now) {
+  while (!m_pegroup_sends.empty()) {
+    const CollectiveSend s = m_pegroup_sends.front();
+    const Cycle due = std::max(s.ready, m_pegroup_input_free);
+    if (due > now) {
+      m_calendar->wake_at(*this, due);
+      return;
+    }
+    m_pegroup_sends.pop_front();
+    const RouterCore::Route route = m_core.route_send(s);
+    if (route.outs != 0) pass(m_core.pegroup_port(), *s.packet, route, s.ready, now);
+  }
 }
 
 void RouterLt::woken() {
@@ -265,6 +295,7 @@ void RouterLt::woken() {
   std::vector<CollectiveSend> sends;
   m_core.collective()->on_timer(now, sends);
   for (const CollectiveSend& s : sends) send(s, now);
+  send_due(now);
   arm_timer();
 }
 

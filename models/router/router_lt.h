@@ -19,6 +19,7 @@
 #include <memory>
 #include <span>
 
+#include "models/core/ring_queue.h"
 #include "models/fabric/ejection_end.h"
 #include "models/fabric/fabric_protocol.h"
 #include "models/router/input_order.h"
@@ -76,9 +77,13 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   HoldCalendar& holds(const OutputRequest& r);
   LinkCalendar* crossbar_input(PortId input);
   // The option of `route` (RouterCore::for_each_option) a copy of `packet` could start on
-  // first, from cycle `from`.
-  RouterCore::Option first_free(PortId port, const Packet& packet, const RouterCore::Route& route,
-                                Cycle from, Cycle now, int copies);
+  // first, from cycle `from`, and that cycle (nothing booked).
+  struct Start {
+    RouterCore::Option option;
+    Cycle at;
+  };
+  Start first_start(PortId port, const Packet& packet, const RouterCore::Route& route, Cycle from,
+                    Cycle now, int copies);
   struct Stream {
     int flits;     // its packets in the buffer at once
     Cycle period;  // from its start until the next train of the stream may start
@@ -89,7 +94,9 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // behind it.
   Cycle least_hold(PortId port, VcId vc, Cycle length) const;
   void send(const CollectiveSend& send, Cycle now);
-  void woken() override;  // the PEGroup's timer
+  // With buffers: the PEGroup's sends whose cycle at the crossbar input has come, booked.
+  void send_due(Cycle now);
+  void woken() override;  // the PEGroup's timer, or its next send's cycle
   void arm_timer();
   bool buffers() const { return m_holds != nullptr; }  // sim.lt_buffers
   // Asks the cache for what the hops of the packet with `header` from here will read.
@@ -143,6 +150,10 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
     return &m_wide[wide_from + port - in_place.size()];
   }
   Cycle m_pegroup_input_free = 0;  // the crossbar input from the PEGroup
+  // With buffers: what the PEGroup sends, in order, until the crossbar input takes it. Its queue
+  // is unbounded (as in AT); booked at once, a stream of broadcasts would book the links and
+  // buffers down its tree milliseconds ahead, thousands of intervals a calendar.
+  RingQueue<CollectiveSend> m_pegroup_sends;
   std::span<RouterLt* const> m_routers;
   std::span<EjectionEnd* const> m_endpoints;
   WakeCalendar* m_calendar = nullptr;

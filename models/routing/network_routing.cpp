@@ -19,6 +19,7 @@ NetworkRouting::NetworkRouting(const Topology& topology, const RouterParams& par
     }
     FaultMap failed(*topology.torus(), faults, seed);
     if (failed.any()) m_faults.emplace(*topology.torus(), *m_torus, std::move(failed), seed);
+    m_fail_at = faults.fail_at_cycle;
   }
 }
 

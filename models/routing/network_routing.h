@@ -42,10 +42,15 @@ class NetworkRouting {
     step.leg = 1;
     return step;
   }
-  // Where a packet injected at `src` for `dst` ends its first leg: `dst` without a detour.
-  NodeId via(NodeId src, NodeId dst) const { return m_faults ? m_faults->via(src, dst) : dst; }
+  // Where a packet injected at `src` for `dst` at cycle `at` ends its first leg: `dst` without a
+  // detour (and before the links fail: nothing has failed yet).
+  NodeId via(NodeId src, NodeId dst, Cycle at) const {
+    return m_faults && at >= m_fail_at ? m_faults->via(src, dst) : dst;
+  }
   // The failed links and nodes routed around (none: nothing failed).
   const FaultMap* faults() const { return m_faults ? &m_faults->faults() : nullptr; }
+  // The cycle they fail at ([faults] fail_at_cycle; 0: from the start).
+  Cycle fail_at() const { return m_fail_at; }
   // Free flits the next buffer must show before a packet of `flits` flits may take `step`.
   int required_credits(const RouteStep& step, int flits) const {
     return m_tree ? flits : m_torus->required_credits(step, flits);
@@ -71,6 +76,7 @@ class NetworkRouting {
   std::optional<NcaRouting> m_tree;
   std::optional<AdaptiveRouting> m_adaptive;
   std::optional<FaultRouting> m_faults;
+  Cycle m_fail_at = 0;
   int m_first_adaptive_vc;
   int m_vcs_per_set;
 };

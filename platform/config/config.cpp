@@ -100,6 +100,13 @@ void Config::validate_wormhole() const {
   if (trace.on()) {
     refuse("trace.nodes", "not []", "waveforms trace whole packets in buffers: trace a vct run");
   }
+  // Failing during a run reroutes a head with its packet behind it in one buffer; a worm's flits
+  // are spread over several.
+  if (faults.fail_at_cycle > 0) {
+    refuse("faults.fail_at_cycle", fmt::format("{}", faults.fail_at_cycle),
+           "links failing during a run reroute packets held whole in one buffer: fail them from "
+           "the start (0)");
+  }
 }
 
 void StatsParams::validate(WorkloadKind kind) const {
@@ -252,6 +259,15 @@ void Config::validate() const {
                       fmt::format("failed nodes are routed around for workload.kind = "
                                   "\"synthetic\" and \"collective\" only (here {}, which runs a "
                                   "rank on every node); fail links instead",
+                                  config_values::json_value(workload.kind).dump()));
+  }
+  // A link failing mid-run reroutes point-to-point packets; the subnet's trees are laid once,
+  // and the CPU programs' messages are not rerouted either.
+  if (faults.fail_at_cycle > 0 && workload.kind != WorkloadKind::Synthetic) {
+    throw ConfigError("faults.fail_at_cycle", fmt::format("{}", faults.fail_at_cycle),
+                      fmt::format("links fail during a run for workload.kind = \"synthetic\" "
+                                  "only (here {}): leave it out to fail the links from the "
+                                  "start, or run synthetic traffic",
                                   config_values::json_value(workload.kind).dump()));
   }
   if (failed_nodes && workload.kind == WorkloadKind::Collective && workload.background_rate > 0) {

@@ -299,6 +299,10 @@ const std::vector<KeySpec>& key_specs() {
           "faults", "random_links", "share of the torus's links failed at random (sim.seed)"),
       field<&Config::faults, &FaultParams::random_nodes>(
           "faults", "random_nodes", "share of the torus's nodes failed at random (sim.seed)"),
+      field<&Config::faults, &FaultParams::fail_at_cycle>(
+          "faults", "fail_at_cycle",
+          "the cycle the links fail at (0: from the start); synthetic traffic only. A packet "
+          "already on a failing link arrives; one that would start on it later is rerouted"),
   };
   return specs;
 }

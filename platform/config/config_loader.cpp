@@ -217,6 +217,10 @@ nlohmann::ordered_json config_to_json(const Config& config) {
   for (const auto& spec : key_specs()) {
     // Nothing failed: no [faults], so that results from before faults existed stay the same.
     if (spec.section == "faults" && !config.faults.any()) continue;
+    // Links failed from the start: no fail_at_cycle, so that such results stay the same.
+    if (spec.section == "faults" && spec.name == "fail_at_cycle" &&
+        config.faults.fail_at_cycle == 0)
+      continue;
     // Statistics off: no [stats], so that results from before statistics existed stay the same.
     if (spec.section == "stats" && !config.stats.network) continue;
     // Virtual cut-through: no router.switching, so that results from before wormhole stay the same.

@@ -111,6 +111,7 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
         static_cast<double>(measurement.accepted_flits()) / node_cycles;
     r.mean_hops = measurement.mean_hops();
     r.flit_hops = system.flit_hops();
+    for (const RouterCore* router : system.routers()) r.packets_rerouted += router->rerouted();
     r.drain_complete = drain_complete;
     r.saturated =
         !drain_complete || r.accepted_flits_per_node_cycle < 0.9 * r.offered_flits_per_node_cycle;
@@ -155,6 +156,7 @@ nlohmann::ordered_json to_json(const ExperimentResult& r) {
   j["drain_complete"] = r.drain_complete;
   j["mean_hops"] = r.mean_hops;
   j["flit_hops"] = r.flit_hops;
+  if (r.config.faults.fail_at_cycle > 0) j["packets_rerouted"] = r.packets_rerouted;
   if (!r.network_stats.is_null()) j["network_stats"] = r.network_stats;
   add_run(j, r);
   return j;

@@ -30,8 +30,10 @@ struct ExperimentResult : RunRecord {
   double accepted_flits_per_node_cycle = 0;
   double mean_hops = 0;
   std::uint64_t flit_hops = 0;  // flits x router-to-router links, whole run
-  bool drain_complete = true;   // every measured packet arrived within sim.drain_cycles
-  bool saturated = false;       // accepted < 90% of offered, or the drain did not complete
+  // Packets diverted around a link that failed during the run ([faults] fail_at_cycle).
+  std::uint64_t packets_rerouted = 0;
+  bool drain_complete = true;  // every measured packet arrived within sim.drain_cycles
+  bool saturated = false;      // accepted < 90% of offered, or the drain did not complete
   // sim_cycles: until injection stopped or the last packet arrived, if later
   // [stats] network = true: the summary (null when off) and the tables (network_stats.h).
   nlohmann::ordered_json network_stats;

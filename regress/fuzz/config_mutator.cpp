@@ -20,7 +20,8 @@ namespace {
 // arrays of the wrong length or element type, tables and dates where nothing takes them.
 constexpr std::string_view kBoundaryValues = R"([
   0, -1, 1, 2, 3, 15, 16, 17, 33, 34, 64, 65536, 65537, 2147483647, 2147483648, -2147483648,
-  4294967296, 9007199254740993, 9223372036854775807, -9223372036854775808,
+  4294967296, 1000000000000, 1000000000001, 9007199254740993, 9223372036854775807,
+  -9223372036854775808,
   0.0, -0.0, -1.0, 0.5, 1.5, 1e-308, 5e-324, 1e308, -1e308, 1e12, inf, -inf, nan,
   "", "x", " bubble", "\u0000", "\u00e9", true, false,
   [], [0], [-1], [2, 2], [1, 1], [65536, 65536, 65536, 65536], [2147483647, 2], [0.5], [""],
@@ -47,8 +48,9 @@ const std::vector<std::string>& words() {
 }
 
 // Keys no section has, some a slip of a real one.
-constexpr std::string_view kUnknownKeys[] = {"bogus", "Kind",   "dim",  "kind ",  "clock_MHz",
-                                             "",      "rows.x", "tree", "origin", "partitions"};
+constexpr std::string_view kUnknownKeys[] = {"bogus",     "Kind",       "dim",    "kind ",
+                                             "clock_MHz", "",           "rows.x", "tree",
+                                             "origin",    "partitions", "fail_at"};
 
 constexpr std::size_t kShownChars = 80;  // of a value in a step's description
 

@@ -327,6 +327,17 @@ TEST(ConfigLoader, FaultsRoundTripAndStayOutOfResultsWhenNothingFails) {
   EXPECT_EQ(Config{}.fabric().router.route_phases, 1);
 }
 
+// Links failed from the start write no fail_at_cycle, so their results stay as they were.
+TEST(ConfigLoader, FailAtCycleRoundTripsAndStaysOutWhenTheLinksFailFromTheStart) {
+  const Config c = load("[faults]\nlinks = [[0, 0, 0, \"+X\"]]\nfail_at_cycle = 2500\n");
+  EXPECT_EQ(c.faults.fail_at_cycle, 2500U);
+  EXPECT_EQ(config_to_json(c)["faults"]["fail_at_cycle"], 2500);
+  EXPECT_EQ(config_to_json(load(config_to_toml(c))), config_to_json(c));
+  const Config from_start = load("[faults]\nlinks = [[0, 0, 0, \"+X\"]]\nfail_at_cycle = 0\n");
+  EXPECT_FALSE(config_to_json(from_start)["faults"].contains("fail_at_cycle"));
+  EXPECT_EQ(config_to_json(load(config_to_toml(from_start))), config_to_json(from_start));
+}
+
 TEST(ConfigLoader, FatTreeRoundTripsThroughToml) {
   const Config fat_tree = load("[topology]\nkind = \"fat_tree\"\nk = 4\nlevels = 2");
   EXPECT_EQ(config_to_json(fat_tree)["router"]["direction_order"], nlohmann::ordered_json::array());
