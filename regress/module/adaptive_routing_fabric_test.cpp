@@ -65,8 +65,7 @@ TEST(AdaptiveRoutingFabric, NothingLostOrDeadlockedAtOfferedOne) {
   dateline.router.vcs = 3;
   for (const Config& base : {torus({4, 4, 4}, RoutingAlgorithm::Adaptive),
                              torus({8, 8}, RoutingAlgorithm::Adaptive), dateline}) {
-    for (const Config& c :
-         {in_mode(base, SimMode::At), in_mode(base, SimMode::Lt), lt_with_buffers(base)}) {
+    for (const Config& c : test::every_mode(base)) {
       for (TrafficPattern pattern : {TrafficPattern::Uniform, TrafficPattern::Transpose}) {
         Config load = c;
         load.traffic.rate = 1.0;

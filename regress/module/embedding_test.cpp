@@ -18,13 +18,9 @@
 namespace angara {
 namespace {
 
+using test::every_mode;
 using test::in_mode;
-using test::lt_with_buffers;
 using test::run_isolated;
-
-std::vector<Config> modes(const Config& c) {
-  return {in_mode(c, SimMode::At), in_mode(c, SimMode::Lt), lt_with_buffers(c)};
-}
 
 nlohmann::json bench_run(const Config& config, const std::vector<unsigned>& ports, int messages,
                          unsigned gap) {
@@ -42,7 +38,7 @@ TEST(Embedding, EveryMessageArrivesWholeFromItsSenderInEveryMode) {
   Config c;  // 4x4x4
   const std::vector<unsigned> ports{0, 5, 21, 22, 42, 47, 60, 63};
   std::vector<double> latency;
-  for (const Config& m : modes(c)) {
+  for (const Config& m : every_mode(c)) {
     const auto r = bench_run(m, ports, 60, 200);
     SCOPED_TRACE(r.dump());
     EXPECT_EQ(r["problems"].size(), 0u);
@@ -67,7 +63,7 @@ TEST(Embedding, HeavyTrafficOnAFatTreeArrivesInEveryMode) {
   c.topology.k = 4;
   c.topology.levels = 2;
   const std::vector<unsigned> ports{0, 1, 2, 3, 4, 9, 14, 15};
-  for (const Config& m : modes(c)) {
+  for (const Config& m : every_mode(c)) {
     const auto r = bench_run(m, ports, 80, 2);  // the ports' channels are saturated
     SCOPED_TRACE(r.dump());
     EXPECT_EQ(r["problems"].size(), 0u);
@@ -136,7 +132,7 @@ TEST(Embedding, LoneMessagesTakeTheZeroLoadLatencyInEveryMode) {
   const Cycle one = zero_load_latency(c.fabric(), torus.min_hops(src, dst), 17);
   const Cycle small = zero_load_latency(c.fabric(), torus.min_hops(src, dst), 2);
   std::vector<nlohmann::json> runs;
-  for (const Config& m : modes(c)) {
+  for (const Config& m : every_mode(c)) {
     runs.push_back(lone_latencies(m, src, dst, lengths));
     SCOPED_TRACE(runs.back().dump());
     ASSERT_EQ(runs.back().size(), lengths.size());
@@ -180,7 +176,7 @@ class Monitor : public sc_core::sc_module {
 };
 
 TEST(Embedding, AMonitorBetweenTheUsersModelAndAPortSeesEveryMessage) {
-  for (const Config& m : modes(Config{})) {
+  for (const Config& m : every_mode(Config{})) {
     const auto r = run_isolated([&] {
       Interconnect machine("machine", m, {4, 40});
       bench::Streams sent, received;

@@ -72,8 +72,7 @@ TEST(FaultFabric, NothingLostOrDeadlockedAtOfferedOne) {
   dateline.router.deadlock = DeadlockScheme::Dateline;
   dateline.router.vcs = 4;
   for (const Config& base : {faulty_4x4x4(), random, dateline}) {
-    for (const Config& c :
-         {in_mode(base, SimMode::At), in_mode(base, SimMode::Lt), lt_with_buffers(base)}) {
+    for (const Config& c : test::every_mode(base)) {
       Config load = c;
       load.traffic.rate = 1.0;
       load.sim.warmup_cycles = 1000;
@@ -141,7 +140,7 @@ TEST(FaultFabric, CollectivesOnTreesAroundFailedNodesStayExactInEveryMode) {
     Config c = base;
     c.workload.op = op;
     std::vector<nlohmann::json> results;
-    for (const Config& m : {in_mode(c, SimMode::At), in_mode(c, SimMode::Lt), lt_with_buffers(c)}) {
+    for (const Config& m : test::every_mode(c)) {
       results.push_back(
           run_isolated([&] { return nlohmann::json(to_json(run_collective_experiment(m))); }));
       SCOPED_TRACE(results.back()["config"]["sim"].dump() + results.back()["op"].dump());

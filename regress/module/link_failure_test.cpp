@@ -23,15 +23,12 @@
 namespace angara {
 namespace {
 
+using test::every_mode;
 using test::in_mode;
 using test::lt_with_buffers;
 using test::probe_replies;
 using test::replies_in_every_mode;
 using test::run_isolated;
-
-std::vector<Config> every_mode(const Config& c) {
-  return {in_mode(c, SimMode::At), in_mode(c, SimMode::Lt), lt_with_buffers(c)};
-}
 
 nlohmann::json run(const Config& c) {
   return run_isolated([&] { return nlohmann::json(to_json(run_experiment(c))); });

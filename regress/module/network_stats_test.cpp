@@ -82,8 +82,7 @@ TEST(NetworkStats, ASingleFlowLoadsItsPathOnlyInEveryMode) {
       {"(0,0,0) +X", 1}, {"(1,0,0) +X", 1}, {"(2,0,0) +Y", 1}, {"(2,1,0) local", 1}};
   const int flits = 8 * 17;
   std::vector<nlohmann::json> runs;
-  for (const Config& mode :
-       {in_mode(c, SimMode::At), in_mode(c, SimMode::Lt), lt_with_buffers(c)}) {
+  for (const Config& mode : test::every_mode(c)) {
     const auto j = run(mode);
     const std::string name =
         mode.sim.mode == SimMode::At ? "AT" : (mode.sim.lt_buffers ? "LT buffers" : "LT");

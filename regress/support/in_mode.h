@@ -1,6 +1,8 @@
 #pragma once
 // A test's config run in one mode, without progress lines.
 
+#include <vector>
+
 #include "platform/config/config.h"
 
 namespace angara::test {
@@ -19,6 +21,11 @@ inline Config lt_with_buffers(Config c) {
   c = in_mode(c, SimMode::Lt);
   c.sim.lt_buffers = true;
   return c;
+}
+
+// The same config in AT, LT without buffers and LT with them.
+inline std::vector<Config> every_mode(const Config& c) {
+  return {in_mode(c, SimMode::At), in_mode(c, SimMode::Lt), lt_with_buffers(c)};
 }
 
 }  // namespace angara::test

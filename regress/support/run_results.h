@@ -26,8 +26,7 @@ inline nlohmann::json run_results(const Config& config) {
 inline void expect_nothing_lost_in_every_mode(const Config& base,
                                               std::initializer_list<double> rates,
                                               Cycle warmup_cycles, Cycle measure_cycles) {
-  for (const Config& c :
-       {in_mode(base, SimMode::At), in_mode(base, SimMode::Lt), lt_with_buffers(base)}) {
+  for (const Config& c : test::every_mode(base)) {
     for (double rate : rates) {
       Config load = c;
       load.traffic.rate = rate;
