@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <cstdlib>
 
 #include "models/core/config_error.h"
 #include "models/core/rng.h"
@@ -34,6 +35,46 @@ bool intact(const Torus& torus, const DirectionOrderRouting& order, const FaultM
   return true;
 }
 
+// The intermediate with the fewest hops in all, ties to the smallest hash.
+struct Choice {
+  bool found = false;
+  NodeId via = 0;
+  int hops = 0;
+  std::uint64_t tie = 0;
+  void offer(NodeId v, int h, std::uint64_t t) {
+    if (!found || h < hops || (h == hops && t < tie)) found = true, via = v, hops = h, tie = t;
+  }
+};
+
+// Calls f(v) for every node v on a minimal path from a to b: per dimension, the coordinates on a
+// shortest arc (the whole ring when both ways are as short).
+template <typename F>
+void for_each_in_box(const Torus& torus, NodeId a, NodeId b, F&& f) {
+  const Coords& ca = torus.coords(a);
+  Coords first{}, step{}, count{};
+  for (int i = 0; i < torus.dims(); ++i) {
+    const int k = torus.size(i), offset = torus.ring_offset(ca[i], torus.coords(b)[i], i);
+    const bool both_ways = 2 * offset == k;
+    first[i] = ca[i];
+    step[i] = offset < 0 ? k - 1 : 1;
+    count[i] = both_ways ? k : std::abs(offset) + 1;
+  }
+  Coords at = first, taken{};
+  for (;;) {
+    f(torus.node(at));
+    int i = 0;
+    for (; i < torus.dims(); ++i) {
+      if (++taken[i] < count[i]) {
+        at[i] = (at[i] + step[i]) % torus.size(i);
+        break;
+      }
+      taken[i] = 0;
+      at[i] = first[i];
+    }
+    if (i == torus.dims()) return;
+  }
+}
+
 }  // namespace
 
 FaultRouting::FaultRouting(const Torus& torus, const DirectionOrderRouting& order, FaultMap faults,
@@ -55,20 +96,19 @@ FaultRouting::FaultRouting(const Torus& torus, const DirectionOrderRouting& orde
     if (m_faults.node_failed(s)) continue;
     for (NodeId d = 0; d < n; ++d) {
       if (m_faults.node_failed(d) || has(from[s], d)) continue;
-      NodeId best = d;
-      int best_hops = 0;
-      std::uint64_t best_tie = 0;
-      for (std::size_t w = 0; w < words; ++w) {
-        for (std::uint64_t bits = from[s][w] & to[d][w]; bits; bits &= bits - 1) {
-          const auto v = static_cast<NodeId>(w * 64 + std::countr_zero(bits));
-          const int hops = torus.min_hops(s, v) + torus.min_hops(v, d);
-          const std::uint64_t tie = mix64(seed ^ mix64((key(s, d) << 16) ^ v));
-          if (best == d || hops < best_hops || (hops == best_hops && tie < best_tie)) {
-            best = v, best_hops = hops, best_tie = tie;
-          }
-        }
+      // Fewest hops, ties by a hash: a minimal intermediate lies in the box of shortest arcs, so
+      // search it first and all nodes only when it holds none (the same choice either way).
+      Choice best;
+      const auto consider = [&](NodeId v) {
+        if (!has(from[s], v) || !has(to[d], v)) return;
+        best.offer(v, torus.min_hops(s, v) + torus.min_hops(v, d),
+                   mix64(seed ^ mix64((key(s, d) << 16) ^ v)));
+      };
+      for_each_in_box(torus, s, d, consider);
+      if (!best.found) {
+        for (NodeId v = 0; v < n; ++v) consider(v);
       }
-      if (best == d) {
+      if (!best.found) {
         throw ConfigError(
             "faults", m_faults.describe(torus),
             fmt::format("no route from {} to {}: their direction-order path crosses a failed "
@@ -76,7 +116,7 @@ FaultRouting::FaultRouting(const Torus& torus, const DirectionOrderRouting& orde
                         "fewer links or nodes",
                         torus.format(s), torus.format(d)));
       }
-      m_via.emplace(key(s, d), best);
+      m_via.emplace(key(s, d), best.via);
     }
   }
 }

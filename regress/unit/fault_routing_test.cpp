@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "models/core/config_error.h"
 #include "models/router/router_core.h"
+#include "models/routing/fault_routing.h"
 #include "regress/support/graph.h"
 
 namespace angara {
@@ -180,6 +182,56 @@ INSTANTIATE_TEST_SUITE_P(
                          links({{{0, 0, 0}, "+Z"}, {{1, 2, 0}, "+X"}}, {{1, 1, 1}})},
                     Case{"t4x4x4_random", {4, 4, 4}, links({}, {{3, 0, 2}}, 0.05)}),
     [](const testing::TestParamInfo<Case>& c) { return c.param.name; });
+
+// The intermediate FaultRouting picks against every node tried as one: both legs intact and no
+// other intermediate with fewer hops. On the ring some pairs have no intermediate in their
+// minimal box, so the search past the box is exercised too.
+TEST(FaultRoutingChoice, DetoursTakeTheFewestHopsOfAnyIntermediate) {
+  const std::vector<Case> cases{
+      Case{"ring7_link", {7}, links({{{0}, "+X"}})},
+      Case{"t8x8_random", {8, 8}, links({}, {}, 0.05)},
+      Case{"t5x4x3_random_node", {5, 4, 3}, links({}, {{2, 1, 1}}, 0.08)},
+  };
+  for (const Case& c : cases) {
+    const Torus torus(c.dims);
+    const DirectionOrderRouting order(torus, RouterParams{});
+    const FaultMap failed(torus, c.faults, 11);
+    const angara::FaultRouting routing(torus, order, failed, 11);
+    const auto intact = [&](NodeId a, NodeId b) {
+      for (std::optional<Direction> by; a != b;) {
+        const Direction d = Direction::from_index(order.route(a, b, by, 0).port);
+        if (failed.hop_failed(a, d)) return false;
+        a = torus.neighbor(a, d), by = d;
+      }
+      return true;
+    };
+    const auto nodes = static_cast<NodeId>(torus.node_count());
+    int detours = 0, past_box = 0;
+    for (NodeId s = 0; s < nodes; ++s) {
+      for (NodeId d = 0; d < nodes; ++d) {
+        if (failed.node_failed(s) || failed.node_failed(d)) continue;
+        const NodeId via = routing.via(s, d);
+        if (intact(s, d)) {
+          EXPECT_EQ(via, d) << c.name;
+          continue;
+        }
+        ++detours;
+        EXPECT_TRUE(intact(s, via) && intact(via, d)) << c.name << " " << s << "->" << d;
+        const int hops = torus.min_hops(s, via) + torus.min_hops(via, d);
+        for (NodeId v = 0; v < nodes; ++v) {
+          if (!failed.node_failed(v) && intact(s, v) && intact(v, d)) {
+            EXPECT_LE(hops, torus.min_hops(s, v) + torus.min_hops(v, d)) << c.name;
+          }
+        }
+        past_box += hops > torus.min_hops(s, d);
+      }
+    }
+    EXPECT_GT(detours, 0) << c.name;
+    if (c.name == "ring7_link") {
+      EXPECT_GT(past_box, 0);  // some detour lies outside its box
+    }
+  }
+}
 
 TEST(FaultRoutingErrors, AnIsolatedNodeIsAConfigErrorNamingThePair) {
   const Topology topology{TopologyParams{.dims = {4, 4}}};
