@@ -85,9 +85,9 @@ def basic(csv_dir, out):
     return table
 
 
-def app(csv_dir, out, name, key, software, unit, scale, software_by_key=True, series="{}"):
-    """Per subnet point: performance, times and the gain over `software` at the same torus (and
-    the same `key` value if software_by_key; points without a software run get None)."""
+def app(csv_dir, out, name, key, software, unit, scale, series="{}"):
+    """Per point (torus and `key` value): performance and times of the subnet and of `software`,
+    and the gain; a side that did not run there gets None."""
     path = os.path.join(csv_dir, f"{name}.csv")
     if not os.path.exists(path):
         return []
@@ -95,32 +95,34 @@ def app(csv_dir, out, name, key, software, unit, scale, software_by_key=True, se
     perf = lambda r: float(r["gflops"]) / scale
     # `key`: a column, or several whose values are shown joined by "/"
     value = lambda r: "/".join(r.get(k, "") for k in ((key,) if isinstance(key, str) else key))
-    sw_rows = {(dims(r), value(r) if software_by_key else ""): r
-               for r in rows if r["workload.algorithm"] == software}
+    by_point = lambda algorithm: {(dims(r), value(r)): r for r in rows
+                                  if r["workload.algorithm"] == algorithm}
+    hw_rows, sw_rows = by_point("subnet"), by_point(software)
+    # Every point of either algorithm; a machine one of them did not run has None on that side.
     table = []
-    for h in rows:
-        if h["workload.algorithm"] != "subnet":
-            continue
-        s = sw_rows.get((dims(h), value(h) if software_by_key else ""))
-        hw, sw = perf(h), perf(s) if s else None
-        table.append(dict(dims=dims(h), nodes=int(h["nodes"]), size=value(h), hw=hw, sw=sw,
-                          gain=hw / sw if s else None, compute_us=float(h["compute_us"]),
-                          hw_iter_us=float(h["iteration_us"]),
-                          sw_iter_us=float(s["iteration_us"]) if s else None,
-                          hw_coll_us=float(h["collective_us"]),
-                          sw_coll_us=float(s["collective_us"]) if s else None))
+    for point in dict.fromkeys(list(hw_rows) + list(sw_rows)):
+        h, s = hw_rows.get(point), sw_rows.get(point)
+        one = h or s
+        get = lambda r, column: float(r[column]) if r else None
+        table.append(dict(dims=dims(one), nodes=int(one["nodes"]), size=value(one),
+                          hw=perf(h) if h else None, sw=perf(s) if s else None,
+                          gain=perf(h) / perf(s) if h and s else None,
+                          compute_us=float(one["compute_us"]),
+                          hw_iter_us=get(h, "iteration_us"), sw_iter_us=get(s, "iteration_us"),
+                          hw_coll_us=get(h, "collective_us"), sw_coll_us=get(s, "collective_us")))
     table.sort(key=lambda t: (t["size"], t["nodes"]))
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for size in sorted({t["size"] for t in table}):
         pts = [t for t in table if t["size"] == size]
         label = series.format(size) if size else "N"
-        n = [t["nodes"] for t in pts]
-        axes[0].plot(n, [t["hw"] for t in pts], "o-", label=f"subnet {label}")
+        hw = [t for t in pts if t["hw"] is not None]
+        axes[0].plot([t["nodes"] for t in hw], [t["hw"] for t in hw], "o-", label=f"subnet {label}")
         sw = [t for t in pts if t["sw"] is not None]
-        if sw and (software_by_key or size == table[0]["size"]):
+        if sw:
             axes[0].plot([t["nodes"] for t in sw], [t["sw"] for t in sw], "s--",
-                         label=f"software {label if software_by_key else ''}".strip())
-        axes[1].plot([t["nodes"] for t in sw], [t["gain"] for t in sw], "o-", label=label)
+                         label=f"software {label}")
+        both = [t for t in pts if t["gain"] is not None]
+        axes[1].plot([t["nodes"] for t in both], [t["gain"] for t in both], "o-", label=label)
     for ax, ylabel in zip(axes, (f"performance, {unit}", "gain of the subnet over software")):
         ax.set_xscale("log", base=2)
         ax.set_xlabel("nodes")
@@ -137,16 +139,17 @@ def num(value, digits):
 
 def spmv_rows(table, with_size=False):
     return [((t["size"],) if with_size else ()) +
-            (t["dims"], t["nodes"], f"{t['compute_us']:.0f}", f"{t['hw_coll_us']:.0f}",
-             num(t["sw_coll_us"], 0), f"{t['hw_iter_us']:.0f}", num(t["sw_iter_us"], 0),
-             f"{t['hw']:.2f}", num(t["sw"], 2), num(t["gain"], 2)) for t in table]
+            (t["dims"], t["nodes"], f"{t['compute_us']:.0f}", num(t["hw_coll_us"], 0),
+             num(t["sw_coll_us"], 0), num(t["hw_iter_us"], 0), num(t["sw_iter_us"], 0),
+             num(t["hw"], 2), num(t["sw"], 2), num(t["gain"], 2)) for t in table]
 
 
 def allgather_us(table):
     """{"<dims> <algorithm>": allgather time, us} of an SpMV table's points."""
     out = {}
     for t in table:
-        out[f"{t['dims']} subnet"] = t["hw_coll_us"]
+        if t["hw_coll_us"] is not None:
+            out[f"{t['dims']} subnet"] = t["hw_coll_us"]
         if t["sw_coll_us"] is not None:
             out[f"{t['dims']} recursive_doubling"] = t["sw_coll_us"]
     return out
@@ -160,15 +163,19 @@ def best_gain(table):
     return f"{t['gain']:.2f} at {t['nodes']} nodes ({t['dims']})"
 
 
-def slowest_point(csv_dir):
-    """What the study's longest point cost: the one SpMV point that bounds the run's wall time."""
-    r = max(read(os.path.join(csv_dir, "spmv.csv")), key=lambda r: float(r["wall_seconds"]))
+def largest_point(csv_dir, algorithm):
+    """What an SpMV algorithm's largest machine cost: the point that bounds where its sweep stops."""
+    rows = [r for r in read(os.path.join(csv_dir, "spmv.csv")) if r["workload.algorithm"] == algorithm]
+    if not rows:
+        return "no point ran"
+    r = max(rows, key=lambda r: int(r["nodes"]))
     wall, messages = float(r["wall_seconds"]), int(r["messages_delivered"])
     took = f"{wall / 60:.0f} minutes" if wall >= 120 else f"{wall:.1f} s"
+    iterations = int(r["iterations"])
     per_message = f", {wall * 1e6 / messages:.1f} us of wall time per message" if messages else ""
-    return (f"{r['workload.algorithm'].replace('_', ' ')} at {r['nodes']} nodes ({dims(r)}, "
-            f"{messages / 1e6:.1f} million messages) took {took} of this run, beside the other "
-            f"points{per_message}")
+    count = f", {messages / 1e6:.1f} million messages" if messages else ""
+    return (f"{r['nodes']} nodes ({dims(r)}{count}) took {took} for {iterations} "
+            f"iteration{'s' if iterations > 1 else ''}, beside the other points{per_message}")
 
 
 def changes(csv_dir, spmv_at):
@@ -261,7 +268,8 @@ def main():
         spmv_at_table=markdown_table(["buffers (collective/router), flits"] + spmv_header,
                                      spmv_rows(spmv_at, True)),
         spmv_best=best_gain(spmv),
-        slowest=slowest_point(a.csv),
+        rd_largest=largest_point(a.csv, "recursive_doubling"),
+        subnet_largest=largest_point(a.csv, "subnet"),
         changes=changes(a.csv, spmv_at),
         spmv_at_best=best_gain([t for t in spmv_at if t["size"] == "34/64"]))
     with open(os.path.join(a.out, "REPORT.md"), "w") as f:
