@@ -99,11 +99,11 @@ def app(csv_dir, out, name, key, software, unit, scale, series="{}"):
                                   if r["workload.algorithm"] == algorithm}
     hw_rows, sw_rows = by_point("subnet"), by_point(software)
     # Every point of either algorithm; a machine one of them did not run has None on that side.
+    get = lambda r, column: float(r[column]) if r else None
     table = []
     for point in dict.fromkeys(list(hw_rows) + list(sw_rows)):
         h, s = hw_rows.get(point), sw_rows.get(point)
         one = h or s
-        get = lambda r, column: float(r[column]) if r else None
         table.append(dict(dims=dims(one), nodes=int(one["nodes"]), size=value(one),
                           hw=perf(h) if h else None, sw=perf(s) if s else None,
                           gain=perf(h) / perf(s) if h and s else None,
