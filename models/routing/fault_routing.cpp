@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <bit>
 #include <cstdlib>
 
 #include "models/core/config_error.h"
