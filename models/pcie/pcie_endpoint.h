@@ -5,7 +5,7 @@
 //                   and the adapter's DMA into host memory; it checks what the host asks;
 //   TransmitEngine  sends cut into packets, timed over PCIe, handed to the router endpoint
 //                   (this module's TrafficSource side), flow-controlled by the send buffer and
-//                   the reduce window, paced in LT;
+//                   the reduce window, paced in LT without buffers;
 //   ReceiveEngine   ejected packets put back in order, messages landed in their channels' rings,
 //                   collective packets landed in host memory.
 // Both PCIe directions are booked on calendars in picoseconds (one-way latency, lanes x rate x

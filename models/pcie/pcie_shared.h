@@ -44,7 +44,7 @@ struct PcieShared {
   std::uint64_t latency_ps;
   std::uint64_t packet_ps;      // a whole packet's PCIe transfer
   std::uint32_t train_packets;  // at most, per transaction of a timing-only send
-  bool paced;                   // LT: message bytes count as sent as reached() says
+  bool paced;                   // LT without buffers: bytes count as sent as reached() says
   ZeroLoad zero_load;
   Cycle packet_time;   // of a whole packet on the injection channel (trains)
   Cycle buffer_drain;  // LT: a router input buffer's flits over a link

@@ -153,11 +153,11 @@ void TransmitEngine::sent(const Packet& packet) {
   count_sent(m_filled_bytes, m_filled_last, packet.tail_at);
 }
 
-// LT has no back-pressure: a packet leaves the injection channel however far ahead of it the
-// network is booked. Its bytes count as sent only once they could have left with back-pressure:
-// no earlier than the contention-free transit, plus the time to drain the input buffers on the
-// way, before its tail reached the destination. So a node sends no faster than its flows get
-// through, and the network holds no more than its buffers would.
+// LT without buffers has no back-pressure: a packet leaves the injection channel however far
+// ahead of it the network is booked. Its bytes count as sent only once they could have left with
+// back-pressure: no earlier than the contention-free transit, plus the time to drain the input
+// buffers on the way, before its tail reached the destination. So a node sends no faster than its
+// flows get through, and the network holds no more than its buffers would.
 void TransmitEngine::reached(const Packet& packet) {
   if (!m_shared.paced) return;
   const Injected injected = m_injected.front();

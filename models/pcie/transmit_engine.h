@@ -10,9 +10,9 @@
 // (the collective subnet's credit block).
 //
 // A timing-only send is timed byte for byte, but no values are copied; in LT its whole packets go
-// as trains of up to sim.train_packets (Packet::train). LT has no back-pressure, so there a
-// message packet's bytes leave the send buffer only as its arrival says they could have with it
-// (reached()): a sender is paced by what gets through.
+// as trains of up to sim.train_packets (Packet::train). LT without buffers has no back-pressure,
+// so there a message packet's bytes leave the send buffer only as its arrival says they could
+// have with it (reached()): a sender is paced by what gets through.
 
 #include <tlm>
 
