@@ -52,10 +52,11 @@ Packet* EndpointCore::inject(Cycle now, Cycle horizon) {
   const VcId vc = vc_for(front);
   const int flits = front.wire_flits();
   if (m_flow != FlowControl::Credits) {
-    if (m_flow == FlowControl::Holds) start = room(vc, std::max(start, now), flits, now);
+    if (m_flow == FlowControl::Holds) start = room(vc, std::max(start, now), front, now);
     if (start >= horizon) return nullptr;
     if (m_flow == FlowControl::Holds) {
-      m_holds[vc].open(start, std::min(flits, m_credits[vc].capacity()));
+      const HoldCalendar::Claim c = claim(vc, front, start);
+      m_holds[vc].open(start, c.flits, c.lanes, c.step);
       m_room.reset();
     }
     Packet* p = start_packet(start);
@@ -116,7 +117,7 @@ Cycle EndpointCore::next_wakeup(Cycle now) {
   const Cycle from = std::max({front.created, m_channel_free, now + 1});
   if (m_flow == FlowControl::None) return std::min(next, from);
   if (m_flow == FlowControl::Holds) {
-    return std::min(next, room(vc_for(front), from, front.wire_flits(), now));
+    return std::min(next, room(vc_for(front), from, front, now));
   }
   CreditCounter& credits = m_credits[vc_for(front)];
   const Cycle ready = credits.when(from, front.wire_flits());
@@ -124,21 +125,30 @@ Cycle EndpointCore::next_wakeup(Cycle now) {
   return std::min(next, ready);
 }
 
-// The first cycle from `from` at which injection VC `vc` has room for `flits` (a train: at most
-// the whole buffer), from the holds of the packets sent before.
-Cycle EndpointCore::room(VcId vc, Cycle from, int flits, Cycle now) {
+// What `request` asks of injection VC `vc`'s buffer from `from`: room for its flits (at most the
+// whole buffer), a train's as lanes of its packets, as many as the buffer takes at once.
+HoldCalendar::Claim EndpointCore::claim(VcId vc, const PacketRequest& request, Cycle from) const {
+  const int capacity = m_credits[vc].capacity();
+  const int packet = std::min(kHeaderFlits + request.data_flits, capacity);
+  if (request.train == 1) return {from, packet, packet};
+  const int lanes = std::clamp(capacity / packet, 1, static_cast<int>(request.train));
+  return {from, packet, packet, 1, lanes, m_channel.serialization(packet)};
+}
+
+// The first cycle from `from` at which injection VC `vc` has room for `request`, from the holds
+// of the packets sent before.
+Cycle EndpointCore::room(VcId vc, Cycle from, const PacketRequest& request, Cycle now) {
+  const int flits = request.wire_flits();
   // With the holds unchanged, an answer `at` for `from` is also the answer for any later `from`
   // up to `at`, at any later cycle: the occupancy falls only at releases, none before `at` made
   // room, and what a later cycle forgets had ended by then (a packet's span here is one cycle
   // and, between calls, no hold is open).
-  if (m_room && m_room->vc == vc && m_room->flits == flits && m_room->from <= from &&
-      from <= m_room->at) {
+  if (m_room && m_room->vc == vc && m_room->flits == flits && m_room->train == request.train &&
+      m_room->from <= from && from <= m_room->at) {
     return m_room->at;
   }
-  const int capacity = m_credits[vc].capacity();
-  const int held = std::min(flits, capacity);
-  const Cycle at = m_holds[vc].earliest({from, held, held}, capacity, now);
-  m_room = RoomAnswer{vc, from, flits, at};
+  const Cycle at = m_holds[vc].earliest(claim(vc, request, from), m_credits[vc].capacity(), now);
+  m_room = RoomAnswer{vc, from, flits, request.train, at};
   return at;
 }
 

@@ -69,7 +69,8 @@ class EndpointCore {
   // Takes the queue's front and starts it on the injection channel at `start`.
   Packet* start_packet(Cycle start);
   VcId next_vc() const;
-  Cycle room(VcId vc, Cycle from, int flits, Cycle now);
+  HoldCalendar::Claim claim(VcId vc, const PacketRequest& request, Cycle from) const;
+  Cycle room(VcId vc, Cycle from, const PacketRequest& request, Cycle now);
   VcId vc_for(const PacketRequest& request) const;
 
   NodeId m_id;
@@ -95,6 +96,7 @@ class EndpointCore {
     VcId vc;
     Cycle from;
     int flits;
+    std::uint32_t train;
     Cycle at;
   };
   std::optional<RoomAnswer> m_room;

@@ -108,16 +108,17 @@ Cycle RouterLt::book(OutputRequest& r, Cycle now, int copies, Cycle tail_floor) 
   r.tail = std::max(r.tail, tail_floor - std::min(tail_floor, fit.at));
   output(r.out)->take(fit.output, r.length);
   if (LinkCalendar* input = crossbar_input(r.in)) input->take(fit.input, r.input);
-  holds(r).open(fit.at, held(r));
+  if (r.train > 1) {
+    const Stream s = stream(r);
+    holds(r).open(fit.at, s.packet, s.lanes, s.step);
+  } else {
+    holds(r).open(fit.at, std::min(r.flits, capacity(r)));
+  }
   return fit.at;
 }
 
 int RouterLt::capacity(const OutputRequest& r) const {
   return m_core.buffer_flits(r.out, r.vc);
-}
-
-int RouterLt::held(const OutputRequest& r) const {
-  return r.train > 1 ? stream(r).flits : std::min(r.flits, capacity(r));
 }
 
 HoldCalendar& RouterLt::holds(const OutputRequest& r) {
@@ -140,29 +141,28 @@ RouterLt::Fit RouterLt::fit(OutputRequest& r, Cycle now, int copies) {
   LinkCalendar* input = crossbar_input(r.in);
   HoldCalendar& holds = this->holds(r);
   const int capacity = this->capacity(r);
-  int need = std::min(r.need, capacity);
-  int flits = std::min(r.flits, capacity);
-  if (r.train > 1) {  // packets that follow one another through the buffer
+  HoldCalendar::Claim claim{0, std::min(r.need, capacity), std::min(r.flits, capacity)};
+  if (r.train > 1) {  // packets that follow one another through the buffer, in lanes
     const Stream s = stream(r);
-    need = s.flits + (r.need - r.flits);
-    flits = s.flits;
+    claim = {0, s.packet + (r.need - r.flits), s.packet, 0, s.lanes, s.step};
     r.tail = s.tail;
     // The crossbar input carries the stream at its pace, its copies in turn: the next train of
     // the stream (on another VC set) follows it.
     r.input = std::max(r.length, (s.period + copies - 1) / copies);
   }
-  Cycle span = least_hold(r.out, r.vc, r.tail);
+  claim.span = least_hold(r.out, r.vc, r.tail);
   // A worm holds the buffer until its tail has left it, which takes it several credit round
   // trips when the buffer is shorter than it.
   if (r.flits > capacity && r.vc < m_core.shared().vcs && m_core.shared().wormhole) {
-    span = std::max(span, m_core.shared().worm_holds[r.flits]);
+    claim.span = std::max(claim.span, m_core.shared().worm_holds[r.flits]);
   }
   Cycle at = r.earliest;
   for (;;) {
     const LinkCalendar::Gap free = link.find(at, r.length, now);
     const LinkCalendar::Gap through =
         input ? input->find(free.start, r.input, now) : LinkCalendar::Gap{free.start, 0};
-    const Cycle room = holds.earliest({through.start, need, flits, span}, capacity, now);
+    claim.from = through.start;
+    const Cycle room = holds.earliest(claim, capacity, now);
     if (room == kNever) {
       throw std::logic_error(
           fmt::format("router {}: output {} VC {} waits on a buffer that is "
@@ -206,7 +206,7 @@ RouterLt::Stream RouterLt::stream(const OutputRequest& r) const {
   const int window = std::min(in_flight * packet * sets, r.flits);
   const Cycle period = (static_cast<Cycle>(r.flits) * round_trip + window - 1) / window;
   const Cycle tail = std::max(r.length, period - round_trip + t.serialization(window));
-  return {in_flight * packet, period, tail};
+  return {in_flight, packet, t.serialization(packet), period, tail};
 }
 
 Cycle RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready, Cycle now) {

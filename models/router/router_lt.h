@@ -71,9 +71,6 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   };
   Fit fit(OutputRequest& r, Cycle now, int copies);  // `copies`: of the packet, through its input
   int capacity(const OutputRequest& r) const;
-  // The flits `r` holds in the buffer behind its output: all of it, a train what its packets
-  // hold at once as a stream.
-  int held(const OutputRequest& r) const;
   HoldCalendar& holds(const OutputRequest& r);
   LinkCalendar* crossbar_input(PortId input);
   // The option of `route` (RouterCore::for_each_option) a copy of `packet` could start on
@@ -85,7 +82,9 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   Start first_start(PortId port, const Packet& packet, const RouterCore::Route& route, Cycle from,
                     Cycle now, int copies);
   struct Stream {
-    int flits;     // its packets in the buffer at once
+    int lanes;     // its packets in the buffer at once (HoldCalendar's lanes)
+    int packet;    // flits
+    Cycle step;    // from one packet's start to the next's
     Cycle period;  // from its start until the next train of the stream may start
     Cycle tail;    // from its start until its tail has left
   };

@@ -22,7 +22,7 @@ void HoldCalendar::forget(Cycle floor) {
                 static_cast<std::size_t>(started - holds.begin()));
 }
 
-Cycle HoldCalendar::earliest(const Claim& claim, int capacity, Cycle floor) {
+Cycle HoldCalendar::earliest_one(const Claim& claim, int capacity, Cycle floor) {
   forget(floor);
   // One sweep in time order over the holds (kept in order of start) and their releases. It
   // starts where a hold still there at `claim.from` can have started: no closed hold lasted
@@ -39,7 +39,7 @@ Cycle HoldCalendar::earliest(const Claim& claim, int capacity, Cycle floor) {
   Cycle first_release = kNever;
   const std::span<const Hold> holds = m_holds.items();
   Cycle oldest = claim.from > m_longest ? claim.from - m_longest : 0;
-  for (Cycle open : m_open.items()) oldest = std::min(oldest, open);
+  for (const Opened& open : m_open.items()) oldest = std::min(oldest, open.start);
   auto next = std::lower_bound(holds.begin(), holds.end(), oldest, started_before);
   int held = 0;
   for (; next != holds.end() && next->start <= claim.from; ++next) {
@@ -82,6 +82,34 @@ Cycle HoldCalendar::earliest(const Claim& claim, int capacity, Cycle floor) {
     } else if (grew && capacity - held >= claim.need) {
       start = t;
     }
+  }
+}
+
+// The first start at which every lane fits where it would start, beside the lanes before it
+// (not yet in the calendar): lane k needs the room of k more packets.
+Cycle HoldCalendar::earliest_lanes(const Claim& claim, int capacity, Cycle floor) {
+  Cycle start = claim.from;
+  for (int k = 0; k < claim.lanes;) {
+    const Cycle offset = static_cast<Cycle>(k) * claim.step;
+    const Claim lane{
+        start + offset, claim.need + k * claim.flits, (k + 1) * claim.flits, claim.span, 1, 0};
+    const Cycle at = earliest_one(lane, capacity, floor);
+    if (at == kNever) return kNever;
+    if (at == lane.from) {
+      ++k;
+    } else {  // later: every lane from there, the first again
+      start = at - offset;
+      k = 0;
+    }
+  }
+  return start;
+}
+
+void HoldCalendar::close_lanes(const Opened& opened, Cycle release) {
+  for (std::uint32_t k = opened.lanes; k-- > 0;) {
+    const Cycle early = static_cast<Cycle>(opened.lanes - 1 - k) * opened.step;
+    close_one(opened.start + k * static_cast<Cycle>(opened.step),
+              release - std::min(release, early));
   }
 }
 

@@ -7,6 +7,11 @@
 // Packets are booked out of time order (LT initiators run ahead of each other), so a hold
 // booked earlier may start later than the one asked for: the room must last as long as the new
 // packet is sure to stay, or the two would overfill the buffer between them.
+//
+// An LT train (a stream of packets booked as one) holds the buffer in lanes: its window of
+// packets in flight, each lane one packet's flits, the lanes starting and ending one packet's
+// time apart, as the stream's packets enter and leave back to back. The next train of the
+// stream then takes each lane as the one before gives it up, as its packets would.
 
 #include <algorithm>
 #include <cstdint>
@@ -21,42 +26,48 @@ class HoldCalendar {
  public:
   // What a packet asks of the buffer: `need` free flits at its start (its own and any more the
   // flow-control rule asks for), then room for its `flits` over the `span` cycles it holds them
-  // at least.
+  // at least. A train asks that for each of its `lanes`, lane k `k * step` cycles after the
+  // first, beside the lanes before it.
   struct Claim {
     Cycle from = 0;
     int need = 0;
     int flits = 0;
     Cycle span = 1;
+    int lanes = 1;
+    Cycle step = 0;
   };
 
   // The earliest cycle >= `claim.from` at which the buffer of `capacity` flits can take the
   // claim, given the holds known now. Holds that ended at or before `floor` are forgotten first
   // (no packet starts before the current cycle). kNever if only a hold still open could make
   // room.
-  Cycle earliest(const Claim& claim, int capacity, Cycle floor);
-  // A packet of `flits` flits holds the buffer from `start` until close() says when it left.
-  // Inline, as close(): a packet opens and closes a hold at every hop.
-  void open(Cycle start, int flits) {
-    // In order of start, after those that start at the same cycle (mostly: last).
-    if (m_holds.size() == 0 || m_holds.items().back().start <= start) {
-      m_holds.push_back({start, kNever, flits});
-    } else {
-      insert_open(start, flits);
-    }
-    m_open.push_back(start);
+  Cycle earliest(const Claim& claim, int capacity, Cycle floor) {
+    return claim.lanes == 1 ? earliest_one(claim, capacity, floor)
+                            : earliest_lanes(claim, capacity, floor);
   }
-  // The hold opened last of those still open ends at `release` (the sender's credits are due
-  // then).
+  // A packet of `flits` flits holds the buffer from `start` until close() says when it left; a
+  // train holds `lanes` of them, lane k from `start + k * step`. Inline, as close(): a packet
+  // opens and closes a hold at every hop.
+  void open(Cycle start, int flits, int lanes = 1, Cycle step = 0) {
+    if (lanes == 1) {
+      open_one(start, flits);
+    } else {
+      for (int k = 0; k < lanes; ++k) open_one(start + static_cast<Cycle>(k) * step, flits);
+    }
+    m_open.push_back({start, static_cast<std::uint32_t>(lanes), static_cast<std::uint32_t>(step)});
+  }
+  // The packet or train opened last of those still open has left at `release` (the sender's
+  // credits are due then); a train's lane k `(lanes - 1 - k) * step` cycles before.
   void close(Cycle release) {
-    // The hold opened last: the calls through a calendar nest, so the last one in is first out.
+    // The one opened last: the calls through a calendar nest, so the last one in is first out.
     if (m_open.size() == 0) throw std::logic_error("HoldCalendar::close: no hold is open");
-    const Cycle start = m_open.items().back();
+    const Opened opened = m_open.items().back();
     m_open.pop_back();
-    // The last open hold of those that start then; mostly the last hold of all.
-    Hold* open = &m_holds.items().back();
-    if (open->start != start || open->release != kNever) open = &open_hold(start);
-    open->release = std::max(release, start);
-    m_longest = std::max(m_longest, open->release - start);
+    if (opened.lanes == 1) {
+      close_one(opened.start, release);
+    } else {
+      close_lanes(opened, release);
+    }
   }
 
   std::size_t holds() const { return m_holds.size(); }
@@ -70,13 +81,37 @@ class HoldCalendar {
   // Orders for searching the holds by start.
   static bool starts_before(Cycle t, const Hold& h) { return t < h.start; }
   static bool started_before(const Hold& h, Cycle t) { return h.start < t; }
+  // Opened and not yet closed: a packet's hold, or a train's lanes.
+  struct Opened {
+    Cycle start;
+    std::uint32_t lanes;
+    std::uint32_t step;
+  };
+  Cycle earliest_one(const Claim& claim, int capacity, Cycle floor);
+  Cycle earliest_lanes(const Claim& claim, int capacity, Cycle floor);
+  void open_one(Cycle start, int flits) {
+    // In order of start, after those that start at the same cycle (mostly: last).
+    if (m_holds.size() == 0 || m_holds.items().back().start <= start) {
+      m_holds.push_back({start, kNever, flits});
+    } else {
+      insert_open(start, flits);
+    }
+  }
+  void close_one(Cycle start, Cycle release) {
+    // The last open hold of those that start then; mostly the last hold of all.
+    Hold* open = &m_holds.items().back();
+    if (open->start != start || open->release != kNever) open = &open_hold(start);
+    open->release = std::max(release, start);
+    m_longest = std::max(m_longest, open->release - start);
+  }
+  void close_lanes(const Opened& opened, Cycle release);
   void forget(Cycle floor);
   void insert_open(Cycle start, int flits);  // open() for a hold that starts before the last
   Hold& open_hold(Cycle start);              // close()'s hold when it is not the last
 
-  SmallVector<Hold, 4> m_holds;  // in order of start
-  SmallVector<Cycle, 2> m_open;  // the starts of the holds still open, in the order opened
-  Cycle m_longest = 0;           // the longest a closed hold has lasted
+  SmallVector<Hold, 4> m_holds;   // in order of start
+  SmallVector<Opened, 2> m_open;  // in the order opened
+  Cycle m_longest = 0;            // the longest a closed hold has lasted
 };
 
 }  // namespace angara

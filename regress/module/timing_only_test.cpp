@@ -108,9 +108,10 @@ TEST(Trains, MoveTheSameFlitsAndEndCloseToPacketByPacket) {
 }
 
 // With buffers a train moves at the pace of the credit loop its packets would see (a window of
-// packets per round trip, over the VC sets they take in turn), and through VCUp/VCDown it goes
-// on as soon as its first packet is in. Measured here against AT's packet by packet: recursive
-// doubling +0.1%, the subnet +7.0%.
+// packets per round trip, over the VC sets they take in turn), holds the buffers in lanes that
+// the next train takes over one by one, and through VCUp/VCDown it goes on as soon as its first
+// packet is in. Measured here against AT's packet by packet: recursive doubling +0.1%, the
+// subnet +2.8%.
 TEST(Trains, WithBuffersEndCloseToAtPacketByPacket) {
   constexpr std::size_t kBlock = 65536 + 100;
   for (bool subnet : {false, true}) {
@@ -120,7 +121,7 @@ TEST(Trains, WithBuffersEndCloseToAtPacketByPacket) {
     const auto trains = run_gather({2, 2, 2, 2}, SimMode::Lt, 16, g, kBlock, true);
     EXPECT_EQ(trains["flit_hops"], at["flit_hops"]);
     const double ratio = trains["end"].get<double>() / at["end"].get<double>();
-    EXPECT_NEAR(ratio, 1.0, subnet ? 0.1 : 0.02) << at << trains;
+    EXPECT_NEAR(ratio, 1.0, subnet ? 0.05 : 0.02) << at << trains;
     std::cout << (subnet ? "subnet" : "recursive doubling") << ": LT trains with buffers / AT "
               << ratio << '\n';
   }

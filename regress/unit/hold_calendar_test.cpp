@@ -64,5 +64,29 @@ TEST(HoldCalendar, OnlyAnOpenHoldInTheWayMeansNever) {
   EXPECT_THROW(h.close(50), std::logic_error);  // nothing open any more
 }
 
+TEST(HoldCalendar, ATrainsLanesFreeOneAfterAnotherForTheNextTrain) {
+  // 68 flits: a train of 17-flit packets has 4 in flight, one lane each, 15 cycles apart.
+  HoldCalendar h;
+  h.open(0, 17, 4, 15);
+  h.close(400);  // its last packet has left by 400, the first lane's 3 x 15 cycles before
+  // Every lane of the next train starts as the one before gives up its own: 355, 370, 385, 400.
+  EXPECT_EQ(h.earliest({0, 17, 17, 100, 4, 15}, 68, 0), 355u);
+  // A packet with the bubble needs two lanes free.
+  EXPECT_EQ(h.earliest({50, 34, 17}, 68, 0), 370u);
+  // The lanes are holds of their own: a packet fits beside them where the buffer is larger.
+  EXPECT_EQ(h.earliest({50, 17, 17, 10}, 68, 0), 355u);
+  EXPECT_EQ(h.earliest({50, 17, 17, 10}, 85, 0), 50u);
+}
+
+TEST(HoldCalendar, ATrainStartsWhereEveryLaneFitsBesideTheOnesBefore) {
+  HoldCalendar h;  // a packet holds 30 to 100
+  h.open(30, 17);
+  h.close(100);
+  // Three lanes 15 cycles apart in 51 flits: from 0 the third (at 30) would make four packets.
+  // From 70 the first two share the buffer with that packet and the third starts as it leaves.
+  EXPECT_EQ(h.earliest({0, 17, 17, 50, 3, 15}, 51, 0), 70u);
+  EXPECT_EQ(h.earliest({0, 17, 17, 50, 2, 15}, 51, 0), 0u);  // two lanes fit beside it at once
+}
+
 }  // namespace
 }  // namespace angara
