@@ -22,8 +22,7 @@ void HoldCalendar::forget(Cycle floor) {
                 static_cast<std::size_t>(started - holds.begin()));
 }
 
-Cycle HoldCalendar::earliest_one(const Claim& claim, int capacity, Cycle floor) {
-  forget(floor);
+Cycle HoldCalendar::earliest_one(const Claim& claim, int capacity) {
   // One sweep in time order over the holds (kept in order of start) and their releases. It
   // starts where a hold still there at `claim.from` can have started: no closed hold lasted
   // longer than m_longest, and an open one (a packet further up the call that has not left yet)
@@ -87,13 +86,13 @@ Cycle HoldCalendar::earliest_one(const Claim& claim, int capacity, Cycle floor) 
 
 // The first start at which every lane fits where it would start, beside the lanes before it
 // (not yet in the calendar): lane k needs the room of k more packets.
-Cycle HoldCalendar::earliest_lanes(const Claim& claim, int capacity, Cycle floor) {
+Cycle HoldCalendar::earliest_lanes(const Claim& claim, int capacity) {
   Cycle start = claim.from;
   for (int k = 0; k < claim.lanes;) {
     const Cycle offset = static_cast<Cycle>(k) * claim.step;
     const Claim lane{
         start + offset, claim.need + k * claim.flits, (k + 1) * claim.flits, claim.span, 1, 0};
-    const Cycle at = earliest_one(lane, capacity, floor);
+    const Cycle at = earliest_one(lane, capacity);
     if (at == kNever) return kNever;
     if (at == lane.from) {
       ++k;

@@ -42,8 +42,8 @@ class HoldCalendar {
   // (no packet starts before the current cycle). kNever if only a hold still open could make
   // room.
   Cycle earliest(const Claim& claim, int capacity, Cycle floor) {
-    return claim.lanes == 1 ? earliest_one(claim, capacity, floor)
-                            : earliest_lanes(claim, capacity, floor);
+    forget(floor);
+    return claim.lanes == 1 ? earliest_one(claim, capacity) : earliest_lanes(claim, capacity);
   }
   // A packet of `flits` flits holds the buffer from `start` until close() says when it left; a
   // train holds `lanes` of them, lane k from `start + k * step`. Inline, as close(): a packet
@@ -87,8 +87,9 @@ class HoldCalendar {
     std::uint32_t lanes;
     std::uint32_t step;
   };
-  Cycle earliest_one(const Claim& claim, int capacity, Cycle floor);
-  Cycle earliest_lanes(const Claim& claim, int capacity, Cycle floor);
+  // earliest() once the holds ended by the floor are forgotten.
+  Cycle earliest_one(const Claim& claim, int capacity);
+  Cycle earliest_lanes(const Claim& claim, int capacity);
   void open_one(Cycle start, int flits) {
     // In order of start, after those that start at the same cycle (mostly: last).
     if (m_holds.size() == 0 || m_holds.items().back().start <= start) {
