@@ -108,12 +108,7 @@ Cycle RouterLt::book(OutputRequest& r, Cycle now, int copies, Cycle tail_floor) 
   r.tail = std::max(r.tail, tail_floor - std::min(tail_floor, fit.at));
   output(r.out)->take(fit.output, r.length);
   if (LinkCalendar* input = crossbar_input(r.in)) input->take(fit.input, r.input);
-  if (r.train > 1) {
-    const Stream s = stream(r);
-    holds(r).open(fit.at, s.packet, s.lanes, s.step);
-  } else {
-    holds(r).open(fit.at, std::min(r.flits, capacity(r)));
-  }
+  holds(r).open(fit.at, fit.claim.flits, fit.claim.lanes, fit.claim.step);
   return fit.at;
 }
 
@@ -136,7 +131,7 @@ RouterLt::Fit RouterLt::fit(OutputRequest& r, Cycle now, int copies) {
   // The PEGroup takes whatever the crossbar hands it: only its channel counts.
   if (r.out == m_core.pegroup_port()) {
     const LinkCalendar::Gap gap = link.find(r.earliest, r.length, now);
-    return {gap.start, gap, {}};
+    return {gap.start, gap, {}, {}};
   }
   LinkCalendar* input = crossbar_input(r.in);
   HoldCalendar& holds = this->holds(r);
@@ -169,7 +164,7 @@ RouterLt::Fit RouterLt::fit(OutputRequest& r, Cycle now, int copies) {
                       "still being booked",
                       m_core.id(), m_core.port_name(r.out), r.vc));
     }
-    if (room == at) return {at, free, through};  // then at == free.start == through.start
+    if (room == at) return {at, free, through, claim};  // then at == free.start == through.start
     at = room;
   }
 }

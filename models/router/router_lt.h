@@ -68,6 +68,7 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   struct Fit {
     Cycle at;
     LinkCalendar::Gap output, input;
+    HoldCalendar::Claim claim;  // what it holds of the buffer behind (flits, train lanes)
   };
   Fit fit(OutputRequest& r, Cycle now, int copies);  // `copies`: of the packet, through its input
   int capacity(const OutputRequest& r) const;

@@ -104,11 +104,13 @@ Cycle HoldCalendar::earliest_lanes(const Claim& claim, int capacity) {
   return start;
 }
 
+// The lanes were opened one after another, so they are mostly the last holds, in order.
 void HoldCalendar::close_lanes(const Opened& opened, Cycle release) {
+  const std::size_t first = m_holds.size() - std::min<std::size_t>(m_holds.size(), opened.lanes);
   for (std::uint32_t k = opened.lanes; k-- > 0;) {
     const Cycle early = static_cast<Cycle>(opened.lanes - 1 - k) * opened.step;
     close_one(opened.start + k * static_cast<Cycle>(opened.step),
-              release - std::min(release, early));
+              release - std::min(release, early), std::min(first + k, m_holds.size() - 1));
   }
 }
 

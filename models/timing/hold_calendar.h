@@ -64,7 +64,7 @@ class HoldCalendar {
     const Opened opened = m_open.items().back();
     m_open.pop_back();
     if (opened.lanes == 1) {
-      close_one(opened.start, release);
+      close_one(opened.start, release, m_holds.size() - 1);
     } else {
       close_lanes(opened, release);
     }
@@ -98,9 +98,10 @@ class HoldCalendar {
       insert_open(start, flits);
     }
   }
-  void close_one(Cycle start, Cycle release) {
-    // The last open hold of those that start then; mostly the last hold of all.
-    Hold* open = &m_holds.items().back();
+  // Closes the last open hold of those that start at `start`: mostly the one at `likely` (the
+  // last hold of all, or a train's lane among the last).
+  void close_one(Cycle start, Cycle release, std::size_t likely) {
+    Hold* open = &m_holds.items()[likely];
     if (open->start != start || open->release != kNever) open = &open_hold(start);
     open->release = std::max(release, start);
     m_longest = std::max(m_longest, open->release - start);
