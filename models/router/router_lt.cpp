@@ -98,13 +98,17 @@ Cycle RouterLt::least_hold(PortId port, VcId vc, Cycle length) const {
   return 2 * t.latency + through + length;
 }
 
-Cycle RouterLt::book(OutputRequest& r, Cycle now, int copies, Cycle tail_floor) {
+Cycle RouterLt::book(OutputRequest& r, Cycle now, int copies, Cycle tail_floor,
+                     const CopyStarts* starts) {
   if (!buffers() || r.out == m_core.pegroup_port()) {
     const Cycle at = output(r.out)->book(r.earliest, r.length, now);
     r.tail = std::max(r.tail, tail_floor - std::min(tail_floor, at));
     return at;
   }
-  const Fit fit = this->fit(r, now, copies);
+  const bool known = starts != nullptr && starts->fit && starts->fit->first.out == r.out &&
+                     starts->fit->first.earliest == r.earliest;
+  if (known) r = starts->fit->first;
+  const Fit fit = known ? starts->fit->second : this->fit(r, now, copies);
   r.tail = std::max(r.tail, tail_floor - std::min(tail_floor, fit.at));
   output(r.out)->take(fit.output, r.length);
   if (LinkCalendar* input = crossbar_input(r.in)) input->take(fit.input, r.input);
@@ -186,6 +190,30 @@ RouterLt::Start RouterLt::first_start(PortId port, const Packet& packet,
   return best;
 }
 
+// A copy's booking only adds to the calendars, so it moves the other copies' starts later, never
+// earlier: the starts worked out before stay lower bounds, and only the least of them needs
+// working out again, until the least is one worked out since the last booking. That is
+// first_start()'s choice (port order among equals), at a fraction of its fits on a tree.
+PortId RouterLt::next_copy(PortId port, const Packet& packet, const RouterCore::Route& route,
+                           Cycle from, Cycle now, int copies, CopyStarts& starts) {
+  for (;;) {
+    auto first = static_cast<PortId>(std::countr_zero(route.outs));
+    for (std::uint32_t outs = route.outs & (route.outs - 1); outs; outs &= outs - 1) {
+      const auto o = static_cast<PortId>(std::countr_zero(outs));
+      if (starts.at[o] < starts.at[first]) first = o;
+    }
+    if ((starts.fresh >> first) & 1u) {
+      if (starts.fit && starts.fit->first.out != first) starts.fit.reset();
+      return first;
+    }
+    OutputRequest r = m_core.request_for(port, first, packet, route, from);
+    const Fit f = fit(r, now, copies);
+    starts.at[first] = f.at;
+    starts.fresh |= 1u << first;
+    starts.fit.emplace(r, f);
+  }
+}
+
 // A train's packets follow one another through the VC as a stream, which has at most the
 // packets its buffer lets in at once (each needs room for itself and the bubble) in flight per
 // credit round trip, over the point-to-point VC sets its packets would have taken in turn: a
@@ -214,13 +242,17 @@ Cycle RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle
   Issue shell{*this, now, route.outs, packet};
   const VcId in_vc = packet.header.vc;
   Cycle left = input_free;
+  CopyStarts starts;
   while (route.outs != 0) {
     const bool copies_left = (route.outs & (route.outs - 1)) != 0;  // more than one bit
     const auto out_port =
         buffers() && copies_left
-            ? first_start(port, packet, route, input_free, shell.now, shell.copies()).option.out
+            ? next_copy(port, packet, route, input_free, shell.now, shell.copies(), starts)
             : static_cast<PortId>(std::countr_zero(route.outs));
+    shell.starts = copies_left ? &starts : nullptr;
     left = std::max(left, m_core.issue(shell, port, in_vc, packet, route, out_port, input_free));
+    starts.fresh = 0;
+    starts.fit.reset();
   }
   return left;
 }

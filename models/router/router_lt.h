@@ -17,7 +17,9 @@
 #include <array>
 #include <bit>
 #include <memory>
+#include <optional>
 #include <span>
+#include <utility>
 
 #include "models/core/ring_queue.h"
 #include "models/fabric/ejection_end.h"
@@ -59,10 +61,6 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // Sends `packet` from input `port` to every output of `route`, from cycle `ready` on; returns
   // the cycle the tails of all its copies have left.
   Cycle pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready, Cycle now);
-  // With buffers: the first cycle from `r.earliest` at which the output is free for `r.length`
-  // cycles, the crossbar input too, and the buffer behind it has room, booked there; a train's
-  // tail paced by the credit loop, and no earlier than `tail_floor` (RouterCore::tail_floor).
-  Cycle book(OutputRequest& r, Cycle now, int copies, Cycle tail_floor);
   // book()'s cycle (with buffers), nothing booked; and where it goes in the output's and the
   // crossbar input's calendars (no PEGroup output).
   struct Fit {
@@ -82,6 +80,23 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   };
   Start first_start(PortId port, const Packet& packet, const RouterCore::Route& route, Cycle from,
                     Cycle now, int copies);
+  // The starts of a packet's copies as last worked out, [output]; `fresh`: those worked out since
+  // the last copy was booked. `fit`, for the output next_copy() chose, is book()'s own answer
+  // (the request after fit(), and the fit), which it then need not work out again.
+  struct CopyStarts {
+    std::array<Cycle, 32> at{};
+    std::uint32_t fresh = 0;
+    std::optional<std::pair<OutputRequest, Fit>> fit;
+  };
+  // The output of a point-to-point or tree `route` whose copy first_start() would choose.
+  PortId next_copy(PortId port, const Packet& packet, const RouterCore::Route& route, Cycle from,
+                   Cycle now, int copies, CopyStarts& starts);
+  // With buffers: the first cycle from `r.earliest` at which the output is free for `r.length`
+  // cycles, the crossbar input too, and the buffer behind it has room, booked there; a train's
+  // tail paced by the credit loop, and no earlier than `tail_floor` (RouterCore::tail_floor);
+  // next_copy()'s fit, from `starts`, where it is for this request.
+  Cycle book(OutputRequest& r, Cycle now, int copies, Cycle tail_floor,
+             const CopyStarts* starts = nullptr);
   struct Stream {
     int lanes;     // its packets in the buffer at once (HoldCalendar's lanes)
     int packet;    // flits
@@ -115,11 +130,12 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
     Cycle now;
     std::uint32_t outs;  // of the packet being issued
     const Packet& packet;
+    const CopyStarts* starts = nullptr;  // of the copy being booked, from next_copy()
 
     int copies() const { return std::popcount(outs); }
     Cycle book(OutputRequest& r) {
-      if (r.train == 1) return router.book(r, now, 1, 0);
-      return router.book(r, now, copies(), router.m_core.tail_floor(r.in, r.out, packet));
+      if (r.train == 1) return router.book(r, now, 1, 0, starts);
+      return router.book(r, now, copies(), router.m_core.tail_floor(r.in, r.out, packet), starts);
     }
     void hand_on(const Grant& grant) { router.hand_on(grant, now); }
   };
