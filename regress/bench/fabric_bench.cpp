@@ -7,11 +7,14 @@
 //   fabric_bench --scaling            the node-count table, both modes
 //   fabric_bench --fat-tree           fat trees beside tori of as many nodes (512, 4096)
 //   options: --cycles N --rate R --dims 8x8x8 (a torus) or 8^3 (a fat tree: k^levels)
+//            --repeat N (speed: each mode N times, in turn, the fastest kept; default 3)
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <deque>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -115,11 +118,27 @@ nlohmann::json light_run(const TopologyParams& machine, SimMode mode) {
           {"peak_rss_mb", peak_rss_mb()}};
 }
 
-void print_speed(const std::string& dims, double rate, Cycle cycles) {
+// Each timing mode `repeat` times, the modes in turn, so that a busy spell of the machine falls on
+// all of them alike; the fastest run of each stands for it (wall times on a shared machine spread
+// by tens of percent from run to run).
+void print_speed(const std::string& dims, double rate, Cycle cycles, int repeat) {
+  constexpr std::size_t kModes = std::size(kTimings);
+  std::vector<nlohmann::json> fastest(kModes);
+  std::vector<double> slowest(kModes, 0.0);
+  for (int round = 0; round < repeat; ++round) {
+    for (std::size_t m = 0; m < kModes; ++m) {
+      const auto r = test::run_isolated(
+          [&] { return simulate(parse_machine(dims), rate, cycles, kTimings[m]); });
+      const double seconds = r["wall_seconds"];
+      slowest[m] = std::max(slowest[m], seconds);
+      if (fastest[m].is_null() || seconds < fastest[m]["wall_seconds"].get<double>()) {
+        fastest[m] = r;
+      }
+    }
+  }
   std::vector<double> wall;
-  for (const Timing& timing : kTimings) {
-    const auto r =
-        test::run_isolated([&] { return simulate(parse_machine(dims), rate, cycles, timing); });
+  for (std::size_t m = 0; m < kModes; ++m) {
+    const nlohmann::json& r = fastest[m];
     const double seconds = r["wall_seconds"];
     wall.push_back(seconds);
     const double routers =
@@ -127,10 +146,10 @@ void print_speed(const std::string& dims, double rate, Cycle cycles) {
     const double router_cycles = routers * r["sim_cycles"].get<double>();
     const double hops_per_s = r["flit_hops"].get<double>() / seconds;
     fmt::print(
-        "{} {}, uniform {:.3f} flits/node/cycle, {} cycles: {:.3f} s wall, mean "
-        "latency {:.1f} cycles\n",
-        timing.name, machine_name(dims), rate, r["sim_cycles"].get<Cycle>(), seconds,
-        r["latency_mean"].get<double>());
+        "{} {}, uniform {:.3f} flits/node/cycle, {} cycles: {:.3f} s wall (fastest of {}, "
+        "slowest {:.3f} s), mean latency {:.1f} cycles\n",
+        kTimings[m].name, machine_name(dims), rate, r["sim_cycles"].get<Cycle>(), seconds, repeat,
+        slowest[m], r["latency_mean"].get<double>());
     fmt::print(
         "   router-cycles/s {:.3g}, flit-hops/s {:.3g} (target 5e6: {:.1f}x), peak RSS {:.0f} "
         "MB\n",
@@ -168,8 +187,22 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   Cycle cycles = 20000;
   bool scaling = false;
   bool fat_tree = false;
+  int repeat = 3;
   for (int i = 1; i < argc; ++i) {
     const std::string key = argv[i];
+    if (key == "--help" || key == "-h") {
+      fmt::print(
+          "fabric_bench: simulation speed of AT, LT and LT with buffers under uniform traffic\n"
+          "  (default 8x8x8 at 0.17 flits/node/cycle, 20000 cycles), then elaboration and a\n"
+          "  light run at 8192 and 32768 nodes.\n"
+          "  --scaling       elaboration and a light run against node count, both modes\n"
+          "  --fat-tree      fat trees beside tori of as many nodes (512, 4096)\n"
+          "  --dims D        the machine: 8x8x8 (a torus) or 8^3 (a fat tree, k^levels)\n"
+          "  --rate R        offered load, flits/node/cycle (default 0.17)\n"
+          "  --cycles N      simulated cycles per speed run (default 20000)\n"
+          "  --repeat N      speed runs per mode, in turn; the fastest is kept (default 3)\n");
+      return 0;
+    }
     const std::string value = i + 1 < argc ? argv[i + 1] : "";
     if (key == "--scaling" || key == "--fat-tree") {
       (key == "--scaling" ? scaling : fat_tree) = true;
@@ -181,8 +214,10 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
       rate = std::atof(value.c_str());
     } else if (key == "--dims") {
       dims = value;
+    } else if (key == "--repeat") {
+      repeat = std::max(1, std::atoi(value.c_str()));
     } else {
-      fmt::print(stderr, "fabric_bench: unknown option {}\n", key);
+      fmt::print(stderr, "fabric_bench: unknown option {} (see --help)\n", key);
       return 1;
     }
     ++i;
@@ -199,11 +234,11 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
         for (SimMode mode : {SimMode::At, SimMode::Lt}) print_light_run(machine, mode, 0, 0);
       }
     }
-    print_speed("8x8x8", rate, cycles);
-    print_speed("8^3", rate, cycles);
+    print_speed("8x8x8", rate, cycles, repeat);
+    print_speed("8^3", rate, cycles, repeat);
     return 0;
   }
-  print_speed(dims, rate, cycles);
+  print_speed(dims, rate, cycles, repeat);
   print_light_run("16x16x32", SimMode::At, 2.0, 1024);
   print_light_run("16x16x16x8", SimMode::Lt, 5.0, 2048);
   return 0;
