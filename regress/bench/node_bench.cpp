@@ -12,6 +12,7 @@
 #include "platform/experiments/app_experiment.h"
 #include "platform/experiments/node_experiment.h"
 #include "platform/experiments/software_experiment.h"
+#include "regress/support/bench_args.h"
 #include "regress/support/bench_clock.h"
 #include "regress/support/isolated.h"
 
@@ -110,7 +111,14 @@ double spmv_recursive_doubling(std::vector<int> dims) {
 }  // namespace angara
 
 // A failing bench throws through main and aborts with the error, as it should.
-int main() {  // NOLINT(bugprone-exception-escape)
+int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
+  if (const auto code = angara::test::no_options(
+          argc, argv, "node_bench",
+          "32768 CPUs through one software allreduce (LT); msgrate on 8x8x8 in AT, LT and LT\n"
+          "  with buffers; SpMV's recursive doubling at 256 and 1024 nodes (LT), wall time per\n"
+          "  message. About 10 minutes. No options.")) {
+    return *code;
+  }
   angara::software_allreduce_32768();
   angara::msgrate_modes();
   const double small = angara::spmv_recursive_doubling({4, 4, 4, 4});

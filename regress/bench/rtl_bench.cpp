@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "platform/experiments/collective_experiment.h"
+#include "regress/support/bench_args.h"
 #include "regress/support/bench_clock.h"
 #include "regress/support/isolated.h"
 
@@ -72,7 +73,14 @@ void compare(const std::vector<int>& dims, int operations, bool overlap) {
 }  // namespace angara
 
 // A failing bench throws through main and aborts with the error, as it should.
-int main() {  // NOLINT(bugprone-exception-escape)
+int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
+  if (const auto code = angara::test::no_options(
+          argc, argv, "rtl_bench",
+          "back-to-back and overlapping allreduces on 4x4x4 and 8x8x8 in AT: the C++ model\n"
+          "  alone, with the verilated Reducer, with the verilated VCUp beside every router;\n"
+          "  wall times, their ratios, and a failure if the results differ. No options.")) {
+    return *code;
+  }
   for (const std::vector<int>& dims : {std::vector<int>{4, 4, 4}, std::vector<int>{8, 8, 8}}) {
     angara::compare(dims, 100, false);
     angara::compare(dims, 200, true);
