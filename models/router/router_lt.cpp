@@ -202,10 +202,7 @@ PortId RouterLt::next_copy(PortId port, const Packet& packet, const RouterCore::
       const auto o = static_cast<PortId>(std::countr_zero(outs));
       if (starts.at[o] < starts.at[first]) first = o;
     }
-    if ((starts.fresh >> first) & 1u) {
-      if (starts.fit && starts.fit->first.out != first) starts.fit.reset();
-      return first;
-    }
+    if ((starts.fresh >> first) & 1u) return first;
     OutputRequest r = m_core.request_for(port, first, packet, route, from);
     const Fit f = fit(r, now, copies);
     starts.at[first] = f.at;

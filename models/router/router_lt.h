@@ -81,8 +81,8 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   Start first_start(PortId port, const Packet& packet, const RouterCore::Route& route, Cycle from,
                     Cycle now, int copies);
   // The starts of a packet's copies as last worked out, [output]; `fresh`: those worked out since
-  // the last copy was booked. `fit`, for the output next_copy() chose, is book()'s own answer
-  // (the request after fit(), and the fit), which it then need not work out again.
+  // the last copy was booked. `fit`: the last one worked out (the request after fit(), and the
+  // fit), which book() takes as it is if it is for the copy it books.
   struct CopyStarts {
     std::array<Cycle, 32> at{};
     std::uint32_t fresh = 0;
