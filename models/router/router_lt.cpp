@@ -105,10 +105,10 @@ Cycle RouterLt::book(OutputRequest& r, Cycle now, int copies, Cycle tail_floor,
     r.tail = std::max(r.tail, tail_floor - std::min(tail_floor, at));
     return at;
   }
-  const bool known = starts != nullptr && starts->fit && starts->fit->first.out == r.out &&
-                     starts->fit->first.earliest == r.earliest;
-  if (known) r = starts->fit->first;
-  const Fit fit = known ? starts->fit->second : this->fit(r, now, copies);
+  const bool known = starts != nullptr && starts->last && starts->last->request.out == r.out &&
+                     starts->last->request.earliest == r.earliest;
+  if (known) r = starts->last->request;
+  const Fit fit = known ? starts->last->fit : this->fit(r, now, copies);
   r.tail = std::max(r.tail, tail_floor - std::min(tail_floor, fit.at));
   output(r.out)->take(fit.output, r.length);
   if (LinkCalendar* input = crossbar_input(r.in)) input->take(fit.input, r.input);
@@ -197,17 +197,17 @@ RouterLt::Start RouterLt::first_start(PortId port, const Packet& packet,
 PortId RouterLt::next_copy(PortId port, const Packet& packet, const RouterCore::Route& route,
                            Cycle from, Cycle now, int copies, CopyStarts& starts) {
   for (;;) {
-    auto first = static_cast<PortId>(std::countr_zero(route.outs));
+    auto least = static_cast<PortId>(std::countr_zero(route.outs));
     for (std::uint32_t outs = route.outs & (route.outs - 1); outs; outs &= outs - 1) {
       const auto o = static_cast<PortId>(std::countr_zero(outs));
-      if (starts.at[o] < starts.at[first]) first = o;
+      if (starts.at[o] < starts.at[least]) least = o;
     }
-    if ((starts.fresh >> first) & 1u) return first;
-    OutputRequest r = m_core.request_for(port, first, packet, route, from);
+    if ((starts.fresh >> least) & 1u) return least;
+    OutputRequest r = m_core.request_for(port, least, packet, route, from);
     const Fit f = fit(r, now, copies);
-    starts.at[first] = f.at;
-    starts.fresh |= 1u << first;
-    starts.fit.emplace(r, f);
+    starts.at[least] = f.at;
+    starts.fresh |= 1u << least;
+    starts.last = CopyStarts::Worked{r, f};
   }
 }
 
@@ -236,20 +236,19 @@ Cycle RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle
   if (route.adaptive) {
     route = RouterCore::only(first_start(port, packet, route, input_free, now, 1).option);
   }
-  Issue shell{*this, now, route.outs, packet};
+  CopyStarts starts;
+  Issue shell{*this, now, route.outs, packet, &starts};
   const VcId in_vc = packet.header.vc;
   Cycle left = input_free;
-  CopyStarts starts;
   while (route.outs != 0) {
     const bool copies_left = (route.outs & (route.outs - 1)) != 0;  // more than one bit
     const auto out_port =
         buffers() && copies_left
             ? next_copy(port, packet, route, input_free, shell.now, shell.copies(), starts)
             : static_cast<PortId>(std::countr_zero(route.outs));
-    shell.starts = copies_left ? &starts : nullptr;
     left = std::max(left, m_core.issue(shell, port, in_vc, packet, route, out_port, input_free));
-    starts.fresh = 0;
-    starts.fit.reset();
+    starts.fresh = 0;  // the booking may have moved the other copies' starts later
+    starts.last.reset();
   }
   return left;
 }

@@ -19,7 +19,6 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include <utility>
 
 #include "models/core/ring_queue.h"
 #include "models/fabric/ejection_end.h"
@@ -81,12 +80,16 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   Start first_start(PortId port, const Packet& packet, const RouterCore::Route& route, Cycle from,
                     Cycle now, int copies);
   // The starts of a packet's copies as last worked out, [output]; `fresh`: those worked out since
-  // the last copy was booked. `fit`: the last one worked out (the request after fit(), and the
-  // fit), which book() takes as it is if it is for the copy it books.
+  // the last copy was booked; `last`: the last fit worked out since then (and its request after
+  // fit()), which book() takes as it is if it is for the copy it books.
   struct CopyStarts {
+    struct Worked {
+      OutputRequest request;
+      Fit fit;
+    };
     std::array<Cycle, 32> at{};
     std::uint32_t fresh = 0;
-    std::optional<std::pair<OutputRequest, Fit>> fit;
+    std::optional<Worked> last;
   };
   // The output of a point-to-point or tree `route` whose copy first_start() would choose.
   PortId next_copy(PortId port, const Packet& packet, const RouterCore::Route& route, Cycle from,
@@ -130,7 +133,7 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
     Cycle now;
     std::uint32_t outs;  // of the packet being issued
     const Packet& packet;
-    const CopyStarts* starts = nullptr;  // of the copy being booked, from next_copy()
+    const CopyStarts* starts;  // next_copy()'s, for the copy being booked
 
     int copies() const { return std::popcount(outs); }
     Cycle book(OutputRequest& r) {
