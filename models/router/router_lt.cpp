@@ -236,14 +236,18 @@ Cycle RouterLt::pass(PortId port, Packet& packet, RouterCore::Route route, Cycle
   if (route.adaptive) {
     route = RouterCore::only(first_start(port, packet, route, input_free, now, 1).option);
   }
+  // Only a packet with several copies, with buffers, chooses among them (most have one): only
+  // then are its starts set (zeroing them all took a tenth of a hop's instructions).
+  const bool choosing = buffers() && (route.outs & (route.outs - 1)) != 0;
   CopyStarts starts;
-  Issue shell{*this, now, route.outs, packet, &starts};
+  if (choosing) starts.clear(route.outs);
+  Issue shell{*this, now, route.outs, packet, choosing ? &starts : nullptr};
   const VcId in_vc = packet.header.vc;
   Cycle left = input_free;
   while (route.outs != 0) {
     const bool copies_left = (route.outs & (route.outs - 1)) != 0;  // more than one bit
     const auto out_port =
-        buffers() && copies_left
+        choosing && copies_left
             ? next_copy(port, packet, route, input_free, shell.now, shell.copies(), starts)
             : static_cast<PortId>(std::countr_zero(route.outs));
     left = std::max(left, m_core.issue(shell, port, in_vc, packet, route, out_port, input_free));

@@ -87,9 +87,13 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
       OutputRequest request;
       Fit fit;
     };
-    std::array<Cycle, 32> at{};
+    std::array<Cycle, 32> at;  // set by clear() for the packet's outputs only
     std::uint32_t fresh = 0;
     std::optional<Worked> last;
+
+    void clear(std::uint32_t outs) {
+      for (; outs != 0; outs &= outs - 1) at[std::countr_zero(outs)] = 0;
+    }
   };
   // The output of a point-to-point or tree `route` whose copy first_start() would choose.
   PortId next_copy(PortId port, const Packet& packet, const RouterCore::Route& route, Cycle from,

@@ -15,8 +15,13 @@ void HoldCalendar::forget(Cycle floor) {
   while (started != holds.end() && started->start <= floor && started->release > floor) ++started;
   if (started == holds.end() || started->start > floor) return;  // none ended
   auto kept = started;
+  m_flits -= started->flits;
   for (++started; started != holds.end() && started->start <= floor; ++started) {
-    if (started->release > floor) *kept++ = *started;
+    if (started->release > floor) {
+      *kept++ = *started;
+    } else {
+      m_flits -= started->flits;
+    }
   }
   m_holds.erase(static_cast<std::size_t>(kept - holds.begin()),
                 static_cast<std::size_t>(started - holds.begin()));

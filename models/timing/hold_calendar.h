@@ -43,6 +43,9 @@ class HoldCalendar {
   // room.
   Cycle earliest(const Claim& claim, int capacity, Cycle floor) {
     forget(floor);
+    // With room for every lane beside all the holds there are, their times do not matter (a
+    // buffer is mostly that empty below saturation).
+    if (m_flits + claim.need + (claim.lanes - 1) * claim.flits <= capacity) return claim.from;
     return claim.lanes == 1 ? earliest_one(claim, capacity) : earliest_lanes(claim, capacity);
   }
   // A packet of `flits` flits holds the buffer from `start` until close() says when it left; a
@@ -92,6 +95,7 @@ class HoldCalendar {
   Cycle earliest_lanes(const Claim& claim, int capacity);
   void open_one(Cycle start, int flits) {
     // In order of start, after those that start at the same cycle (mostly: last).
+    m_flits += flits;
     if (m_holds.size() == 0 || m_holds.items().back().start <= start) {
       m_holds.push_back({start, kNever, flits});
     } else {
@@ -112,6 +116,7 @@ class HoldCalendar {
   Hold& open_hold(Cycle start);              // close()'s hold when it is not the last
 
   SmallVector<Hold, 4> m_holds;   // in order of start
+  int m_flits = 0;                // theirs, all together
   SmallVector<Opened, 2> m_open;  // in the order opened
   Cycle m_longest = 0;            // the longest a closed hold has lasted
 };

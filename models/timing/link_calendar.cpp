@@ -12,6 +12,8 @@ LinkCalendar::Gap LinkCalendar::find(Cycle ready, Cycle length, Cycle floor) {
     if (expired != b.begin()) m_booked.erase(0, static_cast<std::size_t>(expired - b.begin()));
   }
   const std::span<Booking> b = m_booked.items();
+  // Mostly the link is free from `ready` on.
+  if (b.empty() || b.back().second <= ready) return {ready, b.size()};
   // First booking that ends after `ready`; the gap before each later booking is a candidate.
   auto it = std::lower_bound(b.begin(), b.end(), ready,
                              [](const Booking& x, Cycle t) { return x.second <= t; });
