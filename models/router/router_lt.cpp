@@ -334,12 +334,12 @@ void RouterLt::arm_timer() {
 
 void RouterLt::set_fabric(std::span<RouterLt* const> routers,
                           std::span<EjectionEnd* const> endpoints, WakeCalendar& calendar,
-                          bool buffers) {
+                          const LtBuffers* buffers) {
   m_calendar = &calendar;
-  if (buffers) {  // only then: 40 per router add up on a large torus
-    const auto count = static_cast<std::size_t>(m_core.port_count()) * m_core.vc_count();
-    m_holds = std::make_unique<HoldCalendar[]>(count);
-    m_order = std::make_unique<InputOrder[]>(count);
+  if (buffers) {
+    m_buffers = buffers;
+    m_holds = buffers->holds(m_core.id());
+    m_order = buffers->orders(m_core.id());
   }
   m_routers = routers;
   m_endpoints = endpoints;
@@ -374,7 +374,7 @@ void RouterLt::prefetch_path(const PacketHeader& header) const {
     const RouterLt* router = m_routers[here];
     const PortId port = step.eject ? shared.topology.ports(here) : step.port;
     prefetch_object(router->output(port));
-    if (buffers()) prefetch_object(&router->m_holds[port * vcs + set_base + step.vc_class]);
+    if (buffers()) prefetch_object(&m_buffers->holds(here)[port * vcs + set_base + step.vc_class]);
     if (step.eject) {
       m_endpoints[here]->prefetch();
       return;
@@ -387,7 +387,7 @@ void RouterLt::prefetch_path(const PacketHeader& header) const {
     __builtin_prefetch(next->m_next.data());
     __builtin_prefetch(&next->m_core);
     if (buffers()) {
-      prefetch_object(&next->m_order[next_end.port * vcs + set_base + vc_class]);
+      prefetch_object(&m_buffers->orders(here)[next_end.port * vcs + set_base + vc_class]);
       prefetch_object(next->crossbar(next_end.port));
     }
   }

@@ -24,6 +24,7 @@
 #include "models/fabric/ejection_end.h"
 #include "models/fabric/fabric_protocol.h"
 #include "models/router/input_order.h"
+#include "models/router/lt_buffers.h"
 #include "models/router/router_core.h"
 #include "models/timing/hold_calendar.h"
 #include "models/timing/link_calendar.h"
@@ -45,10 +46,14 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // to the input of the router its link port p leads to, the local port to its endpoint): a hop
   // then makes the call the socket would make itself, and a packet entering the network has its
   // path's state fetched from memory all at once instead of one cache miss after another
-  // (docs/PERFORMANCE_HISTORY.md). `calendar` wakes the PEGroup's timer; `buffers`: model the
-  // buffers behind the outputs (else only the channels).
+  // (docs/PERFORMANCE_HISTORY.md). `calendar` wakes the PEGroup's timer; `buffers`: the
+  // fabric's, to model the buffers behind the outputs (null: only the channels).
   void set_fabric(std::span<RouterLt* const> routers, std::span<EjectionEnd* const> endpoints,
-                  WakeCalendar& calendar, bool buffers);
+                  WakeCalendar& calendar, const LtBuffers* buffers);
+  // Its ports' VCs, ports x VCs per port: its share of LtBuffers.
+  std::size_t port_vcs() const {
+    return static_cast<std::size_t>(m_core.port_count()) * m_core.vc_count();
+  }
 
  private:
   // `delay` in: the head's arrival; out: when the packet has left its input buffer here.
@@ -120,7 +125,7 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   void send_due(Cycle now);
   void woken() override;  // the PEGroup's timer, or its next send's cycle
   void arm_timer();
-  bool buffers() const { return m_holds != nullptr; }  // sim.lt_buffers
+  bool buffers() const { return m_buffers != nullptr; }  // sim.lt_buffers
   // Asks the cache for what the hops of the packet with `header` from here will read.
   void prefetch_path(const PacketHeader& header) const;
   // The input port of the router that link port `port` leads to.
@@ -153,10 +158,14 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // that it need not wait for another).
   alignas(64) std::array<RouterLt*, kMaxLinkPorts> m_next{};  // [link port]
   const FabricClock& m_clock;
-  // With buffers (sim.lt_buffers) only, [port * VCs + vc]: the buffers behind, the input FIFOs.
-  std::unique_ptr<HoldCalendar[]> m_holds;
-  std::unique_ptr<InputOrder[]> m_order;
+  // With buffers (sim.lt_buffers) only, [port * VCs + vc]: the buffers behind, the input FIFOs
+  // (this router's in m_buffers).
+  HoldCalendar* m_holds = nullptr;
+  InputOrder* m_order = nullptr;
+  const LtBuffers* m_buffers = nullptr;
   EjectionEnd* m_endpoint = nullptr;  // on the local port
+  std::span<RouterLt* const> m_routers;
+  std::span<EjectionEnd* const> m_endpoints;
   RouterCore m_core;
   // [port], the crossbar inputs without the PEGroup's: a torus router's in place, a fat tree
   // switch's further ports in m_wide (so that a torus router stays as small as it was).
@@ -164,7 +173,8 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   std::array<LinkCalendar, 2 * kMaxDims + 1> m_crossbar_inputs;
   std::unique_ptr<LinkCalendar[]> m_wide;  // outputs, then crossbar inputs, past those
   LinkCalendar* output(PortId port) const { return wide_or(m_outputs, port, 0); }
-  LinkCalendar* crossbar(PortId port) const {
+  LinkCalendar* crossbar(PortId port) const {  // a torus router's, found without reading it
+    if (port < m_crossbar_inputs.size()) return const_cast<LinkCalendar*>(&m_crossbar_inputs[port]);
     return wide_or(m_crossbar_inputs, port, m_core.port_count() - m_outputs.size());
   }
   template <typename Array>
@@ -177,8 +187,6 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // is unbounded (as in AT); booked at once, a stream of broadcasts would book the links and
   // buffers down its tree milliseconds ahead, thousands of intervals a calendar.
   RingQueue<CollectiveSend> m_pegroup_sends;
-  std::span<RouterLt* const> m_routers;
-  std::span<EjectionEnd* const> m_endpoints;
   WakeCalendar* m_calendar = nullptr;
 };
 

@@ -11,6 +11,7 @@
 #include "models/core/config_error.h"
 #include "models/endpoint/endpoint_at.h"
 #include "models/endpoint/endpoint_lt.h"
+#include "models/router/lt_buffers.h"
 #include "models/router/router_at.h"
 #include "models/router/router_lt.h"
 #include "platform/machine/model_reports.h"
@@ -128,8 +129,15 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
   if constexpr (std::is_same_v<RouterShell, RouterLt>) {
     m_lt_routers = std::move(routers);
     m_lt_endpoints.assign(endpoints.begin(), endpoints.end());
+    if (config.sim.lt_buffers) {
+      std::size_t per_router = 0;
+      for (const RouterLt* router : m_lt_routers) {
+        per_router = std::max(per_router, router->port_vcs());
+      }
+      m_lt_buffers = std::make_unique<LtBuffers>(m_lt_routers.size(), per_router);
+    }
     for (RouterLt* router : m_lt_routers) {
-      router->set_fabric(m_lt_routers, m_lt_endpoints, *m_wake_calendar, config.sim.lt_buffers);
+      router->set_fabric(m_lt_routers, m_lt_endpoints, *m_wake_calendar, m_lt_buffers.get());
     }
   }
 }

@@ -29,6 +29,7 @@ namespace angara {
 
 class EndpointLt;
 class RouterLt;
+class LtBuffers;
 class WakeCalendar;
 
 class System {
@@ -103,6 +104,7 @@ class System {
   // LT: the fabric the routers call along directly.
   std::vector<RouterLt*> m_lt_routers;
   std::vector<EjectionEnd*> m_lt_endpoints;
+  std::unique_ptr<LtBuffers> m_lt_buffers;  // with sim.lt_buffers only
   std::vector<EndpointCore*> m_endpoints;
   std::vector<std::function<void()>> m_endpoint_wakers;
   std::unique_ptr<Tracer> m_tracer;  // null: tracing off
