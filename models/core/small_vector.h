@@ -71,9 +71,10 @@ class SmallVector {
     }
   }
 
-  std::vector<T> m_spill;  // all entries while more than N are held
+  // The size and the first entries first, read together; the heap's vector, seldom used, last.
   std::uint32_t m_size = 0;
   std::array<T, N> m_inline{};
+  std::vector<T> m_spill;  // all entries while more than N are held
 };
 
 }  // namespace angara

@@ -153,9 +153,8 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   };
 
   // What a hop touches: the first line of these (a fat tree's switch also the second), a line of
-  // these and the head of m_core, and one output's calendar (prefetch_path() asks for exactly
-  // those; it finds a router's hold calendars and input orders through the line after m_next, so
-  // that it need not wait for another).
+  // these and the head of m_core, and one output's calendar, with buffers also its crossbar
+  // input's, a hold calendar and an input order (prefetch_path() asks for exactly those).
   alignas(64) std::array<RouterLt*, kMaxLinkPorts> m_next{};  // [link port]
   const FabricClock& m_clock;
   // With buffers (sim.lt_buffers) only, [port * VCs + vc]: the buffers behind, the input FIFOs

@@ -115,10 +115,11 @@ class HoldCalendar {
   void insert_open(Cycle start, int flits);  // open() for a hold that starts before the last
   Hold& open_hold(Cycle start);              // close()'s hold when it is not the last
 
-  SmallVector<Hold, 4> m_holds;   // in order of start
-  int m_flits = 0;                // theirs, all together
-  SmallVector<Opened, 2> m_open;  // in the order opened
+  // What every question reads first, then the holds.
+  int m_flits = 0;                // of the holds, all together
   Cycle m_longest = 0;            // the longest a closed hold has lasted
+  SmallVector<Hold, 4> m_holds;   // in order of start
+  SmallVector<Opened, 2> m_open;  // in the order opened
 };
 
 }  // namespace angara
