@@ -29,9 +29,9 @@ void HoldCalendar::forget(Cycle floor) {
 
 Cycle HoldCalendar::earliest_one(const Claim& claim, int capacity) {
   // One sweep in time order over the holds (kept in order of start) and their releases. It
-  // starts where a hold still there at `claim.from` can have started: no closed hold lasted
-  // longer than m_longest, and an open one (a packet further up the call that has not left yet)
-  // counts only if it started by `claim.from`.
+  // starts at the first hold that reaches past `claim.from`: none before it is still there then
+  // (an open one, a packet further up the call that has not left yet, reaches to kNever).
+  // Reaches forgotten holds leave behind are no later than the floor, which no claim is before.
   struct Release {
     Cycle at;
     int flits;
@@ -42,9 +42,8 @@ Cycle HoldCalendar::earliest_one(const Claim& claim, int capacity) {
   releases.clear();
   Cycle first_release = kNever;
   const std::span<const Hold> holds = m_holds.items();
-  Cycle oldest = claim.from > m_longest ? claim.from - m_longest : 0;
-  for (const Opened& open : m_open.items()) oldest = std::min(oldest, open.start);
-  auto next = std::lower_bound(holds.begin(), holds.end(), oldest, started_before);
+  auto next = std::partition_point(holds.begin(), holds.end(),
+                                   [&](const Hold& h) { return h.reach <= claim.from; });
   int held = 0;
   for (; next != holds.end() && next->start <= claim.from; ++next) {
     if (next->release <= claim.from) continue;
@@ -122,7 +121,13 @@ void HoldCalendar::close_lanes(const Opened& opened, Cycle release) {
 void HoldCalendar::insert_open(Cycle start, int flits) {
   const std::span<const Hold> holds = m_holds.items();
   const auto at = std::upper_bound(holds.begin(), holds.end(), start, starts_before);
-  m_holds.insert(static_cast<std::size_t>(at - holds.begin()), {start, kNever, flits});
+  const auto index = static_cast<std::size_t>(at - holds.begin());
+  m_holds.insert(index, {start, kNever, kNever, flits});
+  // An open hold reaches to kNever, and so does every one after it.
+  const std::span<Hold> moved = m_holds.items();
+  for (std::size_t i = index + 1; i < moved.size() && moved[i].reach != kNever; ++i) {
+    moved[i].reach = kNever;
+  }
 }
 
 HoldCalendar::Hold& HoldCalendar::open_hold(Cycle start) {

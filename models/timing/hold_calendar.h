@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 
 #include "models/core/ids.h"
@@ -79,6 +80,7 @@ class HoldCalendar {
   struct Hold {
     Cycle start = 0;
     Cycle release = kNever;  // kNever: open
+    Cycle reach = kNever;    // the latest release of this hold and those before it in the list
     int flits = 0;
   };
   // Orders for searching the holds by start.
@@ -97,7 +99,7 @@ class HoldCalendar {
     // In order of start, after those that start at the same cycle (mostly: last).
     m_flits += flits;
     if (m_holds.size() == 0 || m_holds.items().back().start <= start) {
-      m_holds.push_back({start, kNever, flits});
+      m_holds.push_back({start, kNever, kNever, flits});
     } else {
       insert_open(start, flits);
     }
@@ -108,7 +110,17 @@ class HoldCalendar {
     Hold* open = &m_holds.items()[likely];
     if (open->start != start || open->release != kNever) open = &open_hold(start);
     open->release = std::max(release, start);
-    m_longest = std::max(m_longest, open->release - start);
+    lower_reach(static_cast<std::size_t>(open - m_holds.items().data()));
+  }
+  // The reaches from hold `first` on, after its release came down from kNever.
+  void lower_reach(std::size_t first) {
+    const std::span<Hold> holds = m_holds.items();
+    Cycle reach = first > 0 ? holds[first - 1].reach : 0;
+    for (std::size_t i = first; i < holds.size(); ++i) {
+      reach = std::max(reach, holds[i].release);
+      if (holds[i].reach == reach) return;  // and so every one after it
+      holds[i].reach = reach;
+    }
   }
   void close_lanes(const Opened& opened, Cycle release);
   void forget(Cycle floor);
@@ -117,7 +129,6 @@ class HoldCalendar {
 
   // What every question reads first, then the holds.
   int m_flits = 0;                // of the holds, all together
-  Cycle m_longest = 0;            // the longest a closed hold has lasted
   SmallVector<Hold, 4> m_holds;   // in order of start
   SmallVector<Opened, 2> m_open;  // in the order opened
 };

@@ -88,5 +88,36 @@ TEST(HoldCalendar, ATrainStartsWhereEveryLaneFitsBesideTheOnesBefore) {
   EXPECT_EQ(h.earliest({0, 17, 17, 50, 2, 15}, 51, 0), 0u);  // two lanes fit beside it at once
 }
 
+TEST(HoldCalendar, ALongHoldBeforeManyShortOnesStillCounts) {
+  // The search starts at the first hold that reaches past the claim: here the long one first in
+  // the list, though many short ones after it ended long before the claim.
+  HoldCalendar h;
+  h.open(0, 30);
+  h.close(1000);
+  for (Cycle t = 10; t < 400; t += 20) {
+    h.open(t, 17);
+    h.close(t + 15);
+  }
+  EXPECT_EQ(h.earliest({500, 40, 17}, 64, 0), 1000u);  // 34 flits free beside it: not 40
+  EXPECT_EQ(h.earliest({500, 34, 17}, 64, 0), 500u);
+}
+
+TEST(HoldCalendar, AHoldOpenedBeforeOthersInTimeCountsUntilItCloses) {
+  // Opened out of time order (before holds booked earlier), it stays in the way while open,
+  // and from its close on only as long as it lasts.
+  HoldCalendar h;
+  h.open(10, 17);
+  h.close(20);
+  h.open(100, 17);
+  h.close(150);
+  h.open(200, 17);
+  h.close(250);
+  h.open(50, 34);  // between the first and the rest, still open
+  EXPECT_EQ(h.earliest({300, 17, 17}, 34, 0), kNever);
+  h.close(320);
+  EXPECT_EQ(h.earliest({300, 17, 17}, 34, 0), 320u);
+  EXPECT_EQ(h.earliest({330, 34, 34}, 34, 0), 330u);
+}
+
 }  // namespace
 }  // namespace angara
