@@ -171,14 +171,14 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   std::array<LinkCalendar, 2 * kMaxDims + 2> m_outputs;
   std::array<LinkCalendar, 2 * kMaxDims + 1> m_crossbar_inputs;
   std::unique_ptr<LinkCalendar[]> m_wide;  // outputs, then crossbar inputs, past those
-  LinkCalendar* output(PortId port) const { return wide_or(m_outputs, port, 0); }
-  LinkCalendar* crossbar(PortId port) const {  // a torus router's, found without reading it
-    if (port < m_crossbar_inputs.size()) return const_cast<LinkCalendar*>(&m_crossbar_inputs[port]);
-    return wide_or(m_crossbar_inputs, port, m_core.port_count() - m_outputs.size());
-  }
+  LinkCalendar* output(PortId port) const { return wide_or(m_outputs, port, false); }
+  LinkCalendar* crossbar(PortId port) const { return wide_or(m_crossbar_inputs, port, true); }
+  // A port in place is found without reading the router (prefetch_path() relies on it); only
+  // m_wide's crossbar inputs need its port count, to skip its outputs.
   template <typename Array>
-  LinkCalendar* wide_or(const Array& in_place, PortId port, std::size_t wide_from) const {
+  LinkCalendar* wide_or(const Array& in_place, PortId port, bool crossbars) const {
     if (port < in_place.size()) return const_cast<LinkCalendar*>(&in_place[port]);
+    const std::size_t wide_from = crossbars ? m_core.port_count() - m_outputs.size() : 0;
     return &m_wide[wide_from + port - in_place.size()];
   }
   Cycle m_pegroup_input_free = 0;  // the crossbar input from the PEGroup
