@@ -1,5 +1,7 @@
 #include "models/core/packet.h"
 
+#include "models/core/rng.h"
+
 namespace angara {
 namespace {
 
@@ -17,18 +19,17 @@ constexpr std::uint64_t get(std::uint64_t word, Field f) {
   return (word >> f.shift) & ((std::uint64_t{1} << f.bits) - 1);
 }
 
-// SplitMix64: a cheap, well-mixed function of the sequence number and word index.
-constexpr std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+constexpr std::uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
 
-// One well-mixed word per packet, then a cheap distinct step per flit.
-Flit pattern(std::uint64_t base, int index) {
-  const std::uint64_t lo = base + static_cast<std::uint64_t>(index) * 0x9e3779b97f4a7c15ULL;
-  return {lo, ~lo ^ (static_cast<std::uint64_t>(index) << 32)};
+// One well-mixed word per packet (SplitMix64 of its sequence number), then a cheap distinct step
+// per flit: `f(i, flit)` for each data flit in turn. Each flit's words follow from the last's,
+// with no multiply (a packet's pattern is written once and read once).
+template <typename F>
+void walk_pattern(const PacketHeader& h, F&& f) {
+  std::uint64_t lo = mix64(h.sequence() + kGolden), index = 0;
+  for (int i = 0; i < h.data_flits; ++i, lo += kGolden, index += std::uint64_t{1} << 32) {
+    f(i, Flit{lo, ~lo ^ index});
+  }
 }
 
 }  // namespace
@@ -55,16 +56,15 @@ PacketHeader decode_header(const Flit& f) {
 }
 
 void fill_check_pattern(Packet& packet) {
-  const std::uint64_t base = mix(packet.header.sequence());
-  for (int i = 0; i < packet.header.data_flits; ++i) packet.data[i] = pattern(base, i);
+  walk_pattern(packet.header, [&](int i, const Flit& f) { packet.data[i] = f; });
 }
 
 bool check_pattern_intact(const Packet& packet) {
-  const std::uint64_t base = mix(packet.header.sequence());
-  for (int i = 0; i < packet.header.data_flits; ++i) {
-    if (packet.data[i] != pattern(base, i)) return false;
-  }
-  return true;
+  std::uint64_t differs = 0;  // no branch per flit: a corrupted payload is a model error
+  walk_pattern(packet.header, [&](int i, const Flit& f) {
+    differs |= (packet.data[i].lo ^ f.lo) | (packet.data[i].hi ^ f.hi);
+  });
+  return differs == 0;
 }
 
 }  // namespace angara

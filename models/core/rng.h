@@ -46,15 +46,31 @@ class Rng {
     }
   }
   // Failures before the first success of Bernoulli(p) trials, 0 < p <= 1.
-  std::uint64_t geometric(double p) {
-    if (p >= 1.0) return 0;
-    return static_cast<std::uint64_t>(std::floor(std::log1p(-uniform01()) / std::log1p(-p)));
-  }
+  std::uint64_t geometric(double p);
 
  private:
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   static std::uint64_t splitmix(std::uint64_t& x) { return mix64(x += 0x9e3779b97f4a7c15ULL); }
   std::array<std::uint64_t, 4> m_s{};
 };
+
+// Rng::geometric(p) for a p drawn from many times (a node's gaps between messages): its
+// logarithm worked out once.
+class Geometric {
+ public:
+  explicit Geometric(double p) : m_sure(p >= 1.0), m_log_q(m_sure ? 0.0 : std::log1p(-p)) {}
+  std::uint64_t operator()(Rng& rng) const {
+    if (m_sure) return 0;
+    return static_cast<std::uint64_t>(std::floor(std::log1p(-rng.uniform01()) / m_log_q));
+  }
+
+ private:
+  bool m_sure;
+  double m_log_q;
+};
+
+inline std::uint64_t Rng::geometric(double p) {
+  return Geometric(p)(*this);
+}
 
 }  // namespace angara

@@ -10,6 +10,7 @@ Injection::Injection(const TrafficParams& params, double per_cycle)
       m_p(params.injection == InjectionProcess::OnOff
               ? per_cycle * (params.burst_cycles + params.idle_cycles) / params.burst_cycles
               : per_cycle),
+      m_gap(m_p),
       m_per_cycle(per_cycle),
       m_burst(params.burst_cycles),
       m_idle(params.idle_cycles) {}
@@ -17,7 +18,7 @@ Injection::Injection(const TrafficParams& params, double per_cycle)
 Cycle Injection::next(Rng& rng) {
   switch (m_process) {
     case InjectionProcess::Bernoulli: {
-      const Cycle at = m_cycle + rng.geometric(m_p);
+      const Cycle at = m_cycle + m_gap(rng);
       m_cycle = at + 1;
       return at;
     }
@@ -32,7 +33,7 @@ Cycle Injection::next(Rng& rng) {
       m_burst_start = m_burst_end + rng.geometric(1.0 / (m_idle + 1.0));
       m_burst_end = m_burst_start + 1 + rng.geometric(1.0 / m_burst);
     }
-    const Cycle at = std::max(m_cycle, m_burst_start) + rng.geometric(m_p);
+    const Cycle at = std::max(m_cycle, m_burst_start) + m_gap(rng);
     m_cycle = at + 1;
     if (at < m_burst_end) return at;
     m_cycle = m_burst_end;

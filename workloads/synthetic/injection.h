@@ -23,6 +23,7 @@ class Injection {
  private:
   InjectionProcess m_process;
   double m_p;              // bernoulli, on_off: a message's chance per cycle (on_off: while on)
+  Geometric m_gap;         // the cycles without one before the next, for m_p
   double m_per_cycle;      // poisson
   double m_burst, m_idle;  // on_off: mean lengths
   Cycle m_cycle = 0;       // the first cycle not drawn yet
