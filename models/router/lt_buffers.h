@@ -6,8 +6,8 @@
 // (one cache miss after another; docs/PERFORMANCE_HISTORY.md).
 
 #include <cstddef>
-#include <memory>
 
+#include "models/core/big_array.h"
 #include "models/core/ids.h"
 #include "models/router/input_order.h"
 #include "models/timing/hold_calendar.h"
@@ -18,17 +18,15 @@ class LtBuffers {
  public:
   // `per_router`: the most port VCs (ports x VCs per port) a router of the fabric has.
   LtBuffers(std::size_t routers, std::size_t per_router)
-      : m_stride(per_router),
-        m_holds(std::make_unique<HoldCalendar[]>(routers * per_router)),
-        m_orders(std::make_unique<InputOrder[]>(routers * per_router)) {}
+      : m_stride(per_router), m_holds(routers * per_router), m_orders(routers * per_router) {}
 
-  HoldCalendar* holds(NodeId router) const { return &m_holds[router * m_stride]; }
-  InputOrder* orders(NodeId router) const { return &m_orders[router * m_stride]; }
+  HoldCalendar* holds(NodeId router) const { return m_holds.data() + router * m_stride; }
+  InputOrder* orders(NodeId router) const { return m_orders.data() + router * m_stride; }
 
  private:
   std::size_t m_stride;
-  std::unique_ptr<HoldCalendar[]> m_holds;
-  std::unique_ptr<InputOrder[]> m_orders;
+  BigArray<HoldCalendar> m_holds;
+  BigArray<InputOrder> m_orders;
 };
 
 }  // namespace angara

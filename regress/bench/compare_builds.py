@@ -6,16 +6,19 @@ the instructions each spends, which callgrind counts the same on every run.
   regress/bench/compare_builds.py OLD_BUILD NEW_BUILD            uniform traffic, AT and both LTs
   regress/bench/compare_builds.py OLD NEW --config run.toml      your own run(s) instead
   regress/bench/compare_builds.py OLD NEW --runs 5 --instructions
+  regress/bench/compare_builds.py OLD NEW --cpu 1                 every run on core 1
 
 OLD_BUILD and NEW_BUILD are build directories (or angara-sim executables). Built in: uniform
 traffic on 8x8x8 at 0.17 flits/node/cycle (half of saturation), 20000 cycles, in AT, LT without
 buffers and LT with buffers. A build that rejects a run (a key it does not know, say) shows the
 reason and the rest goes on. Wall times on a shared machine move by tens of percent from run to
-run: read the fastest, and the instructions where the two are close.
+run: read the fastest, and the instructions where the two are close. Nor are a virtual
+machine's cores always equally fast: --cpu keeps every run on one of them.
 """
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -89,10 +92,15 @@ class Run:
         self.instructions = None
 
 
-def run_once(sim: Path, config: Path, out: Path, run: Run):
+def pinned(cpu):
+    """What a child runs before angara-sim: nothing, or keep it on core cpu."""
+    return None if cpu is None else (lambda: os.sched_setaffinity(0, {cpu}))
+
+
+def run_once(sim: Path, config: Path, out: Path, run: Run, cpu):
     start = time.perf_counter()
     done = subprocess.run([str(sim), "run", str(config), "--out", str(out), "--quiet"],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, preexec_fn=pinned(cpu))
     wall = time.perf_counter() - start
     if done.returncode != 0:
         lines = (done.stderr or done.stdout).strip().splitlines()
@@ -128,7 +136,15 @@ def main():
     parser.add_argument("--instructions", action="store_true",
                         help="also count each build's instructions once with callgrind "
                              "(valgrind; about 60x a run's time)")
+    parser.add_argument("--cpu", type=int, metavar="N",
+                        help="run every timed run on core N only (default: wherever the "
+                             "kernel puts it), so that no run gains or loses by the core "
+                             "it lands on")
     args = parser.parse_args()
+    allowed = sorted(os.sched_getaffinity(0))
+    if args.cpu is not None and args.cpu not in allowed:
+        sys.exit(f"compare_builds: --cpu {args.cpu}: this process may run on cores "
+                 f"{', '.join(map(str, allowed))} only; give one of them")
     if args.runs < 1:
         sys.exit(f"compare_builds: --runs {args.runs}: give at least 1")
     if args.instructions and shutil.which("valgrind") is None:
@@ -147,7 +163,8 @@ def main():
                 configs[name] = work / f"built_in_{i}.toml"
                 configs[name].write_text(text)
 
-        print(f"old: {builds['old']}\nnew: {builds['new']}\n")
+        print(f"old: {builds['old']}\nnew: {builds['new']}")
+        print(f"timed runs on core {args.cpu}\n" if args.cpu is not None else "")
         print("| run | old, fastest / slowest | new, fastest / slowest | new / old | results |"
               + (" old instructions | new instructions | new / old |" if args.instructions
                  else ""))
@@ -158,7 +175,8 @@ def main():
             for k in range(args.runs):
                 for side, sim in builds.items():
                     if runs[side].error is None:
-                        run_once(sim, config, work / f"{side}_{k}.json", runs[side])
+                        run_once(sim, config, work / f"{side}_{k}.json", runs[side],
+                                 args.cpu)
             if args.instructions:
                 for side, sim in builds.items():
                     if runs[side].error is None:
