@@ -24,7 +24,8 @@ TEST(BigArray, MakesAndDestroysEveryObject) {
     EXPECT_EQ(array.data()[0].value, 7);
     EXPECT_EQ(array.data()[99999].value, 7);
     EXPECT_TRUE(array.data()[99999].owned.empty());
-    array.data()[123].owned.assign(1000, 1);  // writable, and freed with its object
+    array.data()[123].owned.assign(1000, 1);
+    EXPECT_EQ(array.data()[123].owned.size(), 1000u);
   }
   EXPECT_EQ(Counted::alive, 0);
 }
