@@ -17,17 +17,20 @@ struct Counted {
 };
 
 TEST(BigArray, MakesAndDestroysEveryObject) {
-  {
-    BigArray<Counted> array(100000);  // 3.2 MB: more than one huge page
-    ASSERT_EQ(array.size(), 100000u);
-    EXPECT_EQ(Counted::alive, 100000);
-    EXPECT_EQ(array.data()[0].value, 7);
-    EXPECT_EQ(array.data()[99999].value, 7);
-    EXPECT_TRUE(array.data()[99999].owned.empty());
-    array.data()[123].owned.assign(1000, 1);
-    EXPECT_EQ(array.data()[123].owned.size(), 1000u);
+  // 320 bytes, left to malloc's pages; 3.2 MB, more than a huge page.
+  for (const std::size_t size : {std::size_t{10}, std::size_t{100000}}) {
+    {
+      BigArray<Counted> array(size);
+      ASSERT_EQ(array.size(), size);
+      EXPECT_EQ(Counted::alive, static_cast<int>(size));
+      EXPECT_EQ(array.data()[0].value, 7);
+      EXPECT_EQ(array.data()[size - 1].value, 7);
+      EXPECT_TRUE(array.data()[size - 1].owned.empty());
+      array.data()[size / 2].owned.assign(1000, 1);
+      EXPECT_EQ(array.data()[size / 2].owned.size(), 1000u);
+    }
+    EXPECT_EQ(Counted::alive, 0) << size;
   }
-  EXPECT_EQ(Counted::alive, 0);
 }
 
 TEST(BigArray, EmptyHoldsNothing) {
