@@ -162,14 +162,15 @@ void RouterParams::validate(int dims) const {
   if (vcs < 1 || vcs > 8) {
     throw ConfigError("router.vcs", fmt::format("{}", vcs), "must be 1 to 8 (3-bit VC field)");
   }
-  if (adaptive() && vcs <= vc_classes()) {
+  const VcLayout layout = vc_layout();
+  if (adaptive() && vcs <= layout.classes) {
     throw ConfigError(
         "router.vcs", fmt::format("{}", vcs),
         fmt::format("adaptive routing needs at least {} VCs: the escape VC{} and "
                     "one adaptive VC",
-                    vc_classes() + 1, vc_classes() == 2 ? "'s two dateline classes" : ""));
+                    layout.classes + 1, layout.classes == 2 ? "'s two dateline classes" : ""));
   }
-  if (!adaptive() && vcs % vc_classes() != 0) {
+  if (!adaptive() && vcs % layout.classes != 0) {
     throw ConfigError("router.vcs", fmt::format("{}", vcs),
                       "the dateline scheme needs an even number of VCs (two classes per set)");
   }
@@ -178,14 +179,14 @@ void RouterParams::validate(int dims) const {
                       "[faults] routes around failures in direction order only: set "
                       "router.routing = \"dimension_order\" or remove [faults]");
   }
-  if (route_phases > 1 && vcs % vcs_per_set() != 0) {
+  if (route_phases > 1 && vcs % layout.per_set() != 0) {
     throw ConfigError(
         "router.vcs", fmt::format("{}", vcs),
         fmt::format("[faults] routes a detoured packet's {} legs each on VCs of its own: "
                     "router.vcs must be a multiple of {} ({} legs x {} VC class{} of "
                     "router.deadlock)",
-                    route_phases, vcs_per_set(), route_phases, vc_classes(),
-                    vc_classes() == 1 ? "" : "es"));
+                    route_phases, layout.per_set(), route_phases, layout.classes,
+                    layout.classes == 1 ? "" : "es"));
   }
   if (wormhole() && adaptive()) {
     // Duato's escape argument (routing/adaptive_routing.h) needs a blocked packet wholly in one

@@ -10,6 +10,7 @@
 
 #include "models/core/ids.h"
 #include "models/core/packet.h"
+#include "models/core/vc_layout.h"
 
 namespace angara {
 
@@ -92,9 +93,11 @@ struct RouterParams {
   int route_phases = 1;
 
   double cycle_ns() const { return 1000.0 / clock_mhz; }
-  int vc_classes() const { return deadlock == DeadlockScheme::Dateline ? 2 : 1; }
-  // Around failures: a VC is set * vcs_per_set() + leg * vc_classes() + class.
-  int vcs_per_set() const { return vc_classes() * route_phases; }
+  // How a port's VCs are numbered (classes: 2 with the dateline; legs: route_phases).
+  VcLayout vc_layout() const {
+    const int classes = deadlock == DeadlockScheme::Dateline ? 2 : 1;
+    return {vcs, classes, route_phases, adaptive() ? classes : vcs};
+  }
   bool adaptive() const { return routing == RoutingAlgorithm::Adaptive; }
   bool wormhole() const { return switching == Switching::Wormhole; }
   // The point-to-point VCs of a router's local port (injection and ejection), flits: with
@@ -102,8 +105,6 @@ struct RouterParams {
   int local_buffer_flits() const {
     return wormhole() ? std::max(buffer_flits, kMaxPacketFlits) : buffer_flits;
   }
-  // Adaptive: VCs 0 .. vc_classes()-1 are the escape VC, the rest adaptive; else none adaptive.
-  int first_adaptive_vc() const { return adaptive() ? vc_classes() : vcs; }
   // The direction order to route by on a torus of `dims` dimensions.
   std::vector<Direction> resolved_direction_order(int dims) const;
   void validate(int dims) const;

@@ -12,9 +12,7 @@ EndpointCore::EndpointCore(NodeId id, TrafficSource& source, TrafficObserver& ob
       m_ledger(ledger),
       m_pool(pool),
       m_channel(params.endpoint, params.router.clock_mhz),
-      m_vc_sets(params.router.vcs / params.router.vc_classes()),
-      m_vc_classes(params.router.vc_classes()),
-      m_collective_vc(static_cast<VcId>(params.router.vcs)),
+      m_vcs(params.router.vc_layout()),
       m_next(source.next()),
       m_stop(kNever),
       m_credits(params.router.vcs, CreditCounter(params.router.local_buffer_flits())) {
@@ -37,11 +35,12 @@ void EndpointCore::pull_created(Cycle now) {
 
 // Point-to-point packets take the VC sets in turn, starting in class 0.
 VcId EndpointCore::next_vc() const {
-  return static_cast<VcId>((m_p2p_sent % m_vc_sets) * m_vc_classes);
+  return m_vcs.injection_vc(m_p2p_sent);
 }
 
 VcId EndpointCore::vc_for(const PacketRequest& request) const {
-  return is_collective(request.kind) ? m_collective_vc : next_vc();
+  // Collective packets go into the router's PEGroup FIFO on the local port: its VCUp.
+  return is_collective(request.kind) ? m_vcs.up() : next_vc();
 }
 
 Packet* EndpointCore::inject(Cycle now, Cycle horizon) {

@@ -79,8 +79,7 @@ class EndpointCore {
   PacketLedger& m_ledger;
   PacketPool& m_pool;
   ChannelTiming m_channel;
-  int m_vc_sets, m_vc_classes;
-  VcId m_collective_vc;  // the router's PEGroup FIFO on the local port
+  VcLayout m_vcs;
   FlowControl m_flow = FlowControl::Credits;
 
   std::optional<PacketRequest> m_next;  // the source's next request, not yet created

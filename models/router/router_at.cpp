@@ -21,7 +21,7 @@ tlm::tlm_sync_enum RouterAt::nb_transport_fw(int port, Packet& packet, tlm::tlm_
     SC_REPORT_ERROR(report_id::kProtocol,
                     (std::string(name()) + ": the forward phase must be BEGIN_REQ").c_str());
   if (m_probe) m_probe->arrival(static_cast<PortId>(port), packet);  // before routing
-  const Cycle wake = m_core.receive(static_cast<PortId>(port), packet);
+  const Cycle wake = m_switch.receive(static_cast<PortId>(port), packet);
   if (wake != kNever) wake_at(wake);
   return tlm::TLM_ACCEPTED;
 }
@@ -32,7 +32,8 @@ tlm::tlm_sync_enum RouterAt::nb_transport_bw(int port, Packet& packet, tlm::tlm_
     SC_REPORT_ERROR(report_id::kProtocol,
                     (std::string(name()) + ": the backward phase must be END_REQ").c_str());
   const Cycle at = m_clock.after(delay);
-  if (m_core.return_credits(static_cast<PortId>(port), packet.header.vc, packet.wire_flits(), at)) {
+  if (m_switch.return_credits(static_cast<PortId>(port), packet.header.vc, packet.wire_flits(),
+                              at)) {
     wake_at(at);
   }
   return tlm::TLM_ACCEPTED;
@@ -41,7 +42,7 @@ tlm::tlm_sync_enum RouterAt::nb_transport_bw(int port, Packet& packet, tlm::tlm_
 void RouterAt::evaluate() {
   const Cycle now = m_clock.now();
   m_grants.clear();
-  m_core.allocate(now, m_grants);
+  m_switch.allocate(now, m_grants);
   for (const Grant& g : m_grants) {
     Packet& packet = *g.packet;
     if (m_probe) m_probe->grant(g);
@@ -58,8 +59,8 @@ void RouterAt::evaluate() {
     sc_core::sc_time head_delay = m_clock.until(packet.head_at);
     out[g.out_port]->nb_transport_fw(packet, begin_req, head_delay);
   }
-  m_core.run_pegroup();
-  const Cycle next = m_core.next_wakeup(now);
+  m_switch.run_pegroup();
+  const Cycle next = m_switch.next_wakeup(now);
   if (next != kNever) wake_at(next);
 }
 

@@ -1,14 +1,18 @@
 #pragma once
-// The approximately-timed router: a thin SystemC shell over RouterCore. It has no clock and no
-// per-cycle process: one method runs at the cycles RouterCore asks for (a packet becomes
-// routable, an output frees, credits arrive) and carries out the grants over the sockets.
+// The approximately-timed router: a thin SystemC shell over the hop rules (RouterCore) and AT's
+// switch (AtSwitch). It has no clock and no per-cycle process: one method runs at the cycles the
+// switch asks for (a packet becomes routable, an output frees, credits arrive) and carries out
+// the grants over the sockets.
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "models/fabric/fabric_protocol.h"
+#include "models/router/at_switch.h"
 #include "models/router/router_core.h"
 #include "models/router/router_probe.h"
 
@@ -24,6 +28,12 @@ class RouterAt : public sc_core::sc_module, private WormOwner {
   RouterAt(const sc_core::sc_module_name& name, RouterCore core, const FabricClock& clock);
 
   const RouterCore& core() const { return m_core; }
+  // For the deadlock watchdog: the oldest head packet still waiting here, or none.
+  std::optional<AtSwitch::Blocked> oldest_blocked(Cycle now) const {
+    return m_switch.oldest_blocked(now);
+  }
+  // Turns tracing on for this router: the signals to drive (router_trace.h).
+  void set_trace(std::unique_ptr<RouterTrace> trace) { m_switch.set_trace(std::move(trace)); }
   // Shows arrivals and grants to `probe` (an RTL transactor) from now on; null: to none.
   void set_probe(RouterProbe* probe) { m_probe = probe; }
 
@@ -40,6 +50,7 @@ class RouterAt : public sc_core::sc_module, private WormOwner {
   void return_upstream(PortId port, VcId vc, int flits, Cycle at);
 
   RouterCore m_core;
+  AtSwitch m_switch{m_core};
   const FabricClock& m_clock;
   sc_core::sc_event m_wake;
   std::vector<Grant> m_grants;

@@ -10,7 +10,7 @@ namespace angara {
 RouterShared::RouterShared(const Topology& t, const FabricParams& params, std::uint64_t seed)
     : topology(t),
       routing(t, params.router, seed, params.faults),
-      vcs(params.router.vcs),
+      vcs(routing.vc_layout()),
       buffer_flits(params.router.buffer_flits),
       pipeline(params.router.pipeline_cycles),
       coll(params.collective),
@@ -33,25 +33,8 @@ RouterCore::RouterCore(NodeId id, const RouterShared& shared,
       m_shared(shared),
       m_collective(std::move(collective)),
       m_pool(&pool),
-      m_vc_count(shared.vcs + 2) {
-  const auto ports = static_cast<std::size_t>(port_count());
-  m_inputs.resize(ports * m_vc_count);
-  m_input_busy.assign(ports, 0);
-  m_output_busy.assign(ports, 0);
-  for (int i = 0; i < static_cast<int>(ports) * m_vc_count; ++i) {
-    m_credits.emplace_back(
-        buffer_flits(static_cast<PortId>(i / m_vc_count), static_cast<VcId>(i % m_vc_count)));
-  }
-  m_round_robin.assign(ports, static_cast<int>(ports * m_vc_count) - 1);
-  // Links failing during the run (from the start, routes never ask for them).
-  const FaultMap* faults = shared.routing.faults();
-  if (faults != nullptr && shared.routing.fail_at() > 0) {
-    for (int p = 0; p < m_local; ++p) {
-      if (faults->hop_failed(id, Direction::from_index(p))) m_failing |= bit(p);
-    }
-    if (m_failing != 0) m_fail_at = shared.routing.fail_at();
-  }
-}
+      m_vc_count(shared.vcs.per_port()),
+      m_failing(id, shared.topology.ports(id), shared.routing) {}
 
 RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
   if (is_collective(packet.header.kind)) {
@@ -63,20 +46,18 @@ RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
     return {c.dirs | (c.pe ? bit(m_local) : 0) | (c.pegroup ? bit(pegroup_port()) : 0), 0,
             packet.wire_flits()};
   }
-  // VC = set * classes + class, with 1 or 2 classes: mask and shift, no division per hop.
-  const int class_bits = m_shared.routing.vc_classes() - 1;
+  const VcLayout& vcs = m_shared.vcs;
   std::optional<PortId> arrived;
   if (port < m_local) arrived = port;
   if (m_shared.routing.adaptive()) {
     // On the escape VC a packet goes on along its ring as it came (its class, no bubble); from
     // an adaptive VC or the processor it enters the escape network here.
-    const bool escape = arrived && packet.header.vc < m_shared.routing.first_adaptive_vc();
+    const bool escape = arrived && packet.header.vc < vcs.first_adaptive;
     if (!escape) arrived.reset();
-    return route_adaptive(packet, arrived, escape ? packet.header.vc & class_bits : 0);
+    return route_adaptive(packet, arrived, escape ? vcs.class_of(packet.header.vc) : 0);
   }
-  // Around failures a VC is set * per_set + leg * classes + class (1 or 2 of each). A packet
-  // may come from the processor on either leg's VC, but a detour starts on the first leg.
-  int leg = (packet.header.vc & (m_shared.routing.vcs_per_set() - 1)) >> class_bits;
+  // A packet may come from the processor on either leg's VC, but a detour starts on the first.
+  int leg = vcs.leg_of(packet.header.vc);
   if (!arrived) {
     // From the processor, around what has failed by the head's arrival; from the internal port
     // (a packet diverted around a link failing during the run, a PEGroup send), around it all.
@@ -85,13 +66,11 @@ RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
     if (packet.via != packet.header.dst) leg = 0;
   }
   return route_p2p(m_shared.routing.route(m_id, arrived, packet.header,
-                                          packet.header.vc & class_bits, leg, packet.via),
+                                          vcs.class_of(packet.header.vc), leg, packet.via),
                    packet);
 }
 
 RouterCore::Route RouterCore::route_p2p(const RouteStep& step, const Packet& packet) const {
-  const int set_base = packet.header.vc & ~(m_shared.routing.vcs_per_set() - 1);
-  const int leg_base = step.leg * m_shared.routing.vc_classes();
   // Wormhole: a packet that fits in the next buffer goes as with cut-through; a longer one (a
   // worm) takes the VC only when its buffer is empty: the worm's flits then follow one another
   // into it on credits (worm.h), and it takes nothing else until the worm's tail has left it.
@@ -106,7 +85,7 @@ RouterCore::Route RouterCore::route_p2p(const RouteStep& step, const Packet& pac
   // Around failures each leg's VCs are dateline VCs of their own, as with cut-through.
   const int need = m_shared.routing.required_credits(step, packet.wire_flits());
   return {bit(step.eject ? m_local : step.port),
-          static_cast<VcId>(set_base + leg_base + step.vc_class),
+          m_shared.vcs.vc(m_shared.vcs.set_base(packet.header.vc), step.leg, step.vc_class),
           m_shared.wormhole && !step.eject ? std::min(need, m_shared.buffer_flits) : need};
 }
 
@@ -180,123 +159,6 @@ Packet* RouterCore::copy_for(Packet& packet, bool last) {
   return copy;
 }
 
-Cycle RouterCore::receive(PortId port, Packet& packet) {
-  auto& fifo = m_inputs[input_index(port, packet.header.vc)];
-  const Route r = route(port, packet);
-  const Cycle ready = ready_at(port, packet, r);
-  fifo.push_back({&packet, r, ready});
-  m_busy_inputs.set(input_index(port, packet.header.vc));
-  if (m_trace) trace_arrival(port, packet, ready);
-  return fifo.size() == 1 ? fifo.front().ready : kNever;
-}
-
-bool RouterCore::return_credits(PortId port, VcId vc, int flits, Cycle at) {
-  if (m_trace) trace_credits(port, vc, flits, at);
-  return m_credits[input_index(port, vc)].add(at, flits);
-}
-
-// Allocation has found the output and the crossbar input free and the output VC's credits
-// enough, so a grant starts now; it spends the credits and waits in `grants` for RouterAt (and,
-// to the PEGroup, for run_pegroup()).
-struct RouterCore::Allocation {
-  RouterCore& core;
-  std::vector<Grant>& grants;
-  Cycle now;
-
-  Cycle book(OutputRequest& r) {
-    core.m_output_busy[r.out] = now + r.length;
-    return now;
-  }
-  void hand_on(const Grant& g) {
-    core.m_credits[core.input_index(g.out_port, g.out_vc)].consume(g.packet->wire_flits());
-    if (g.out_port == core.pegroup_port()) core.m_to_pegroup.push_back(g);
-    grants.push_back(g);
-    if (core.m_trace) core.trace_grant(g);
-  }
-};
-
-void RouterCore::allocate(Cycle now, std::vector<Grant>& grants) {
-  if (m_collective && m_collective->next_timer() <= now) {
-    m_sends.clear();
-    m_collective->on_timer(now, m_sends);
-    for (const auto& s : m_sends) enqueue_send(s);
-  }
-  // Requests: the head of every input VC that is ready and whose crossbar input is free.
-  m_requests.clear();
-  m_busy_inputs.for_each([&](int i) {
-    const auto port = static_cast<PortId>(i / m_vc_count);
-    Queued& q = m_inputs[i].front();
-    if (diverts(q.route, now)) [[unlikely]] {
-      q.route = diverted(*q.packet);
-      q.ready = std::max(q.ready, ready_at(port, *q.packet, q.route));
-    }
-    if (m_input_busy[port] > now || q.ready > now) return;
-    if (!q.route.adaptive) {
-      m_requests.push_back({i, {}});
-    } else if (const std::optional<Route> chosen = choose_now(port, q, now)) {
-      m_requests.push_back({i, *chosen});
-    }
-  });
-  // Each free output grants the requester after the one it granted last (round robin), among
-  // those with the credits they need; a crossbar input carries one packet (or copy) at a time.
-  const int total = static_cast<int>(m_inputs.size());
-  Allocation shell{*this, grants, now};
-  for (int o = 0; o < port_count(); ++o) {
-    const auto out = static_cast<PortId>(o);
-    if (m_output_busy[out] > now) continue;
-    Request* best = nullptr;
-    int best_rank = total;
-    for (Request& request : m_requests) {
-      const int i = request.input;
-      const auto port = static_cast<PortId>(i / m_vc_count);
-      const Queued& q = m_inputs[i].front();
-      const Route& r = q.route.adaptive ? request.chosen : q.route;
-      if (!(r.outs & bit(out)) || m_input_busy[port] > now) continue;
-      if (m_credits[input_index(out, out_vc(out, *q.packet, r))].at(now) <
-          need(port, out, *q.packet, r)) {
-        continue;
-      }
-      const int rank = (i - m_round_robin[out] - 1 + total) % total;
-      if (rank < best_rank) best = &request, best_rank = rank;
-    }
-    if (best == nullptr) continue;
-    const int i = best->input;
-    const auto port = static_cast<PortId>(i / m_vc_count);
-    Queued& q = m_inputs[i].front();
-    Route& r = q.route.adaptive ? best->chosen : q.route;
-    m_round_robin[out] = i;
-    issue(shell, port, static_cast<VcId>(i % m_vc_count), *q.packet, r, out, m_input_busy[port]);
-    if (r.outs == 0) {  // the last copy has gone
-      m_inputs[i].pop_front();
-      if (m_inputs[i].empty()) m_busy_inputs.clear(i);
-    }
-  }
-}
-
-std::optional<RouterCore::Route> RouterCore::choose_now(PortId in, const Queued& q, Cycle now) {
-  std::optional<Option> best;
-  int best_room = -1;
-  for_each_option(in, *q.packet, q.route, [&](const Option& o) {
-    if (m_output_busy[o.out] > now) return;
-    const int room = m_credits[input_index(o.out, o.vc)].at(now) - o.need;
-    const bool escape = o.vc < m_shared.routing.first_adaptive_vc();
-    if (room < 0 || (best && (escape || room <= best_room))) return;
-    best = o;
-    best_room = room;
-  });
-  if (!best) return std::nullopt;
-  return only(*best);
-}
-
-void RouterCore::run_pegroup() {
-  for (const Grant& g : m_to_pegroup) {
-    m_sends.clear();
-    pegroup_accept(g, m_sends);
-    for (const auto& s : m_sends) enqueue_send(s);
-  }
-  m_to_pegroup.clear();
-}
-
 void RouterCore::pegroup_accept(const Grant& g, std::vector<CollectiveSend>& sends) {
   if (!is_collective(g.packet->header.kind)) {  // diverted around a failed link: back out
     ++m_rerouted;
@@ -335,14 +197,7 @@ void RouterCore::failed_link_taken(PortId out, Cycle start) const {
   throw std::logic_error(
       fmt::format("router {}: a packet starts on output {} at cycle {}, but its "
                   "link failed at cycle {}",
-                  m_shared.topology.format(m_id), port_name(out), start, m_fail_at));
-}
-
-void RouterCore::enqueue_send(const CollectiveSend& s) {
-  const Route r = route_send(s);
-  if (r.outs == 0) return;
-  m_inputs[input_index(pegroup_port(), 0)].push_back({s.packet, r, s.ready});
-  m_busy_inputs.set(input_index(pegroup_port(), 0));
+                  m_shared.topology.format(m_id), port_name(out), start, m_failing.at()));
 }
 
 void RouterCore::forward(Packet& packet, const Grant& g) {
@@ -353,34 +208,6 @@ void RouterCore::forward(Packet& packet, const Grant& g) {
   if (g.out_port < m_local) {
     ++packet.hops;
     m_flit_hops += static_cast<std::uint64_t>(packet.wire_flits());
-  }
-}
-
-Cycle RouterCore::next_wakeup(Cycle now) {
-  Cycle next = m_collective ? std::max(m_collective->next_timer(), now + 1) : kNever;
-  m_busy_inputs.for_each([&](int i) {
-    const auto port = static_cast<PortId>(i / m_vc_count);
-    const Queued& q = m_inputs[i].front();
-    // A packet for a link about to fail is diverted when it fails, if it has not gone by then.
-    if (toward_failing(q.route)) next = std::min(next, std::max(m_fail_at, now + 1));
-    const Cycle t = std::max(q.ready, m_input_busy[port]);
-    Cycle earliest = kNever;
-    for_each_option(port, *q.packet, q.route, [&](const Option& o) {
-      auto& credits = m_credits[input_index(o.out, o.vc)];
-      const Cycle c = credits.when(std::max(t, m_output_busy[o.out]), o.need);
-      if (c == kNever) credits.mark_waited_on();  // the credit return will wake us
-      earliest = std::min(earliest, c);
-    });
-    if (earliest != kNever) next = std::min(next, std::max(earliest, now + 1));
-  });
-  return next;
-}
-
-void RouterCore::set_trace(std::unique_ptr<RouterTrace> trace) {
-  m_trace = std::move(trace);
-  for (int i = 0; i < static_cast<int>(m_trace->credits.size()); ++i) {
-    if (m_trace->credits[i] >= 0)
-      m_trace->tracer->change(m_trace->credits[i], 0, m_credits[i].available());
   }
 }
 
@@ -399,85 +226,9 @@ void RouterCore::record_issue(PortId in, VcId in_vc, PortId out, bool last, cons
                   ready_at(in, packet, to_out), start, request.length, tail_out);
 }
 
-const RouterTrace::Vc* RouterCore::traced_vc(PortId port, VcId vc) const {
-  const auto i = static_cast<std::size_t>(input_index(port, vc));
-  if (i >= m_trace->inputs.size()) return nullptr;
-  return m_trace->inputs[i].occupancy >= 0 ? &m_trace->inputs[i] : nullptr;
-}
-
-// A buffer holds a packet's flits from its head's arrival until its tail has left. In VCUp/VCDown
-// the packet is stored whole, the table read, the head analysed, then it issues.
-void RouterCore::trace_arrival(PortId port, const Packet& p, Cycle ready) {
-  const RouterTrace::Vc* v = traced_vc(port, p.header.vc);
-  if (!v) return;
-  Tracer& t = *m_trace->tracer;
-  t.add(v->occupancy, p.head_at, p.wire_flits());
-  if (v->stage < 0) return;
-  const auto stage = [&](VcStage s, Cycle at) { t.change(v->stage, at, static_cast<int>(s)); };
-  t.change(v->packet, p.head_at, trace_id(p));
-  stage(VcStage::Storing, p.head_at);
-  if (port != m_local) {
-    stage(VcStage::Table, p.tail_at);
-    stage(VcStage::Analysis, p.tail_at + m_shared.coll.table_cycles);
-  }
-  stage(VcStage::Issuing, ready);
-}
-
-void RouterCore::trace_grant(const Grant& g) {
-  Tracer& t = *m_trace->tracer;
-  if (g.out_port < m_trace->link_valid.size() && m_trace->link_valid[g.out_port] >= 0) {
-    t.change(m_trace->link_valid[g.out_port], g.start, 1);
-    t.change(m_trace->link_packet[g.out_port], g.start, trace_id(*g.packet));
-    t.change(m_trace->link_valid[g.out_port], g.tail_out, 0);
-    t.change(m_trace->link_packet[g.out_port], g.tail_out, 0);
-  }
-  trace_credits(g.out_port, g.out_vc, -g.packet->wire_flits(), g.start);
-  const RouterTrace::Vc* v = traced_vc(g.in_port, g.in_vc);
-  if (!v || !g.frees_input) return;
-  t.add(v->occupancy, g.tail_out, -g.packet->wire_flits());
-  if (v->stage < 0) return;
-  t.change(v->stage, g.tail_out, static_cast<int>(VcStage::Idle));
-  t.change(v->packet, g.tail_out, 0);
-}
-
-void RouterCore::trace_credits(PortId port, VcId vc, std::int64_t flits, Cycle at) {
-  const auto i = static_cast<std::size_t>(input_index(port, vc));
-  if (i < m_trace->credits.size() && m_trace->credits[i] >= 0) {
-    m_trace->tracer->add(m_trace->credits[i], at, flits);
-  }
-}
-
 std::string RouterCore::port_name(PortId port) const {
   if (port == m_local) return "local";
   return port == pegroup_port() ? "pegroup" : m_shared.topology.port_name(m_id, port);
-}
-
-std::optional<RouterCore::Blocked> RouterCore::oldest_blocked(Cycle now) const {
-  std::optional<Blocked> oldest;
-  for (int i = 0; i < static_cast<int>(m_inputs.size()); ++i) {
-    if (m_inputs[i].empty()) continue;
-    const Queued& q = m_inputs[i].front();
-    if (q.ready > now || (oldest && oldest->since <= q.ready)) continue;
-    const auto port = static_cast<PortId>(i / m_vc_count);
-    std::optional<Option> first;
-    for_each_option(port, *q.packet, q.route, [&](const Option& o) {
-      if (!first) first = o;
-    });
-    const Option o = *first;
-    const Packet& p = *q.packet;
-    // A worm counts all its flits against the buffer it entered until its tail has left it.
-    const int free = m_credits[input_index(o.out, o.vc)].available();
-    const std::string held = free < 0 ? " (a packet longer than the buffer holds it)" : "";
-    oldest = Blocked{
-        q.ready,
-        fmt::format("router {} input port {} VC {}: packet #{} ({} -> {}, {} flits) waits since "
-                    "cycle {} for output {} VC {}, which has {} free flits of the {} it needs{}",
-                    m_shared.topology.format(m_id), port_name(port), i % m_vc_count,
-                    p.header.high_word, m_shared.topology.format(p.header.src),
-                    m_shared.topology.format(p.header.dst), p.wire_flits(), q.ready,
-                    port_name(o.out), o.vc, std::max(free, 0), o.need, held)};
-  }
-  return oldest;
 }
 
 }  // namespace angara

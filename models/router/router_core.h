@@ -1,9 +1,11 @@
 #pragma once
-// The router's function and timing rules without SystemC: input VC FIFOs, credit counters in
-// flits, routing, round-robin switch allocation, and the collective subnet's VCs through the
-// CollectiveUnit seam. The AT shell (router_at.h) feeds it packets and credits with the cycles
-// at which they arrive and carries out its grants; the LT shell (router_lt.h) uses its routing
-// and timing rules directly. Both issue a packet to an output through one function, issue().
+// The router's hop rules, which both timing modes follow: where a packet goes (routing, the
+// collective subnet's VCs through the CollectiveUnit seam), when it may start on an output
+// (pipeline, VCUp/VCDown's table read and head analysis, link and block timing), what it asks of
+// the output and the buffer behind it, and issuing a copy through one function, issue(), whose
+// booking and hand-on the timing shell supplies. No SystemC and no state between cycles: AT's
+// input FIFOs, credits and round robin are AtSwitch's (at_switch.h), LT's reservations are
+// RouterLt's.
 //
 // Point-to-point switching is virtual cut-through by default: a packet is forwarded as soon as
 // its head is in, but only when the next buffer has room for all of it (plus the bubble when it
@@ -18,12 +20,11 @@
 // Collective packets (docs/COLLECTIVES.md) use two more VCs per port, VCUp and VCDown, and are
 // stored whole before the routing table is read (table_cycles) and the head analysed
 // (analysis_cycles). A packet with several destinations issues one copy at a time through its
-// crossbar input, in port order; it leaves its buffer with the last copy. An internal port
-// connects the crossbar to the PEGroup, in both directions.
+// crossbar input; it leaves its buffer with the last copy. An internal port connects the crossbar
+// to the PEGroup, in both directions.
 
 #include <array>
 #include <bit>
-#include <concepts>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,59 +33,14 @@
 #include "models/core/packet.h"
 #include "models/core/packet_pool.h"
 #include "models/core/params.h"
-#include "models/core/ring_queue.h"
-#include "models/fabric/credit_counter.h"
 #include "models/router/collective_unit.h"
+#include "models/router/failing_links.h"
+#include "models/router/issue.h"
 #include "models/router/router_stats.h"
-#include "models/router/router_trace.h"
 #include "models/router/worm.h"
 #include "models/routing/network_routing.h"
 
 namespace angara {
-
-// A packet (or a copy of one) leaving through an output: the shell returns the input's credits
-// upstream when `frees_input` and forwards the packet unless the output is the PEGroup's.
-struct Grant {
-  Packet* packet = nullptr;
-  PortId in_port = 0;
-  VcId in_vc = 0;
-  bool frees_input = true;  // the last copy: the input buffer space is free at tail_out
-  PortId out_port = 0;
-  VcId out_vc = 0;
-  Cycle start = 0;     // cycle the head starts on the output channel
-  Cycle tail_out = 0;  // cycle the tail has left this router
-};
-
-// What a copy from input `in` asks of an output: `length` cycles on its channel and `input`
-// cycles of the crossbar input from `earliest` on, and room for `need` free flits in VC `vc` of
-// the buffer behind it, where it will hold `flits`. Its tail has left `tail` cycles after its
-// start. All three are `length`, but an LT train moves at the pace of the credit loop: its tail
-// leaves later, and its copies share the crossbar input at that pace.
-struct OutputRequest {
-  PortId in = 0;
-  PortId out = 0;
-  VcId vc = 0;
-  int flits = 0;
-  int need = 0;
-  Cycle earliest = 0;
-  Cycle length = 0;
-  Cycle input = 0;
-  Cycle tail = 0;
-  int train = 1;  // the packets it stands for (Packet::train)
-};
-
-// A timing shell's part in RouterCore::issue(), a template parameter so that a loosely-timed hop
-// pays no indirect call. `book(request)` reserves the output from the first cycle at or after
-// `request.earliest` it can and returns that cycle; it may lengthen `request.tail` (an LT train,
-// paced by the credit loop) (AT: allocation found the output free and the credits there now;
-// LT: the first gap in its calendar at which the buffer behind has room).
-// `hand_on(grant)` carries the grant out: forwards the copy or gives it to the PEGroup (AT:
-// after allocation; LT: at once).
-template <typename T>
-concept IssueShell = requires(T& shell, OutputRequest& request, const Grant& grant) {
-  { shell.book(request) } -> std::same_as<Cycle>;
-  shell.hand_on(grant);
-};
 
 // What every router of one machine reads and none changes. A hop reads it, so one copy stays in
 // cache for all routers; a copy per router would be another cache miss per hop on a large torus.
@@ -94,7 +50,7 @@ struct RouterShared {
 
   const Topology& topology;
   NetworkRouting routing;
-  int vcs;           // point-to-point VCs per port
+  VcLayout vcs;      // as routing numbers them
   int buffer_flits;  // per point-to-point VC
   int pipeline;
   CollectiveParams coll;
@@ -124,8 +80,8 @@ class RouterCore {
   PortId pegroup_port() const { return static_cast<PortId>(m_local + 1); }
   int port_count() const { return m_local + 2; }
   int vc_count() const { return m_vc_count; }  // per port: point-to-point VCs, VCUp, VCDown
-  VcId vc_up() const { return static_cast<VcId>(m_shared.vcs); }
-  VcId vc_down() const { return static_cast<VcId>(m_shared.vcs + 1); }
+  VcId vc_up() const { return m_shared.vcs.up(); }
+  VcId vc_down() const { return m_shared.vcs.down(); }
   const ChannelTiming& timing(PortId port) const {
     if (port == m_local) return m_shared.local;
     return port == pegroup_port() ? m_shared.internal : m_shared.link;
@@ -170,7 +126,7 @@ class RouterCore {
   // The flits of output `out`'s VC `vc`: the buffer behind it (the PEGroup's: unlimited).
   int buffer_flits(PortId out, VcId vc) const {
     if (out == pegroup_port()) return kUnlimited;
-    if (vc >= m_shared.vcs) return m_shared.coll.buffer_flits;
+    if (m_shared.vcs.collective(vc)) return m_shared.coll.buffer_flits;
     return out == m_local ? m_shared.local_buffer_flits : m_shared.buffer_flits;
   }
   // Wormhole: `packet` spans routers from here on through output `out` (a point-to-point packet
@@ -186,32 +142,11 @@ class RouterCore {
   // A copy for one more destination, or the packet itself for its last one.
   Packet* copy_for(Packet& packet, bool last);
 
-  // A link failing during the run ([faults] fail_at_cycle, FaultParams): from that cycle on no
-  // packet starts on it at either end. One whose transmission began before it finishes (the
-  // link completes what it has accepted, as a link-level retransmission would make sure of);
-  // one that would start on it later is diverted here: it leaves its input buffer through the
-  // crossbar into the internal port (the PEGroup's, serialized as any copy to it; its credits
-  // go back upstream as for any grant), and comes back out of that port as a packet injected at
-  // this router, routed around the failed links by FaultRouting (a detour's two legs, or the
-  // direct path when intact), as a PEGroup send of point-to-point traffic is. At most once per
-  // packet: a route chosen from the failure cycle on crosses no failed link.
-  //
-  // Why this cannot deadlock. Before the failure the routes are direction order's (fail_at_cycle
-  // cannot combine with failed nodes, so nothing else has failed). After it every packet in a
-  // link VC follows either what is left of such a route or the legs FaultRouting gives, each a
-  // direction-order path on its own leg's VCs: the leg argument of fault_routing.h holds as it
-  // is. A packet that meets a failed link never waits on it: it goes into the internal port,
-  // which takes it whatever it holds (a sink, as ejection is), and enters the network from there
-  // as an injection does (class 0, the bubble), holding no link buffer while it waits. So no
-  // cycle of waiting passes through a diverted packet, and the leg networks drain as before.
-  // The internal port's queue is unbounded in the model: it holds at most the packets that were
-  // routed onto the failed links before the failure.
-  //
-  // Whether `route` asks for a link that fails during the run; and one that has failed by `at`.
-  bool toward_failing(const Route& route) const { return (route.outs & m_failing) != 0; }
-  bool diverts(const Route& route, Cycle at) const {
-    return toward_failing(route) && at >= m_fail_at;
-  }
+  // Whether `route` asks for a link that fails during the run; and one that has failed by `at`
+  // (failing_links.h: a packet that would start on it then is diverted into the internal port).
+  bool toward_failing(const Route& route) const { return m_failing.toward(route.outs); }
+  bool diverts(const Route& route, Cycle at) const { return m_failing.failed(route.outs, at); }
+  const FailingLinks& failing() const { return m_failing; }
   // The route of a packet diverted into the internal port.
   Route diverted(const Packet& packet) const {
     return {bit(pegroup_port()), 0, packet.wire_flits()};
@@ -219,31 +154,16 @@ class RouterCore {
   // Packets diverted around a failed link here.
   std::uint64_t rerouted() const { return m_rerouted; }
 
-  // A packet announced by the upstream; its head_at/tail_at say when it is in this router's
-  // buffer (input `port`, VC header.vc). Returns the cycle to wake for it, or kNever when a
-  // packet ahead of it in the same VC already holds a wake-up.
-  Cycle receive(PortId port, Packet& packet);
-
-  // `flits` credits for output (port, vc), usable from cycle `at`. Returns true when a packet is
-  // waiting for them, i.e. the shell should wake at `at`.
-  bool return_credits(PortId port, VcId vc, int flits, Cycle at);
-
   // Issues one copy of `packet` (held in input `in`, VC `in_vc`) to output `out`, one of
   // `route.outs`, and clears it there: the copy (the packet itself for its last output), its VC
   // on the output, and its time there, booked by the shell no earlier than `input_free`, when
   // the crossbar input is free; the input then carries it until it is out (`input_free` becomes
-  // that cycle). The shell then hands it on. Returns the cycle its tail has left. RouterAt
-  // issues through allocate(), RouterLt every output of a packet in turn.
+  // that cycle). The shell then hands it on. Returns the cycle its tail has left. AtSwitch
+  // issues through its allocation, RouterLt every output of a packet in turn.
   template <IssueShell Shell>
   Cycle issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Route& route, PortId out,
               Cycle& input_free);
 
-  // Switch allocation at cycle `now`: appends the packets that start on an output now.
-  void allocate(Cycle now, std::vector<Grant>& grants);
-  // Hands the packets granted to the PEGroup port over to the PEGroup and queues what it sends.
-  // Called after the shell has carried out the grants (the upstream reads a packet's VC from it
-  // when its credits return, and the PEGroup may recycle the packet).
-  void run_pegroup();
   // The PEGroup takes the copy `grant` gave it, wholly in when its tail has left the crossbar;
   // appends what it sends.
   void pegroup_accept(const Grant& grant, std::vector<CollectiveSend>& sends);
@@ -253,21 +173,12 @@ class RouterCore {
   Route route_send(const CollectiveSend& send);
   CollectiveUnit* collective() const { return m_collective.get(); }
 
+  // VCUp/VCDown's table read and head analysis for a packet from input `port` (else 0).
+  Cycle routing_cycles(PortId port, const Packet& packet) const;
+
   // Moves a granted packet onto its output: next VC, and when it will be in the next buffer.
   void forward(Packet& packet, const Grant& grant);
 
-  // The next cycle after `now` at which allocate() can make progress with what is known now.
-  Cycle next_wakeup(Cycle now);
-
-  // For the deadlock watchdog: the oldest head packet still waiting, or none.
-  struct Blocked {
-    Cycle since = 0;
-    std::string what;
-  };
-  std::optional<Blocked> oldest_blocked(Cycle now) const;
-
-  // Turns tracing on for this router (AT): the signals to drive; see router_trace.h.
-  void set_trace(std::unique_ptr<RouterTrace> trace);
   // Turns network statistics on for this router over [from, to) (router_stats.h); `buffers`:
   // the shell models input buffers, whose occupancy is then kept.
   void set_stats(Cycle from, Cycle to, bool buffers);
@@ -278,34 +189,10 @@ class RouterCore {
 
  private:
   static constexpr int kUnlimited = 1 << 30;  // flits: the PEGroup takes whatever it is handed
-  struct Queued {
-    Packet* packet = nullptr;
-    Route route;
-    Cycle ready = 0;
-  };
-  // An input VC's head asking for outputs this cycle; an adaptive one with the option it chose.
-  struct Request {
-    int input = 0;
-    Route chosen;
-  };
-  struct Allocation;  // RouterAt's IssueShell
-
   static std::uint32_t bit(int port) { return 1U << port; }
   // An adaptive packet's route; `arrived`/`vc_class`: on the escape VC, by that port in that class.
   Route route_adaptive(const Packet& packet, std::optional<PortId> arrived, int vc_class) const;
-  // The option an adaptive head takes at `now`: a free output with the most room beyond its need
-  // on an adaptive VC, else the escape VC if it has room.
-  std::optional<Route> choose_now(PortId in, const Queued& queued, Cycle now);
-  // VCUp/VCDown's table read and head analysis for a packet from input `port` (else 0).
-  Cycle routing_cycles(PortId port, const Packet& packet) const;
   Cycle first_packet_tail(PortId port, const Packet& packet) const;
-  int input_index(PortId port, VcId vc) const { return port * m_vc_count + vc; }
-  // The trace signals of input (port, vc) if it is a traced collective VC, else null.
-  const RouterTrace::Vc* traced_vc(PortId port, VcId vc) const;
-  void trace_arrival(PortId port, const Packet& packet, Cycle ready);
-  void trace_grant(const Grant& grant);
-  void trace_credits(PortId port, VcId vc, std::int64_t flits, Cycle at);
-  void enqueue_send(const CollectiveSend& send);
   // Wormhole: adds output `out` (VC `vc`, granted at `start`) to the worm of `packet`, begun here
   // if it has none; returns the hop's index.
   int add_worm_hop(Packet& packet, PortId in, VcId in_vc, PortId out, VcId vc, Cycle start);
@@ -326,38 +213,8 @@ class RouterCore {
   int m_vc_count;                        // all VCs per port: point-to-point + VCUp + VCDown
   std::unique_ptr<RouterStats> m_stats;  // null: statistics off (one test per hop)
 
-  // Input VCs holding packets, so that allocation visits only those (a router has up to 180).
-  class InputSet {
-   public:
-    void set(int i) { m_words[i / 64] |= std::uint64_t{1} << (i % 64); }
-    void clear(int i) { m_words[i / 64] &= ~(std::uint64_t{1} << (i % 64)); }
-    template <typename Fn>
-    void for_each(Fn fn) const {
-      for (int w = 0; w < kWords; ++w) {
-        for (std::uint64_t bits = m_words[w]; bits; bits &= bits - 1) {
-          fn(w * 64 + std::countr_zero(bits));
-        }
-      }
-    }
-
-   private:
-    static constexpr int kWords = ((kMaxLinkPorts + 2) * (kMaxVcs + 2) + 63) / 64;
-    std::uint64_t m_words[kWords] = {};
-  };
-
-  std::vector<RingQueue<Queued>> m_inputs;  // [port * vc_count + vc]
-  InputSet m_busy_inputs;
-  std::vector<Cycle> m_input_busy;       // [port]: crossbar input free from this cycle
-  std::vector<Cycle> m_output_busy;      // [port]: output channel free from this cycle
-  std::vector<CreditCounter> m_credits;  // [port * vc_count + vc]: free flits downstream
-  std::vector<int> m_round_robin;        // [port]: last input index granted this output
-  std::vector<Request> m_requests;       // scratch: input VCs that may start this cycle
-  std::vector<Grant> m_to_pegroup;       // granted to the PEGroup, not yet handed over
-  std::vector<CollectiveSend> m_sends;   // scratch: what the PEGroup sends
-  std::unique_ptr<RouterTrace> m_trace;  // null: tracing off
   WormOwner* m_worm_owner = nullptr;
-  std::uint32_t m_failing = 0;  // link ports whose link fails at m_fail_at
-  Cycle m_fail_at = kNever;     // kNever: none fails during the run
+  FailingLinks m_failing;
   std::uint64_t m_rerouted = 0;
 };
 
@@ -371,7 +228,7 @@ Cycle RouterCore::issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Rou
   route.outs &= ~bit(out);
   const VcId vc = request.vc;
   const Cycle start = shell.book(request);
-  if (start >= m_fail_at && (m_failing & bit(out))) [[unlikely]] {
+  if (m_failing.taken(out, start)) [[unlikely]] {
     failed_link_taken(out, start);
   }
   input_free = start + request.input;
@@ -412,7 +269,7 @@ void RouterCore::for_each_option(PortId in, const Packet& packet, const Route& r
   const int flits = packet.wire_flits();
   for (std::uint32_t outs = route.outs; outs; outs &= outs - 1) {
     const auto out = static_cast<PortId>(std::countr_zero(outs));
-    for (int vc = m_shared.routing.first_adaptive_vc(); vc < m_shared.vcs; ++vc) {
+    for (int vc = m_shared.vcs.first_adaptive; vc < m_shared.vcs.p2p; ++vc) {
       fn(Option{out, static_cast<VcId>(vc), flits});
     }
   }

@@ -18,25 +18,6 @@ void prefetch_object(const T* object) {
   __builtin_prefetch(bytes + sizeof(T) - 1);
 }
 
-// The steps prefetch_path() worked out for the packet it was asked about, which that packet's
-// hops then take instead of routing it again: a packet's whole path runs inside one call chain.
-struct PlannedPath {
-  PacketHeader header;  // of the packet (its VC changes on the way; its sequence number is unique)
-  int next = 0, count = 0;
-  std::array<RouteStep, 32> steps;
-
-  // The next step of `packet`'s path, if it was planned.
-  const RouteStep* take(const Packet& packet) {
-    const PacketHeader& h = packet.header;
-    if (next >= count || h.high_word != header.high_word || h.src != header.src ||
-        h.dst != header.dst || h.kind != header.kind) {
-      return nullptr;
-    }
-    return &steps[next++];
-  }
-};
-thread_local PlannedPath t_planned;
-
 }  // namespace
 
 RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const FabricClock& clock)
@@ -57,13 +38,13 @@ void RouterLt::b_transport(int port, Packet& packet, sc_core::sc_time& delay) {
 Cycle RouterLt::hop(PortId in_port, Packet& packet, Cycle now) {
   // An adaptive packet's path is chosen hop by hop: there is none to plan.
   // Nor is there for a detour, which turns at a node of its own.
-  if (in_port == m_core.local_port() && !m_routers.empty() && !is_collective(packet.header.kind) &&
+  if (in_port == m_core.local_port() && m_fabric && !is_collective(packet.header.kind) &&
       !m_core.shared().routing.adaptive() && m_core.shared().routing.faults() == nullptr) {
     prefetch_path(packet.header);
   }
   const VcId in_vc = packet.header.vc;
   const Cycle arrival = packet.head_at;
-  const RouteStep* planned = t_planned.take(packet);
+  const RouteStep* planned = m_fabric ? m_fabric->plan().take(packet) : nullptr;
   RouterCore::Route route =
       planned ? m_core.route_p2p(*planned, packet) : m_core.route(in_port, packet);
   const bool to_pegroup = (route.outs >> m_core.pegroup_port()) & 1u;
@@ -92,8 +73,9 @@ Cycle RouterLt::least_hold(PortId port, VcId vc, Cycle length) const {
   const RouterShared& shared = m_core.shared();
   Cycle through = 0;
   if (port != m_core.local_port()) {
-    through = vc < shared.vcs ? t.serialization(1) + shared.pipeline
-                              : length + shared.coll.table_cycles + shared.coll.analysis_cycles;
+    through = !shared.vcs.collective(vc)
+                  ? t.serialization(1) + shared.pipeline
+                  : length + shared.coll.table_cycles + shared.coll.analysis_cycles;
   }
   return 2 * t.latency + through + length;
 }
@@ -152,7 +134,7 @@ RouterLt::Fit RouterLt::fit(OutputRequest& r, Cycle now, int copies) {
   claim.span = least_hold(r.out, r.vc, r.tail);
   // A worm holds the buffer until its tail has left it, which takes it several credit round
   // trips when the buffer is shorter than it.
-  if (r.flits > capacity && r.vc < m_core.shared().vcs && m_core.shared().wormhole) {
+  if (r.flits > capacity && !m_core.shared().vcs.collective(r.vc) && m_core.shared().wormhole) {
     claim.span = std::max(claim.span, m_core.shared().worm_holds[r.flits]);
   }
   Cycle at = r.earliest;
@@ -221,7 +203,7 @@ RouterLt::Stream RouterLt::stream(const OutputRequest& r) const {
   const int packet = r.flits / r.train;
   const int bubble = r.need - r.flits;
   const int in_flight = std::clamp((capacity(r) - packet - bubble) / packet + 1, 1, r.train);
-  const int sets = r.vc < shared.vcs ? shared.vcs / shared.routing.vc_classes() : 1;
+  const int sets = shared.vcs.collective(r.vc) ? 1 : shared.vcs.injection_sets();
   const Cycle round_trip = least_hold(r.out, r.vc, t.serialization(packet));
   const int window = std::min(in_flight * packet * sets, r.flits);
   const Cycle period = (static_cast<Cycle>(r.flits) * round_trip + window - 1) / window;
@@ -308,7 +290,7 @@ void RouterLt::send_due(Cycle now) {
     const CollectiveSend s = m_pegroup_sends.front();
     const Cycle due = std::max(s.ready, m_pegroup_input_free);
     if (due > now) {
-      m_calendar->wake_at(*this, due);
+      m_fabric->calendar().wake_at(*this, due);
       return;
     }
     m_pegroup_sends.pop_front();
@@ -329,24 +311,19 @@ void RouterLt::woken() {
 void RouterLt::arm_timer() {
   if (!m_core.collective()) return;
   const Cycle due = m_core.collective()->next_timer();
-  if (due != kNever) m_calendar->wake_at(*this, due);
+  if (due != kNever) m_fabric->calendar().wake_at(*this, due);
 }
 
-void RouterLt::set_fabric(std::span<RouterLt* const> routers,
-                          std::span<EjectionEnd* const> endpoints, WakeCalendar& calendar,
-                          const LtBuffers* buffers) {
-  m_calendar = &calendar;
-  if (buffers) {
-    m_buffers = buffers;
+void RouterLt::set_fabric(LtFabric& fabric) {
+  m_fabric = &fabric;
+  if (const LtBuffers* buffers = fabric.buffers()) {
     m_holds = buffers->holds(m_core.id());
     m_order = buffers->orders(m_core.id());
   }
-  m_routers = routers;
-  m_endpoints = endpoints;
+  m_endpoint = fabric.endpoint(m_core.id());
   const Topology& topology = m_core.shared().topology;
-  if (m_core.id() < endpoints.size()) m_endpoint = endpoints[m_core.id()];
   for (int p = 0; p < m_core.local_port(); ++p) {
-    m_next[p] = routers[topology.peer(m_core.id(), static_cast<PortId>(p)).router];
+    m_next[p] = &fabric.router(topology.peer(m_core.id(), static_cast<PortId>(p)).router);
   }
 }
 
@@ -355,41 +332,43 @@ PortId RouterLt::next_input(PortId port) const {
   return topology.torus() ? port : topology.peer(m_core.id(), port).port;
 }
 
+void RouterLt::prefetch_output(PortId port) const {
+  prefetch_object(output(port));
+}
+
+void RouterLt::prefetch_input(PortId port) const {
+  __builtin_prefetch(m_next.data());
+  __builtin_prefetch(&m_core);
+  if (buffers()) prefetch_object(crossbar(port));
+}
+
 void RouterLt::prefetch_path(const PacketHeader& header) const {
   const VcId vc = header.vc;
   const RouterShared& shared = m_core.shared();
-  const int class_bits = shared.routing.vc_classes() - 1;
-  const int set_base = vc & ~class_bits;
+  const int set_base = shared.vcs.set_base(vc);  // no legs: prefetched without faults only
   const int vcs = m_core.vc_count();
+  const LtBuffers* buffers = m_fabric->buffers();
+  PlannedPath& plan = m_fabric->plan();
   NodeId here = m_core.id();
   std::optional<PortId> arrived;
-  int vc_class = vc & class_bits;
-  t_planned.header = header;
-  t_planned.next = t_planned.count = 0;
+  int vc_class = shared.vcs.class_of(vc);
+  plan.begin(header);
   for (;;) {
     const RouteStep step = shared.routing.route(here, arrived, header, vc_class);
-    if (t_planned.count < static_cast<int>(t_planned.steps.size())) {
-      t_planned.steps[t_planned.count++] = step;
-    }
-    const RouterLt* router = m_routers[here];
+    plan.add(step);
     const PortId port = step.eject ? shared.topology.ports(here) : step.port;
-    prefetch_object(router->output(port));
-    if (buffers()) prefetch_object(&m_buffers->holds(here)[port * vcs + set_base + step.vc_class]);
+    m_fabric->router(here).prefetch_output(port);
+    if (buffers) prefetch_object(&buffers->holds(here)[port * vcs + set_base + step.vc_class]);
     if (step.eject) {
-      m_endpoints[here]->prefetch();
+      m_fabric->endpoint(here)->prefetch();
       return;
     }
     const LinkEnd next_end = shared.topology.peer(here, port);
     here = next_end.router;
     arrived = next_end.port;
     vc_class = step.vc_class;
-    const RouterLt* next = m_routers[here];
-    __builtin_prefetch(next->m_next.data());
-    __builtin_prefetch(&next->m_core);
-    if (buffers()) {
-      prefetch_object(&m_buffers->orders(here)[next_end.port * vcs + set_base + vc_class]);
-      prefetch_object(next->crossbar(next_end.port));
-    }
+    if (buffers) prefetch_object(&buffers->orders(here)[next_end.port * vcs + set_base + vc_class]);
+    m_fabric->router(here).prefetch_input(next_end.port);
   }
 }
 

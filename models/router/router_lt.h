@@ -18,13 +18,12 @@
 #include <bit>
 #include <memory>
 #include <optional>
-#include <span>
 
 #include "models/core/ring_queue.h"
 #include "models/fabric/ejection_end.h"
 #include "models/fabric/fabric_protocol.h"
 #include "models/router/input_order.h"
-#include "models/router/lt_buffers.h"
+#include "models/router/lt_fabric.h"
 #include "models/router/router_core.h"
 #include "models/timing/hold_calendar.h"
 #include "models/timing/link_calendar.h"
@@ -42,14 +41,14 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
 
   const RouterCore& core() const { return m_core; }
 
-  // The machine's routers and endpoints, by router and node, once bound (out[p] of each router
-  // to the input of the router its link port p leads to, the local port to its endpoint): a hop
-  // then makes the call the socket would make itself, and a packet entering the network has its
-  // path's state fetched from memory all at once instead of one cache miss after another
-  // (docs/PERFORMANCE_HISTORY.md). `calendar` wakes the PEGroup's timer; `buffers`: the
-  // fabric's, to model the buffers behind the outputs (null: only the channels).
-  void set_fabric(std::span<RouterLt* const> routers, std::span<EjectionEnd* const> endpoints,
-                  WakeCalendar& calendar, const LtBuffers* buffers);
+  // The fabric it is part of, once bound (LtFabric hands it over): a hop then makes the call the
+  // socket would make itself; the fabric's calendar wakes the PEGroup's timer, and with its
+  // buffers the router models those behind its outputs (without: only the channels).
+  void set_fabric(LtFabric& fabric);
+  // Asks the cache for what a hop through output `port` here reads; and for what a packet
+  // arriving on input `port` reads first (another router's prefetch_path()).
+  void prefetch_output(PortId port) const;
+  void prefetch_input(PortId port) const;
   // Its ports' VCs, ports x VCs per port: its share of LtBuffers.
   std::size_t port_vcs() const {
     return static_cast<std::size_t>(m_core.port_count()) * m_core.vc_count();
@@ -125,8 +124,9 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   void send_due(Cycle now);
   void woken() override;  // the PEGroup's timer, or its next send's cycle
   void arm_timer();
-  bool buffers() const { return m_buffers != nullptr; }  // sim.lt_buffers
-  // Asks the cache for what the hops of the packet with `header` from here will read.
+  bool buffers() const { return m_holds != nullptr; }  // sim.lt_buffers
+  // Plans the path of the packet with `header` from here and asks the cache for what its hops
+  // will read, through each router's prefetch_output() and prefetch_input().
   void prefetch_path(const PacketHeader& header) const;
   // The input port of the router that link port `port` leads to.
   PortId next_input(PortId port) const;
@@ -158,13 +158,11 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   alignas(64) std::array<RouterLt*, kMaxLinkPorts> m_next{};  // [link port]
   const FabricClock& m_clock;
   // With buffers (sim.lt_buffers) only, [port * VCs + vc]: the buffers behind, the input FIFOs
-  // (this router's in m_buffers).
+  // (this router's share of the fabric's LtBuffers).
   HoldCalendar* m_holds = nullptr;
   InputOrder* m_order = nullptr;
-  const LtBuffers* m_buffers = nullptr;
+  LtFabric* m_fabric = nullptr;
   EjectionEnd* m_endpoint = nullptr;  // on the local port
-  std::span<RouterLt* const> m_routers;
-  std::span<EjectionEnd* const> m_endpoints;
   RouterCore m_core;
   // [port], the crossbar inputs without the PEGroup's: a torus router's in place, a fat tree
   // switch's further ports in m_wide (so that a torus router stays as small as it was).
@@ -186,7 +184,6 @@ class RouterLt : public sc_core::sc_module, private WakeCalendar::Sleeper {
   // is unbounded (as in AT); booked at once, a stream of broadcasts would book the links and
   // buffers down its tree milliseconds ahead, thousands of intervals a calendar.
   RingQueue<CollectiveSend> m_pegroup_sends;
-  WakeCalendar* m_calendar = nullptr;
 };
 
 }  // namespace angara

@@ -4,7 +4,7 @@
 // grant that issues a copy. The router calls it in the cycle it acts; it changes nothing.
 
 #include "models/core/packet.h"
-#include "models/router/router_core.h"
+#include "models/router/issue.h"
 
 namespace angara {
 

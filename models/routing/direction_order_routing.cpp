@@ -8,7 +8,7 @@ DirectionOrderRouting::DirectionOrderRouting(const Torus& torus, const RouterPar
     : m_torus(torus),
       m_order(params.resolved_direction_order(torus.dims())),
       m_scheme(params.deadlock),
-      m_classes(params.vc_classes()) {}
+      m_classes(params.vc_layout().classes) {}
 
 RouteStep DirectionOrderRouting::route(NodeId here, NodeId dst, std::optional<Direction> arrived_by,
                                        int vc_class) const {

@@ -9,8 +9,8 @@
 // live nodes with no such node is a config error then. A packet that meets its destination on its
 // first leg leaves there.
 //
-// Why it cannot deadlock. Each leg has VCs of its own: a VC is set * vcs_per_set + leg *
-// vc_classes + class (RouterParams::vcs_per_set), so router.vcs must hold both legs' classes.
+// Why it cannot deadlock. Each leg has VCs of its own: a VC is set * per_set + leg * classes +
+// class (models/core/vc_layout.h), so router.vcs must hold both legs' classes.
 // The endpoint injects on the VCs of both legs in turn, as it does without failures, so a direct
 // packet may travel on either. On one leg's VCs every packet (a direct one, or a detour's leg)
 // follows a direction-order path, so their channel dependencies are a subset of those of

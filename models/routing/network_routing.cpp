@@ -7,7 +7,7 @@ namespace angara {
 
 NetworkRouting::NetworkRouting(const Topology& topology, const RouterParams& params,
                                std::uint64_t seed, const FaultParams& faults)
-    : m_first_adaptive_vc(params.first_adaptive_vc()), m_vcs_per_set(params.vcs_per_set()) {
+    : m_vcs(params.vc_layout()) {
   if (topology.fat_tree()) {
     m_tree.emplace(*topology.fat_tree(), seed);
   } else {

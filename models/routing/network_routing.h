@@ -55,12 +55,11 @@ class NetworkRouting {
   int required_credits(const RouteStep& step, int flits) const {
     return m_tree ? flits : m_torus->required_credits(step, flits);
   }
-  int vc_classes() const { return m_tree ? 1 : m_torus->vc_classes(); }
-  // VCs of a set: the classes of every leg (RouterParams::vcs_per_set).
-  int vcs_per_set() const { return m_vcs_per_set; }
-  // Adaptive routing: the VCs from first_adaptive_vc() on are adaptive, those below the escape.
+  // How the VCs it routes on are numbered (a fat tree: one class, one leg).
+  const VcLayout& vc_layout() const { return m_vcs; }
+  // Adaptive routing: the VCs from vc_layout().first_adaptive on are adaptive, those below the
+  // escape.
   bool adaptive() const { return m_adaptive.has_value(); }
-  int first_adaptive_vc() const { return m_first_adaptive_vc; }
   // The link ports an adaptive packet at `here` may take toward `dst` (adaptive() only).
   std::uint32_t adaptive_ports(NodeId here, NodeId dst) const {
     return m_adaptive->minimal_ports(here, dst);
@@ -77,8 +76,7 @@ class NetworkRouting {
   std::optional<AdaptiveRouting> m_adaptive;
   std::optional<FaultRouting> m_faults;
   Cycle m_fail_at = 0;
-  int m_first_adaptive_vc;
-  int m_vcs_per_set;
+  VcLayout m_vcs;
 };
 
 }  // namespace angara

@@ -26,6 +26,7 @@
 #include "collectives/subnet/tree.h"
 #include "models/core/params.h"
 #include "models/core/ring_queue.h"
+#include "models/router/router_core.h"
 #include "models/router/router_probe.h"
 #include "models/rtl/rtl_stats.h"
 #include "models/rtl/vcup_pins.h"

@@ -101,7 +101,7 @@ NetworkStats network_stats(const System& system, const Config& config) {
         }
       }
       if (!buffers || (!link && r >= static_cast<NodeId>(topology.node_count()))) continue;
-      for (int v = 0; v < core->shared().vcs; ++v) {
+      for (int v = 0; v < core->shared().vcs.p2p; ++v) {
         const auto vc = static_cast<VcId>(v);
         const RouterStats::InputVc in = s.input_vc(port, vc);
         vcs += fmt::format("{},{},{},{},{},{}\n", where.row(r), core->port_name(port), v,

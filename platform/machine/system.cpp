@@ -11,7 +11,7 @@
 #include "models/core/config_error.h"
 #include "models/endpoint/endpoint_at.h"
 #include "models/endpoint/endpoint_lt.h"
-#include "models/router/lt_buffers.h"
+#include "models/router/lt_fabric.h"
 #include "models/router/router_at.h"
 #include "models/router/router_lt.h"
 #include "platform/machine/model_reports.h"
@@ -63,10 +63,12 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
   const Cycle stats_to = stats_from + config.sim.measure_cycles;
   for (NodeId n = 0; n < nodes; ++n) {
     RouterCore core(n, m_router_shared, collective_unit(n, config), m_pool);
-    if (traced(n)) core.set_trace(router_trace(n, config));
     if (config.stats.network) core.set_stats(stats_from, stats_to, config.sim.buffers());
     auto router =
         std::make_unique<RouterShell>(module_name("router", n).c_str(), std::move(core), m_clock);
+    if constexpr (std::is_same_v<RouterShell, RouterAt>) {
+      if (traced(n)) router->set_trace(router_trace(n, config));  // waveforms are AT's
+    }
     auto endpoint = std::make_unique<EndpointShell>(
         module_name("endpoint", n).c_str(),
         EndpointCore(n, *m_sources[n], observer, m_ledger, m_pool, config.fabric()), m_clock,
@@ -96,6 +98,9 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     routers.push_back(router.get());
     m_routers.push_back(&router->core());
     m_modules.push_back(std::move(router));
+  }
+  if constexpr (std::is_same_v<RouterShell, RouterAt>) {
+    m_at_routers.assign(routers.begin(), routers.end());
   }
   // Multi-socket indices follow binding order, so every router's out[p] and in[p] are bound in
   // port order, and the local port last.
@@ -127,18 +132,9 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     routers[n]->out.bind(endpoints[n]->eject);
   }
   if constexpr (std::is_same_v<RouterShell, RouterLt>) {
-    m_lt_routers = std::move(routers);
-    m_lt_endpoints.assign(endpoints.begin(), endpoints.end());
-    if (config.sim.lt_buffers) {
-      std::size_t per_router = 0;
-      for (const RouterLt* router : m_lt_routers) {
-        per_router = std::max(per_router, router->port_vcs());
-      }
-      m_lt_buffers = std::make_unique<LtBuffers>(m_lt_routers.size(), per_router);
-    }
-    for (RouterLt* router : m_lt_routers) {
-      router->set_fabric(m_lt_routers, m_lt_endpoints, *m_wake_calendar, m_lt_buffers.get());
-    }
+    m_lt_fabric = std::make_unique<LtFabric>(
+        std::move(routers), std::vector<EjectionEnd*>(endpoints.begin(), endpoints.end()),
+        *m_wake_calendar, config.sim.lt_buffers);
   }
 }
 
@@ -295,7 +291,7 @@ std::unique_ptr<RouterTrace> System::router_trace(NodeId n, const Config& config
   t->tracer = m_tracer.get();
   const std::string node = module_name("router", n);
   const int dirs = torus().direction_count(), ports = dirs + 1;  // directions and the local port
-  const int p2p = m_router_shared.vcs, vcs = p2p + 2;            // then VCUp and VCDown
+  const int p2p = m_router_shared.vcs.p2p, vcs = m_router_shared.vcs.per_port();
   t->link_valid.assign(ports, -1);
   t->link_packet.assign(ports, -1);
   t->credits.assign(static_cast<std::size_t>(ports * vcs), -1);
@@ -392,8 +388,8 @@ std::size_t System::queued_at_sources() const {
 }
 
 std::optional<std::string> System::oldest_blocked(Cycle now) const {
-  std::optional<RouterCore::Blocked> oldest;
-  for (const RouterCore* r : m_routers) {
+  std::optional<AtSwitch::Blocked> oldest;
+  for (const RouterAt* r : m_at_routers) {
     auto b = r->oldest_blocked(now);
     if (b && (!oldest || b->since < oldest->since)) oldest = std::move(b);
   }

@@ -28,8 +28,9 @@
 namespace angara {
 
 class EndpointLt;
+class RouterAt;
 class RouterLt;
-class LtBuffers;
+class LtFabric;
 class WakeCalendar;
 
 class System {
@@ -100,11 +101,9 @@ class System {
   std::vector<std::unique_ptr<TrafficSource>> m_sources;
   std::vector<std::unique_ptr<sc_core::sc_module>> m_modules;
   std::vector<const RouterCore*> m_routers;
+  std::vector<const RouterAt*> m_at_routers;      // AT: their switches, for the watchdog
   std::unique_ptr<WakeCalendar> m_wake_calendar;  // LT
-  // LT: the fabric the routers call along directly.
-  std::vector<RouterLt*> m_lt_routers;
-  std::vector<EjectionEnd*> m_lt_endpoints;
-  std::unique_ptr<LtBuffers> m_lt_buffers;  // with sim.lt_buffers only
+  std::unique_ptr<LtFabric> m_lt_fabric;          // LT: the fabric the routers call along directly
   std::vector<EndpointCore*> m_endpoints;
   std::vector<std::function<void()>> m_endpoint_wakers;
   std::unique_ptr<Tracer> m_tracer;  // null: tracing off

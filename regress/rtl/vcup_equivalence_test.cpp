@@ -23,6 +23,7 @@
 #include "collectives/subnet/collective_node.h"
 #include "models/core/packet_ledger.h"
 #include "models/core/rng.h"
+#include "models/router/at_switch.h"
 #include "models/rtl/rtl_vcup.h"
 #include "regress/support/isolated.h"
 
@@ -71,6 +72,7 @@ SC_MODULE(Driver) {
   std::vector<Tree> trees;
   TreeSet set{};
   std::unique_ptr<RouterCore> core;
+  std::unique_ptr<AtSwitch> at;  // AT's switch over it, as RouterAt holds it
   RtlVcUpStats stats;
   std::unique_ptr<RtlVcUp> rtl;
   nlohmann::json result;
@@ -80,6 +82,7 @@ SC_MODULE(Driver) {
     for (const Tree& t : trees) set[static_cast<std::size_t>(t.id)] = &t;
     core = std::make_unique<RouterCore>(
         0, shared, std::make_unique<CollectiveNode>(0, set, fabric.collective, pool, true), pool);
+    at = std::make_unique<AtSwitch>(*core);
     rtl = std::make_unique<RtlVcUp>("rtl_vcup", "node 0", *core, set, clock, stats);
     SC_THREAD(run);
   }
@@ -132,11 +135,11 @@ SC_MODULE(Driver) {
         link_free[p] = now + link.serialization(flits);
         const auto port = static_cast<PortId>(p);
         rtl->arrival(port, *packet);  // as RouterAt: before routing
-        core->receive(port, *packet);
+        at->receive(port, *packet);
         if (up) ++sent_up;
       }
       grants.clear();
-      core->allocate(now, grants);
+      at->allocate(now, grants);
       for (const Grant& g : grants) {
         rtl->grant(g);
         if (g.in_port < ports && g.in_vc == core->vc_up()) ++copies_up, last_grant = now;
@@ -149,7 +152,7 @@ SC_MODULE(Driver) {
         // The buffer behind the output gives its space back, late now and then.
         Cycle back = g.tail_out + core->timing(g.out_port).latency;
         if (rng.uniform(8) == 0) back += rng.uniform(400), ++late_credits;
-        core->return_credits(g.out_port, g.out_vc, g.packet->wire_flits(), back);
+        at->return_credits(g.out_port, g.out_vc, g.packet->wire_flits(), back);
         pool.release(g.packet);
       }
     }

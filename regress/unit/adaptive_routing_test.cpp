@@ -52,7 +52,7 @@ Explored explore(const std::vector<int>& dims, DeadlockScheme scheme, int vcs) {
     routers.emplace_back(n, shared, nullptr, pool);
   }
   const auto local = routers[0].local_port();
-  const int escape_vcs = params.router.first_adaptive_vc();
+  const int escape_vcs = params.router.vc_layout().first_adaptive;
   const auto channel = [&](NodeId node, PortId port, VcId vc) {
     return (static_cast<int>(node) * local + port) * escape_vcs + vc;
   };

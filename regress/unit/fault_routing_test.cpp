@@ -66,7 +66,8 @@ Walked walk(const Case& c, DeadlockScheme scheme, int vcs) {
   routers.reserve(nodes);
   for (NodeId n = 0; n < nodes; ++n) routers.emplace_back(n, shared, nullptr, pool);
   const PortId local = routers[0].local_port();
-  const int per_set = params.router.vcs_per_set(), classes = params.router.vc_classes();
+  const int per_set = params.router.vc_layout().per_set();
+  const int classes = params.router.vc_layout().classes;
   const auto channel = [&](NodeId node, PortId port, VcId vc) {
     return (static_cast<int>(node) * local + port) * vcs + vc;
   };

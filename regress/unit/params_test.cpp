@@ -80,7 +80,7 @@ TEST(Defaults, MatchTable1) {
   EXPECT_EQ(router.clock_mhz, 500.0);
   EXPECT_DOUBLE_EQ(router.cycle_ns(), 2.0);
   EXPECT_EQ(router.deadlock, DeadlockScheme::Bubble);
-  EXPECT_EQ(router.vc_classes(), 1);
+  EXPECT_EQ(router.vc_layout().classes, 1);
   EXPECT_TRUE(router.direction_order.empty());
 
   const ChannelParams link;
@@ -110,9 +110,9 @@ TEST(Defaults, DirectionOrderIsDimensionOrderPlusBeforeMinus) {
 TEST(Defaults, DatelineHasTwoClasses) {
   RouterParams router;
   router.deadlock = DeadlockScheme::Dateline;
-  EXPECT_EQ(router.vc_classes(), 2);
+  EXPECT_EQ(router.vc_layout().classes, 2);
   router.deadlock = DeadlockScheme::None;
-  EXPECT_EQ(router.vc_classes(), 1);
+  EXPECT_EQ(router.vc_layout().classes, 1);
 }
 
 TEST(Validate, Topology) {

@@ -1,0 +1,79 @@
+#pragma once
+// The loosely-timed fabric as one object, which the machine owns once the sockets are bound: its
+// routers and the node ends of their local ports, the machine's wake-up calendar, the buffers of
+// every router (sim.lt_buffers), and the path planned for the packet entering the network now.
+// A hop calls the next router directly (the call its bound socket would make), and a packet
+// entering the network has what its whole path reads fetched from memory at once
+// (RouterLt::prefetch_path) instead of one cache miss after another.
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "models/core/packet.h"
+#include "models/fabric/ejection_end.h"
+#include "models/router/lt_buffers.h"
+#include "models/routing/network_routing.h"
+#include "models/timing/wake_calendar.h"
+
+namespace angara {
+
+class RouterLt;
+
+// The steps planned for one packet's path, which its hops take instead of routing it again. A
+// packet's whole path runs inside one call chain, so the fabric needs one plan at a time; a
+// planned path is kept apart from the packet, whose layer (models/core) knows no routing.
+class PlannedPath {
+ public:
+  // Starts the plan of the packet with `header` (its VC changes on the way; its sequence number
+  // is unique).
+  void begin(const PacketHeader& header) {
+    m_header = header;
+    m_next = m_count = 0;
+  }
+  void add(const RouteStep& step) {
+    if (m_count < static_cast<int>(m_steps.size())) m_steps[m_count++] = step;
+  }
+  // The next step of `packet`'s path, if it was planned.
+  const RouteStep* take(const Packet& packet) {
+    const PacketHeader& h = packet.header;
+    if (m_next >= m_count || h.high_word != m_header.high_word || h.src != m_header.src ||
+        h.dst != m_header.dst || h.kind != m_header.kind) {
+      return nullptr;
+    }
+    return &m_steps[m_next++];
+  }
+
+ private:
+  PacketHeader m_header;
+  int m_next = 0, m_count = 0;
+  std::array<RouteStep, 32> m_steps;
+};
+
+class LtFabric {
+ public:
+  // `routers` by router, `endpoints` by node, bound: out[p] of each router to the input of the
+  // router its link port p leads to, its local port to its node's endpoint. `buffers`: model the
+  // buffers behind the outputs (sim.lt_buffers). Hands every router the fabric.
+  LtFabric(std::vector<RouterLt*> routers, std::vector<EjectionEnd*> endpoints,
+           WakeCalendar& calendar, bool buffers);
+
+  RouterLt& router(NodeId r) const { return *m_routers[r]; }
+  // The node end of router `r`'s local port (a fat tree's switch has none).
+  EjectionEnd* endpoint(NodeId r) const {
+    return r < m_endpoints.size() ? m_endpoints[r] : nullptr;
+  }
+  WakeCalendar& calendar() const { return m_calendar; }
+  const LtBuffers* buffers() const { return m_buffers.get(); }  // null: links only
+  PlannedPath& plan() { return m_plan; }
+
+ private:
+  std::vector<RouterLt*> m_routers;
+  std::vector<EjectionEnd*> m_endpoints;
+  WakeCalendar& m_calendar;
+  std::unique_ptr<LtBuffers> m_buffers;
+  PlannedPath m_plan;
+};
+
+}  // namespace angara
