@@ -358,7 +358,7 @@ std::string config_keys_help() {
     key_width = std::max(key_width, row[0].size());
     if (row[1].size() <= kWideDefault) default_width = std::max(default_width, row[1].size());
   }
-  // [[partition]] tables, one per partition (docs/ARCHITECTURE.md, Partitions).
+  // [[partition]] tables, one per partition (docs/PARTITIONS.md).
   rows.push_back({"partition.origin", "-",
                   "[[partition]]: the box's lowest corner [x, y, ...] in the machine's torus"});
   rows.push_back({"partition.dims", "-",

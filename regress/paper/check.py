@@ -3,7 +3,7 @@
 results have the study's shape: the subnet beats software on every basic collective, by more on
 the largest machine than on the smallest, AT equals LT where both ran, heat never runs slower
 over the subnet in LT, LT's SpMV allgather is AT's at the default buffers where both ran (within
-10%: LT's trains through VCUp/VCDown depart by up to 8%, docs/ARCHITECTURE.md), and in AT deeper
+10%: LT's trains through VCUp/VCDown depart by up to 8%, docs/LT.md), and in AT deeper
 buffers never make SpMV slower, over the subnet or in software."""
 
 import csv
