@@ -69,7 +69,7 @@ enum class RoutingAlgorithm {
   Adaptive,        // any minimal direction on an adaptive VC; direction order on the escape VC
 };
 
-// How a packet moves between routers' point-to-point buffers (docs/ARCHITECTURE.md, Switching).
+// How a packet moves between routers' point-to-point buffers (docs/ROUTING.md, wormhole).
 enum class Switching {
   Vct,  // virtual cut-through: a packet starts only when the next buffer has room for all of it
   Wormhole,  // a packet takes a free VC with its head and streams into it on flit credits (SKIF)

@@ -9,7 +9,7 @@
 // as in AT (with buffers, each next to the output that can take it first, as AT's allocation
 // grants them); copies for the PEGroup are handed over at once and what the PEGroup sends goes on
 // in the same call. The machine's WakeCalendar wakes the PEGroup's timer, only when one is set. See
-// docs/ARCHITECTURE.md for where this departs from AT.
+// docs/LT.md for where this departs from AT.
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
