@@ -135,7 +135,7 @@ Cycle RouterCore::ready_at(PortId port, const Packet& p, const Route& r) const {
 
 Cycle RouterCore::routing_cycles(PortId port, const Packet& p) const {
   if (!is_collective(p.header.kind) || port == m_local || port == pegroup_port()) return 0;
-  return m_shared.coll.table_cycles + m_shared.coll.analysis_cycles;
+  return collective_routing_cycles();
 }
 
 // A train's packets come in one after another at the upstream's pace: the first is wholly in

@@ -175,6 +175,10 @@ class RouterCore {
 
   // VCUp/VCDown's table read and head analysis for a packet from input `port` (else 0).
   Cycle routing_cycles(PortId port, const Packet& packet) const;
+  // Those of a collective packet from a link port.
+  Cycle collective_routing_cycles() const {
+    return m_shared.coll.table_cycles + m_shared.coll.analysis_cycles;
+  }
 
   // Moves a granted packet onto its output: next VC, and when it will be in the next buffer.
   void forward(Packet& packet, const Grant& grant);

@@ -11,7 +11,7 @@
 #include "models/core/config_error.h"
 #include "models/endpoint/endpoint_at.h"
 #include "models/endpoint/endpoint_lt.h"
-#include "models/router/lt_fabric.h"
+#include "models/router/lt/lt_fabric.h"
 #include "models/router/router_at.h"
 #include "models/router/router_lt.h"
 #include "platform/machine/model_reports.h"

@@ -1,5 +1,5 @@
 // InputOrder: head-of-line blocking in one input VC when packets are booked out of time order.
-#include "models/router/input_order.h"
+#include "models/router/lt/input_order.h"
 
 #include <gtest/gtest.h>
 

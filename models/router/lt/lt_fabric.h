@@ -3,8 +3,8 @@
 // routers and the node ends of their local ports, the machine's wake-up calendar, the buffers of
 // every router (sim.lt_buffers), and the path planned for the packet entering the network now.
 // A hop calls the next router directly (the call its bound socket would make), and a packet
-// entering the network has what its whole path reads fetched from memory at once
-// (RouterLt::prefetch_path) instead of one cache miss after another.
+// entering the network has its path planned and what the path reads fetched from memory at once
+// (plan()) instead of one cache miss after another.
 
 #include <array>
 #include <cstddef>
@@ -13,7 +13,7 @@
 
 #include "models/core/packet.h"
 #include "models/fabric/ejection_end.h"
-#include "models/router/lt_buffers.h"
+#include "models/router/lt/lt_buffers.h"
 #include "models/routing/network_routing.h"
 #include "models/timing/wake_calendar.h"
 
@@ -66,7 +66,11 @@ class LtFabric {
   }
   WakeCalendar& calendar() const { return m_calendar; }
   const LtBuffers* buffers() const { return m_buffers.get(); }  // null: links only
-  PlannedPath& plan() { return m_plan; }
+  // Plans the path of the packet with `header` entering the network at router `from` (one
+  // without faults or adaptive routing) and asks the cache for what its hops will read.
+  void plan(NodeId from, const PacketHeader& header);
+  // The next planned step of `packet`'s path, if it is the packet last planned.
+  const RouteStep* planned_step(const Packet& packet) { return m_plan.take(packet); }
 
  private:
   std::vector<RouterLt*> m_routers;

@@ -9,7 +9,7 @@
 
 #include "models/core/big_array.h"
 #include "models/core/ids.h"
-#include "models/router/input_order.h"
+#include "models/router/lt/input_order.h"
 #include "models/timing/hold_calendar.h"
 
 namespace angara {
