@@ -28,7 +28,7 @@ std::vector<ProbeDelivery> run_probes(const Config& config, const std::vector<Pr
   config.validate();
   const int nodes = config.topology.node_count();
   std::vector<std::deque<PacketRequest>> scripts(nodes);
-  for (const Probe& p : probes) scripts.at(p.src).push_back({p.dst, p.data_flits, p.created});
+  for (const Probe& p : probes) scripts.at(p.src).push_back(p.packet);
   std::vector<std::unique_ptr<TrafficSource>> sources;
   for (auto& s : scripts) {
     std::sort(s.begin(), s.end(), [](auto& a, auto& b) { return a.created < b.created; });
@@ -43,7 +43,7 @@ std::vector<ProbeDelivery> run_probes(const Config& config, const std::vector<Pr
   }
   std::vector<ProbeDelivery> out;
   for (const Probe& p : probes) {
-    const auto it = recorder.m_seen.find({p.src, p.dst, p.created});
+    const auto it = recorder.m_seen.find({p.src, p.packet.dst, p.packet.created});
     if (it == recorder.m_seen.end()) model_error(report_id::kDeadlock, "a probe was not delivered");
     out.push_back({p, it->second.first, it->second.second});
   }

@@ -4,15 +4,15 @@
 
 #include <vector>
 
+#include "models/endpoint/traffic_source.h"
 #include "platform/config/config.h"
 
 namespace angara {
 
+// A packet to send from node `src`: its destination, data flits and creation cycle.
 struct Probe {
   NodeId src = 0;
-  NodeId dst = 0;
-  int data_flits = 0;
-  Cycle created = 0;
+  PacketRequest packet;
 };
 
 struct ProbeDelivery {

@@ -51,9 +51,10 @@ TEST(AdaptiveRoutingFabric, ZeroLoadLatencyIsDimensionOrdersToTheCycleInEveryMod
                           probes),
             at);
   for (std::size_t i = 0; i < probes.size(); ++i) {
-    const int hops = geometry.min_hops(probes[i].src, probes[i].dst);
+    const int hops = geometry.min_hops(probes[i].src, probes[i].packet.dst);
     EXPECT_EQ(at[i][1].get<int>(), hops);
-    EXPECT_EQ(at[i][0].get<Cycle>(), zero_load_latency(c.fabric(), hops, 1 + probes[i].data_flits));
+    EXPECT_EQ(at[i][0].get<Cycle>(),
+              zero_load_latency(c.fabric(), hops, 1 + probes[i].packet.data_flits));
   }
 }
 

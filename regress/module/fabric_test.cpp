@@ -50,7 +50,7 @@ std::vector<Probe> spaced_probes(const Torus& torus, const std::vector<int>& siz
       {0, 1}, {0, last}, {last, 0}, {3, last / 2}, {last / 3, 2 * last / 3}, {5, 5 + last / 2}};
   for (auto [src, dst] : pairs) {
     for (int flits : sizes) {
-      probes.push_back({src % (last + 1), dst % (last + 1), flits, t});
+      probes.push_back({src % (last + 1), {dst % (last + 1), flits, t}});
       t += 2000;
     }
   }
@@ -64,11 +64,13 @@ void expect_zero_load_formula(const Config& config) {
   ASSERT_EQ(reply.size(), probes.size());
   for (std::size_t i = 0; i < probes.size(); ++i) {
     const auto& p = probes[i];
-    if (p.src == p.dst) continue;
-    const int hops = torus.min_hops(p.src, p.dst);
-    EXPECT_EQ(reply[i][1].get<int>(), hops) << torus.format(p.src) << "->" << torus.format(p.dst);
-    EXPECT_EQ(reply[i][0].get<Cycle>(), zero_load_latency(config.fabric(), hops, 1 + p.data_flits))
-        << torus.format(p.src) << "->" << torus.format(p.dst) << ", " << p.data_flits
+    if (p.src == p.packet.dst) continue;
+    const int hops = torus.min_hops(p.src, p.packet.dst);
+    EXPECT_EQ(reply[i][1].get<int>(), hops)
+        << torus.format(p.src) << "->" << torus.format(p.packet.dst);
+    EXPECT_EQ(reply[i][0].get<Cycle>(),
+              zero_load_latency(config.fabric(), hops, 1 + p.packet.data_flits))
+        << torus.format(p.src) << "->" << torus.format(p.packet.dst) << ", " << p.packet.data_flits
         << " data flits, " << hops << " hops";
   }
 }

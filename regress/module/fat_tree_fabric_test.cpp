@@ -49,10 +49,11 @@ TEST(FatTreeFabric, ZeroLoadLatencyIsTheFormulaToTheCycleInEveryMode) {
   const auto at = replies_in_every_mode(c, probes);
   ASSERT_EQ(at.size(), probes.size());
   for (std::size_t i = 0; i < probes.size(); ++i) {
-    const int hops = tree.min_hops(probes[i].src, probes[i].dst);
+    const int hops = tree.min_hops(probes[i].src, probes[i].packet.dst);
     EXPECT_EQ(at[i][1].get<int>(), hops);
-    EXPECT_EQ(at[i][0].get<Cycle>(), zero_load_latency(c.fabric(), hops, 1 + probes[i].data_flits))
-        << probes[i].src << " -> " << probes[i].dst;
+    EXPECT_EQ(at[i][0].get<Cycle>(),
+              zero_load_latency(c.fabric(), hops, 1 + probes[i].packet.data_flits))
+        << probes[i].src << " -> " << probes[i].packet.dst;
   }
 }
 

@@ -51,13 +51,14 @@ TEST(FaultFabric, ZeroLoadLatencyIsItsRoutesToTheCycleInEveryMode) {
   ASSERT_EQ(at.size(), probes.size());
   for (std::size_t i = 0; i < probes.size(); ++i) {
     const int hops = at[i][1].get<int>();
-    const int direct = geometry.min_hops(probes[i].src, probes[i].dst);
+    const int direct = geometry.min_hops(probes[i].src, probes[i].packet.dst);
     if (i < 2) {
       EXPECT_GT(hops, direct) << i;
     } else {
       EXPECT_EQ(hops, direct) << i;
     }
-    EXPECT_EQ(at[i][0].get<Cycle>(), zero_load_latency(c.fabric(), hops, 1 + probes[i].data_flits));
+    EXPECT_EQ(at[i][0].get<Cycle>(),
+              zero_load_latency(c.fabric(), hops, 1 + probes[i].packet.data_flits));
   }
 }
 

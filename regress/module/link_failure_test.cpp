@@ -64,7 +64,7 @@ TEST(LinkFailure, APacketOnTheWireArrivesOneThatWouldStartLaterGoesRound) {
   // in (1,0,0) after the link, granted there a pipeline later.
   const Cycle grant = zero.local().latency + zero.local().serialization(1) + 2 * pipeline +
                       zero.link().latency + zero.link().serialization(1);
-  const std::vector<Probe> probe = {{0, 2, 16, 0}};
+  const std::vector<Probe> probe = {{0, {2, 16, 0}}};
   const Cycle direct = zero_load_latency(c.fabric(), 2, 17);
 
   c.faults.fail_at_cycle = grant + 1;  // its head is on the link, its tail still to go

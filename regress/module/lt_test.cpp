@@ -96,7 +96,7 @@ TEST(LtVersusAt, ZeroLoadLatencyIsIdenticalToTheCycle) {
     Cycle t = 0;
     for (auto [src, dst] : std::vector<std::pair<NodeId, NodeId>>{{0, last}, {last, 1}, {5, 17}}) {
       for (int flits : {1, 5, 16}) {
-        probes.push_back({src, dst, flits, t});
+        probes.push_back({src, {dst, flits, t}});
         t += 3000;
       }
     }
@@ -105,8 +105,8 @@ TEST(LtVersusAt, ZeroLoadLatencyIsIdenticalToTheCycle) {
     EXPECT_EQ(at, lt);
     for (std::size_t i = 0; i < probes.size(); ++i) {
       EXPECT_EQ(lt[i].get<Cycle>(),
-                zero_load_latency(c.fabric(), torus.min_hops(probes[i].src, probes[i].dst),
-                                  1 + probes[i].data_flits));
+                zero_load_latency(c.fabric(), torus.min_hops(probes[i].src, probes[i].packet.dst),
+                                  1 + probes[i].packet.data_flits));
     }
   }
 }

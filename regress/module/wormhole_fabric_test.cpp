@@ -62,7 +62,7 @@ std::vector<Probe> probes() {
   Cycle t = 0;
   for (NodeId dst : {1, 5, 21, 42}) {
     for (int data_flits : {1, 4, 16}) {
-      out.push_back({0, dst, data_flits, t});
+      out.push_back({0, {dst, data_flits, t}});
       t += 3000;
     }
   }
@@ -79,8 +79,8 @@ TEST(WormholeFabric, ZeroLoadLatencyIsTheSameInEveryMode) {
     const auto at = replies_in_every_mode(c, lone);
     ASSERT_EQ(at.size(), lone.size());
     for (std::size_t i = 0; i < lone.size(); ++i) {
-      const int hops = geometry.min_hops(lone[i].src, lone[i].dst);
-      const int flits = 1 + lone[i].data_flits;
+      const int hops = geometry.min_hops(lone[i].src, lone[i].packet.dst);
+      const int flits = 1 + lone[i].packet.data_flits;
       EXPECT_EQ(at[i][1].get<int>(), hops);
       const Cycle formula = zero_load_latency(c.fabric(), hops, flits);
       // A packet that fits in the buffer goes as with cut-through; a longer one waits for

@@ -29,7 +29,7 @@ inline std::vector<Probe> lone_probes(const std::vector<std::pair<NodeId, NodeId
   Cycle t = 0;
   for (auto [src, dst] : pairs) {
     for (int flits : {1, 16}) {
-      probes.push_back({src, dst, flits, t});
+      probes.push_back({src, {dst, flits, t}});
       t += 3000;
     }
   }
