@@ -2,8 +2,8 @@
 // An array of many objects made at once (the buffer state of a whole fabric, hundreds of MB at
 // 32768 nodes) in one piece of memory, in huge pages and faulted in by one call where the kernel
 // allows (Linux's MADV_HUGEPAGE, MADV_POPULATE_WRITE), since constructing the objects page by
-// page, a fault per 4 KB page, was most of the time to build those buffers
-// (docs/PERFORMANCE_HISTORY.md). Where the kernel refuses, pages fault in as the objects are made.
+// page, a fault per 4 KB page, costs most of the time to build those buffers. Where the kernel
+// refuses, pages fault in as the objects are made.
 
 #include <sys/mman.h>
 

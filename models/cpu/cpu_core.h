@@ -1,7 +1,7 @@
 #pragma once
 // CpuCore: one CPU running one program (a Task) in router cycles, without SystemC. The program
-// keeps its own local time and runs ahead of the kernel within a quantum (temporal decoupling,
-// DESIGN.md principle 5); a timing shell (CpuModule) resumes it with run(now) at next_wakeup().
+// keeps its own local time and runs ahead of the kernel within a quantum (temporal decoupling);
+// a timing shell (CpuModule) resumes it with run(now) at next_wakeup().
 
 #include <coroutine>
 #include <cstdint>
@@ -15,7 +15,7 @@ namespace angara {
 
 class CpuCore;
 
-// A one-shot wake-up a program can co_await, notified from outside (later: message arrival).
+// A one-shot wake-up a program can co_await, notified from outside (a message's arrival).
 // It holds at most one pending notification; notifying again keeps the earlier cycle.
 class CpuSignal {
  public:

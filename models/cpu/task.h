@@ -1,5 +1,5 @@
 #pragma once
-// Task: the coroutine type of a CPU program (DESIGN.md principle 5). Lazy: nothing runs until the
+// Task: the coroutine type of a CPU program (a C++20 coroutine). Lazy: nothing runs until the
 // owner calls resume(). A program may co_await a child Task, which runs to completion before the
 // parent continues, so a program can call helper coroutines. No SystemC here.
 //

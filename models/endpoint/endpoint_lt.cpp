@@ -11,8 +11,8 @@ EndpointLt::EndpointLt(const sc_core::sc_module_name& name, const EndpointCore& 
       m_core(core),
       m_clock(clock),
       // With buffers a packet is sent at its own cycle, so that packets are booked nearly in time
-      // order and each finds the room AT would show it (a quantum ahead: 4x4x4 saturates 4%
-      // higher).
+      // order and each finds the room AT would show it (sent a quantum ahead, they saturate
+      // later than AT's).
       m_quantum(buffers ? 1 : quantum),
       m_buffers(buffers),
       m_calendar(calendar) {

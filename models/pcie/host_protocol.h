@@ -1,6 +1,6 @@
 #pragma once
 // What the host and its PCIe endpoint say to each other, as the addresses and records of
-// tlm_generic_payload writes (DESIGN.md, "The network protocol": host side memory-mapped).
+// tlm_generic_payload writes (the host side is memory-mapped, usable from any TLM-2.0 platform).
 //   host -> endpoint (stores into the endpoint's window, posted):
 //     kPioSend     a SendHeader and the message's bytes, stored by the CPU itself;
 //     kDmaSend     a SendHeader only (a doorbell); the endpoint fetches the bytes from host memory

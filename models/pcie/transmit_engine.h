@@ -101,7 +101,7 @@ class TransmitEngine {
 
   // Single small TLPs toward the host (DMA read requests, send counts): the link's arbiter lets
   // each in between a landing's TLPs, so they do not queue behind landings booked ahead; their
-  // share of the link (under 2% of a stream of 4 KiB messages) is left out of the landings'.
+  // share of the link (small beside a stream of messages' landings) is left out of the landings'.
   LinkCalendar m_to_host_small;
   LinkCalendar m_fetches;               // DMA reads' completions toward the adapter
   RingQueue<OutPacket> m_out;           // ready or not, in send order

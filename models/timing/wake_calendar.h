@@ -3,15 +3,14 @@
 // endpoints, the PEGroup timers) in one SystemC method. A module asks to be woken at a cycle; the
 // calendar keeps every pending wake-up as a small entry in a bucket per cycle (a heap holds those
 // beyond the buckets' window) and, at each cycle, wakes the modules due then. A wake-up thus costs
-// an entry appended and a call, where an sc_event of its own cost a timed notification (an object
-// on SystemC's heap, compared through a pointer), a trigger and a method activation: a quarter of
-// an LT run's time at 8192 nodes (docs/PERFORMANCE_HISTORY.md).
+// an entry appended and a call, where an sc_event per module costs a timed notification (an
+// object on SystemC's heap, compared through a pointer), a trigger and a method activation.
 //
 // Modules due at one cycle wake in a shuffled order, fixed by the sequence of wake-ups asked for.
 // Ask order would be unfair: a module woken first asks first for its next cycle and goes first
-// again, and in LT whoever runs first books the links first (recursive doubling's allgather took
-// 5% longer at 1024 nodes, 19% at 4096). SystemC's own order of same-time processes, which the
-// per-module events had, is as arbitrary, but not the same.
+// again, and in LT whoever runs first books the links first, which slows a collective's stragglers
+// more the larger the machine. SystemC's own order of same-time processes is as arbitrary, but not
+// the same.
 
 #include <systemc>
 
@@ -57,9 +56,8 @@ class WakeCalendar : public sc_core::sc_module {
     bool operator>(const Entry& o) const { return at != o.at ? at > o.at : ticket > o.ticket; }
   };
   // Cycles ahead of the last dispatch kept in buckets (a power of two, a multiple of 64). Nearly
-  // every wake-up is less than 1024 cycles ahead (all but 2% of them in recursive doubling's
-  // allgather on 256 nodes), and a wider window spreads the buckets, which the calendar writes
-  // round the window, over more memory than the caches keep.
+  // every wake-up is less than 1024 cycles ahead, and a wider window spreads the buckets, which
+  // the calendar writes round the window, over more memory than the caches keep.
   static constexpr Cycle kWindow = 1024;
   // A bucket holding more entries than this after its cycle gives its memory back.
   static constexpr std::size_t kKeptEntries = 1024;

@@ -9,6 +9,7 @@
 #include "platform/experiments/tree_checks.h"
 #include "platform/machine/sim_runner.h"
 #include "platform/machine/system.h"
+#include "platform/machine/tree_plan.h"
 #include "workloads/collective/collective_workload.h"
 
 namespace angara {
@@ -18,11 +19,11 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
     const Topology topology(config.topology);
     const Torus& torus = *topology.torus();
     std::vector<CollectiveWorkload::Target> targets;
-    for (Tree& tree : System::make_trees(config, torus)) {
+    for (Tree& tree : plan_trees(config, torus)) {
       if (!wl.all_trees && tree.id != wl.tree) continue;
-      const NodeId source = wl.source.empty() ? tree.root : System::node_at(torus, wl.source);
+      const NodeId source = wl.source.empty() ? tree.root : config.topology.node_at(wl.source);
       const NodeId destination =
-          wl.destination.empty() ? tree.root : System::node_at(torus, wl.destination);
+          wl.destination.empty() ? tree.root : config.topology.node_at(wl.destination);
       check_processors(config, tree, torus);
       if (wl.op == CollectiveOp::Broadcast && !tree.rows[source].pe) {
         throw ConfigError("workload.source", torus.format(source),

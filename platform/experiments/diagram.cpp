@@ -15,7 +15,7 @@
 #include "platform/experiments/collective_experiment.h"
 #include "platform/experiments/experiment.h"
 #include "platform/experiments/trace_files.h"
-#include "platform/machine/system.h"
+#include "platform/machine/trace_signals.h"
 #include "platform/waveform/vcd.h"
 
 namespace angara {
@@ -39,8 +39,7 @@ std::string draw_diagram(Config config, const DiagramRequest& request) {
   for (const auto& output : trace_outputs(config.trace)) std::filesystem::remove(output.second);
   const Vcd vcd = parse_vcd(text.str());
 
-  const std::string prefix =
-      System::module_name("router", request.node) + "." + request.block + ".";
+  const std::string prefix = module_name("router", request.node) + "." + request.block + ".";
   std::vector<std::string> names;
   for (const VcdSignal& s : vcd.signals) {
     if (s.name.rfind(prefix, 0) == 0) names.push_back(s.name);

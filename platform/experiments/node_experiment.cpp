@@ -39,7 +39,7 @@ MessageBenchResult run_message_benchmark(const Config& config, const ProgressSin
     const Torus& torus = machine.torus();
     const auto& wl = config.workload;
     r.peer =
-        wl.peer.empty() ? torus.neighbor(0, Direction{0, false}) : System::node_at(torus, wl.peer);
+        wl.peer.empty() ? torus.neighbor(0, Direction{0, false}) : config.topology.node_at(wl.peer);
     r.hops = torus.min_hops(0, r.peer);
     MessageChannel& rank0 = machine.host(0).channel(0);
     MessageChannel& rank1 = machine.host(r.peer).channel(0);

@@ -274,9 +274,9 @@ SoftwareResult run_software_experiment(const Config& config, const ProgressSink&
     const TreeSet& trees = machine.system().trees();
     const Tree* tree = wl.tree >= 0 && wl.tree < kMaxTrees ? trees[wl.tree] : nullptr;
     const NodeId root = tree != nullptr ? tree->root : 0;
-    const NodeId source = wl.source.empty() ? root : System::node_at(torus, wl.source);
+    const NodeId source = wl.source.empty() ? root : config.topology.node_at(wl.source);
     const NodeId destination =
-        wl.destination.empty() ? root : System::node_at(torus, wl.destination);
+        wl.destination.empty() ? root : config.topology.node_at(wl.destination);
     const bool on_tree =
         wl.algorithm == SoftwareAlgorithm::Tree ||
         (wl.algorithm == SoftwareAlgorithm::Subnet && wl.op != CollectiveOp::Allgather);

@@ -55,7 +55,7 @@ NodeMachine::NodeMachine(const Config& config)
 }
 
 // SystemC 2.3 unregisters a module, port or export by a linear search of one global list each,
-// so tearing down a machine of 100k modules is quadratic: 7 of the 11 s of a 32768-node run.
+// so tearing down a machine of 100k modules is quadratic, most of a large run's time.
 // The modules are therefore left to the end of the process (a SystemC model elaborates once per
 // process anyway; tests run each machine in a child process).
 NodeMachine::~NodeMachine() {

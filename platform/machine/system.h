@@ -18,12 +18,11 @@
 #include "models/fabric/ejection_end.h"
 #include "models/fabric/fabric_protocol.h"
 #include "models/router/router_core.h"
-#include "models/router/router_trace.h"
 #include "models/rtl/rtl_reducer.h"
 #include "models/rtl/rtl_vcup.h"
-#include "models/timing/tracer.h"
 #include "models/topology/topology.h"
 #include "platform/config/config.h"
+#include "platform/machine/trace_signals.h"
 
 namespace angara {
 
@@ -52,22 +51,11 @@ class System {
   // LT: what wakes the machine's modules (the node's CPUs and adapters too); null in AT.
   WakeCalendar* wake_calendar() { return m_wake_calendar.get(); }
 
-  // The collective subnet's trees of `config` (collective.trees dimension-order trees, rooted
-  // where collective.roots says or spread evenly, transit nodes excluded), each validated.
-  static std::vector<Tree> make_trees(const Config& config, const Torus& torus);
-  static Tree tree_from_rows(const TreeSpec& spec, const Torus& torus);
-  // A node given by its coordinates in the config.
-  static NodeId node_at(const Torus& torus, const std::vector<int>& coords);
-  // The SystemC name of a node's router (`module` "router") or endpoint ("endpoint"), by the
-  // node's coordinates: "router_1_0_2". A traced router's signals are under that scope.
-  static std::string module_name(const char* module, const std::vector<int>& coords);
-  std::string module_name(const char* module, NodeId node) const;
-
   const TreeSet& trees() const { return m_tree_set; }
 
   // The waveforms recorded so far as VCD text (tracing on: config [trace]).
-  std::string trace_vcd() const;
-  bool tracing() const { return m_tracer != nullptr; }
+  std::string trace_vcd() const { return m_trace.vcd(m_clock); }
+  bool tracing() const { return m_trace.on(); }
 
   // Every endpoint stops creating packets from now on.
   void stop_creating();
@@ -85,9 +73,6 @@ class System {
   template <typename RouterShell, typename EndpointShell, typename... ShellArgs>
   void build(const Config& config, TrafficObserver& observer, ShellArgs... endpoint_args);
   std::unique_ptr<CollectiveUnit> collective_unit(NodeId node, const Config& config);
-  std::unique_ptr<RouterTrace> router_trace(NodeId node, const Config& config);
-  std::unique_ptr<PeGroupTrace> pegroup_trace(NodeId node, const Config& config);
-  bool traced(NodeId node) const;
 
   Topology m_topology;
   RouterShared m_router_shared;
@@ -106,8 +91,7 @@ class System {
   std::unique_ptr<LtFabric> m_lt_fabric;          // LT: the fabric the routers call along directly
   std::vector<EndpointCore*> m_endpoints;
   std::vector<std::function<void()>> m_endpoint_wakers;
-  std::unique_ptr<Tracer> m_tracer;  // null: tracing off
-  std::vector<NodeId> m_traced;      // nodes traced, in config order
+  TraceSignals m_trace;  // the names and signals of the waveforms ([trace])
 };
 
 }  // namespace angara

@@ -8,7 +8,7 @@
 #include "models/core/config_error.h"
 #include "models/topology/torus.h"
 #include "platform/config/config_loader.h"
-#include "platform/machine/system.h"
+#include "platform/machine/tree_plan.h"
 
 namespace angara::fuzz {
 namespace {
@@ -75,11 +75,11 @@ LoaderOutcome judge_config_text(const std::string& text, const std::string& orig
   }
   const Config& config = *outcome.config;
   try {
-    if (config.topology.torus()) System::make_trees(config, Torus(config.topology.dims));
+    if (config.topology.torus()) plan_trees(config, Torus(config.topology.dims));
   } catch (const ConfigError& error) {
     return refused(error, text, origin, Verdict::TreeRejected);
   } catch (const std::exception& error) {
-    return failed(escaped(error, "System::make_trees"));
+    return failed(escaped(error, "plan_trees"));
   }
   // config_loader.h promises that the resolved TOML loads back to the same config.
   try {

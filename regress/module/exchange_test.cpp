@@ -1,7 +1,7 @@
 // Sending and receiving at once (Mailbox::exchange, as MPI_Sendrecv), and LT senders of a
 // congested flow finishing when AT's, held back by flit-level flow control, do: with buffers by
 // LT's own back-pressure, without them by pacing a sender by what gets through
-// (PcieEndpoint::reached).
+// (TransmitEngine::reached).
 
 #include <gtest/gtest.h>
 

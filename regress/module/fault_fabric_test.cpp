@@ -18,7 +18,7 @@
 #include "platform/experiments/collective_experiment.h"
 #include "platform/experiments/experiment.h"
 #include "platform/experiments/results_json.h"
-#include "platform/machine/system.h"
+#include "platform/machine/tree_plan.h"
 #include "regress/support/in_mode.h"
 #include "regress/support/isolated.h"
 #include "regress/support/probe_replies.h"
@@ -126,7 +126,7 @@ TEST(FaultFabric, CollectivesOnTreesAroundFailedNodesStayExactInEveryMode) {
 
   const Torus torus({4, 4, 4});
   const FaultMap faults(torus, base.faults, base.sim.seed);
-  const auto trees = System::make_trees(base, torus);
+  const auto trees = plan_trees(base, torus);
   ASSERT_EQ(trees.size(), 4U);
   for (const Tree& tree : trees) {
     SCOPED_TRACE(tree.id);

@@ -7,7 +7,7 @@
 
 #include "models/core/config_error.h"
 #include "platform/config/config_loader.h"
-#include "platform/machine/system.h"
+#include "platform/machine/tree_plan.h"
 
 namespace angara {
 namespace {
@@ -32,7 +32,7 @@ rows = [
 
 std::vector<Tree> trees_of(const std::string& text) {
   const Config c = load_config(text, "test.toml", {});
-  return System::make_trees(c, Torus(c.topology.dims));
+  return plan_trees(c, Torus(c.topology.dims));
 }
 
 // kValid with one piece of text replaced.

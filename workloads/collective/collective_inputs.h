@@ -1,9 +1,9 @@
 #pragma once
 // The numbers a collective operation works on, shared by the hardware experiment
-// (CollectiveWorkload) and the software one (platform/software_experiment), so that both run on
-// exactly the same inputs for the same config and their results can be compared through a digest.
-// The reference reduction is written here on its own, not with the model's reduction code, so a
-// wrong reduction in the model cannot agree with its own check.
+// (CollectiveWorkload) and the software one (platform/experiments/software_experiment.h), so that
+// both run on exactly the same inputs for the same config and their results can be compared through
+// a digest. The reference reduction is written here on its own, not with the model's reduction
+// code, so a wrong reduction in the model cannot agree with its own check.
 
 #include <cstdint>
 #include <span>

@@ -3,7 +3,7 @@
 // output VC and the order of each input VC, [port * VCs + vc], in one array each for the whole
 // fabric, router r's from r * stride on. A packet entering the network asks the cache for those
 // of its whole path; where they are is then arithmetic, not a read of each router on the way
-// (one cache miss after another; docs/PERFORMANCE_HISTORY.md).
+// (one cache miss after another).
 
 #include <cstddef>
 
