@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "collectives/rtl/rtl_reducer.h"
+#include "collectives/rtl/rtl_vcup.h"
 #include "collectives/subnet/pe_group.h"
 #include "collectives/subnet/tree.h"
 #include "models/core/packet_ledger.h"
@@ -19,8 +21,6 @@
 #include "models/fabric/fabric_protocol.h"
 #include "models/router/router_core.h"
 #include "models/router/router_trace.h"
-#include "models/rtl/rtl_reducer.h"
-#include "models/rtl/rtl_vcup.h"
 #include "models/timing/tracer.h"
 #include "models/topology/topology.h"
 #include "platform/config/config.h"

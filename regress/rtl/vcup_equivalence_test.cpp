@@ -20,10 +20,10 @@
 
 #include <systemc>
 
+#include "collectives/rtl/rtl_vcup.h"
 #include "collectives/subnet/collective_node.h"
 #include "models/core/packet_ledger.h"
 #include "models/core/rng.h"
-#include "models/rtl/rtl_vcup.h"
 #include "regress/support/isolated.h"
 
 namespace angara {

@@ -18,11 +18,11 @@
 
 #include <systemc>
 
+#include "collectives/rtl/reducer_pins.h"
+#include "collectives/rtl/rtl_stats.h"
 #include "collectives/subnet/reducer_block.h"
 #include "models/core/params.h"
 #include "models/core/ring_queue.h"
-#include "models/rtl/reducer_pins.h"
-#include "models/rtl/rtl_stats.h"
 #include "models/timing/fabric_clock.h"
 
 namespace angara {

@@ -1,4 +1,4 @@
-#include "models/rtl/rtl_reducer.h"
+#include "collectives/rtl/rtl_reducer.h"
 
 #include <algorithm>
 

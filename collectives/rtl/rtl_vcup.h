@@ -23,12 +23,12 @@
 
 #include <systemc>
 
+#include "collectives/rtl/rtl_stats.h"
+#include "collectives/rtl/vcup_pins.h"
 #include "collectives/subnet/tree.h"
 #include "models/core/params.h"
 #include "models/core/ring_queue.h"
 #include "models/router/router_probe.h"
-#include "models/rtl/rtl_stats.h"
-#include "models/rtl/vcup_pins.h"
 #include "models/timing/fabric_clock.h"
 
 namespace angara {

@@ -1,4 +1,4 @@
-#include "models/rtl/rtl_vcup.h"
+#include "collectives/rtl/rtl_vcup.h"
 
 #include <fmt/format.h>
 
