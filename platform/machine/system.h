@@ -10,8 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "collectives/rtl/rtl_reducer.h"
-#include "collectives/rtl/rtl_vcup.h"
+#include "collectives/rtl/rtl_stats.h"
 #include "collectives/subnet/pe_group.h"
 #include "collectives/subnet/tree.h"
 #include "models/core/packet_ledger.h"
