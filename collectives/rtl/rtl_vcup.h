@@ -14,7 +14,8 @@
 //
 // RTL cycle c is the time from the rising edge at (c - 1/2) periods to the one at (c + 1/2). At
 // (c + 1/4) periods, after the router has acted in cycle c, the transactor reads the RTL's
-// outputs for cycle c and drives its inputs for cycle c, which the edge at (c + 1/2) takes.
+// outputs for cycle c and drives its inputs for cycle c, which the edge at (c + 1/2) takes
+// (GatedClock::Sample::AfterRouter).
 
 #include <cstdint>
 #include <memory>
