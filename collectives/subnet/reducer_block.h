@@ -1,6 +1,6 @@
 #pragma once
 // What the PEGroup asks of its Reducer, so that another implementation can take its place: the
-// C++ Reducer (ModelReducer), or the SystemVerilog one behind its transactor (models/rtl).
+// C++ Reducer (ModelReducer), or the SystemVerilog one behind its transactor (collectives/rtl).
 
 #include <memory>
 

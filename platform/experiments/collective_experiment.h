@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/rtl/rtl_stats.h"
+#include "collectives/rtl/rtl_stats.h"
 #include "platform/config/config.h"
 #include "platform/experiments/run_record.h"
 #include "platform/machine/progress.h"

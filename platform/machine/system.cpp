@@ -15,6 +15,7 @@
 #include "models/router/router_at.h"
 #include "models/router/router_lt.h"
 #include "platform/machine/model_reports.h"
+#include "platform/machine/rtl_blocks.h"
 #include "platform/machine/trace_signals.h"
 #include "platform/machine/tree_plan.h"
 
@@ -27,6 +28,7 @@ System::System(const Config& config, std::vector<std::unique_ptr<TrafficSource>>
       m_clock(config.router.clock_mhz),
       m_sources(std::move(sources)),
       m_trace(config, m_topology) {
+  check_rtl_built(config.rtl);
   report_model_errors_to_systemc();
   if (m_topology.torus()) m_trees = plan_trees(config, torus());
   m_tree_set.fill(nullptr);
@@ -74,11 +76,9 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
         endpoint_args...);
     if constexpr (std::is_same_v<RouterShell, RouterAt>) {
       if (config.rtl.vcup == BlockImpl::Rtl) {
-        auto vcup = std::make_unique<RtlVcUp>(module_name("rtl_vcup", n, m_topology).c_str(),
-                                              "node " + m_topology.format(n), router->core(),
-                                              m_tree_set, m_clock, m_rtl_vcup_stats);
-        router->set_probe(vcup.get());
-        m_modules.push_back(std::move(vcup));
+        m_modules.push_back(make_rtl_vcup(module_name("rtl_vcup", n, m_topology),
+                                          "node " + m_topology.format(n), *router, m_tree_set,
+                                          m_clock, m_rtl_vcup_stats));
       }
     }
     routers.push_back(router.get());
@@ -141,9 +141,9 @@ std::unique_ptr<CollectiveUnit> System::collective_unit(NodeId n, const Config& 
   if (m_trees.empty()) return nullptr;
   std::unique_ptr<ReducerBlock> reducer;
   if (config.rtl.reducer == BlockImpl::Rtl) {
-    reducer = std::make_unique<RtlReducer>(module_name("rtl_reducer", n, m_topology).c_str(),
-                                           "node " + m_topology.format(n), config.collective,
-                                           m_clock, m_rtl_stats);
+    reducer =
+        make_rtl_reducer(module_name("rtl_reducer", n, m_topology), "node " + m_topology.format(n),
+                         config.collective, m_clock, m_rtl_stats);
   }
   auto node = std::make_unique<CollectiveNode>(n, m_tree_set, config.collective, m_pool,
                                                config.sim.mode == SimMode::At, std::move(reducer));

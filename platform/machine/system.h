@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "collectives/rtl/rtl_stats.h"
 #include "collectives/subnet/pe_group.h"
 #include "collectives/subnet/tree.h"
 #include "models/core/packet_ledger.h"
@@ -18,8 +19,6 @@
 #include "models/fabric/ejection_end.h"
 #include "models/fabric/fabric_protocol.h"
 #include "models/router/router_core.h"
-#include "models/rtl/rtl_reducer.h"
-#include "models/rtl/rtl_vcup.h"
 #include "models/topology/topology.h"
 #include "platform/config/config.h"
 #include "platform/machine/trace_signals.h"

@@ -25,6 +25,15 @@ for line in block.group(1).splitlines():
 errors = []
 for layer, deps in arrows.items():
     errors += [f"docs/ARCHITECTURE.md: {layer} -> {d}: no such layer" for d in deps if d not in arrows]
+# The top folders stack in the order they first appear in the block (models, collectives,
+# workloads, platform, sc_main): an arrow never runs from one folder to a later one.
+folders = list(dict.fromkeys(layer.split("/")[0] for layer in arrows))
+for layer, deps in arrows.items():
+    for d in deps:
+        if d in arrows and folders.index(d.split("/")[0]) > folders.index(layer.split("/")[0]):
+            errors.append(f"docs/ARCHITECTURE.md: {layer} -> {d}: an arrow from "
+                          f"{layer.split('/')[0]}/ up to {d.split('/')[0]}/ (the folders stack "
+                          f"{', '.join(folders)})")
 
 
 def below(layer, seen=()):

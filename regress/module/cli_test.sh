@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # angara-sim as a user meets it: results file, determinism, bad-config errors, --help, --version,
 # config, examples.
-# usage: cli_test.sh ANGARA_SIM CONFIGS_DIR
+# usage: cli_test.sh ANGARA_SIM CONFIGS_DIR rtl|no-rtl   (the build's RTL co-simulation, ANGARA_RTL)
 set -u
 sim=$1
 configs=$2
+rtl=$3
 . "$(dirname "$0")/../support/checks.sh"
 quick=(--set sim.warmup_cycles=200 --set sim.measure_cycles=1000 -q)
 
@@ -52,6 +53,24 @@ expect_bad router.deadlock --set router.deadlock=escape
 printf '[router]\nvcs = 2\nmystery = 1\n' > "$work/unknown.toml"
 expect_bad router.mystery "$work/unknown.toml"
 expect_bad missing.toml "$work/missing.toml"
+
+# RTL co-simulation (CMake option ANGARA_RTL): an RTL block runs in a build that has it; without
+# it, a config asking for one is refused as bad config, naming the key and the option.
+if [ "$rtl" = rtl ]; then
+  if "$sim" run --set workload.kind=collective --set workload.op=allreduce \
+       --set workload.repetitions=2 --set 'rtl.reducer="rtl"' -q --out "$work/rtl.json" > /dev/null; then
+    ok
+  else
+    fail "an allreduce with rtl.reducer = \"rtl\" failed in a build with RTL co-simulation"
+  fi
+  grep -A3 '"rtl_reducer_checked"' "$work/rtl.json" | grep -q '"results": [1-9]' && ok \
+    || fail "the RTL Reducer handed off no result: $(cat "$work/rtl.json")"
+else
+  for key in rtl.reducer rtl.vcup; do
+    expect_bad "config key '$key' = \"rtl\": this build has no RTL co-simulation (configure with -DANGARA_RTL=ON; needs verilator)" \
+      --set "$key=\"rtl\""
+  done
+fi
 
 # A usage error is not a config error.
 "$sim" frobnicate > /dev/null 2>&1

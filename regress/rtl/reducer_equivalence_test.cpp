@@ -21,10 +21,10 @@
 
 #include <systemc>
 
+#include "collectives/rtl/rtl_reducer.h"
 #include "collectives/subnet/pe_group.h"
 #include "models/core/packet_ledger.h"
 #include "models/core/rng.h"
-#include "models/rtl/rtl_reducer.h"
 #include "regress/support/isolated.h"
 
 namespace angara {

@@ -20,11 +20,11 @@
 
 #include <systemc>
 
+#include "collectives/rtl/rtl_vcup.h"
 #include "collectives/subnet/collective_node.h"
 #include "models/core/packet_ledger.h"
 #include "models/core/rng.h"
 #include "models/router/at_switch.h"
-#include "models/rtl/rtl_vcup.h"
 #include "regress/support/isolated.h"
 
 namespace angara {

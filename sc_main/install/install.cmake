@@ -1,6 +1,7 @@
 # cmake --install: the headers (include/angara-tlm, included as "models/core/packet.h"), the
 # libraries, both tools, a CMake package (find_package(angara-tlm): angara::tlm, the whole model,
-# and angara::<layer> for each library) and a pkg-config file (angara-tlm.pc).
+# and angara::<layer> for each library) and a pkg-config file (angara-tlm.pc). With RTL
+# co-simulation (ANGARA_RTL) the verilated blocks and their transactors come with them.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -8,15 +9,23 @@ include(CMakePackageConfigHelpers)
 add_library(angara_tlm INTERFACE)
 target_link_libraries(angara_tlm INTERFACE angara_experiments)
 
+# With RTL co-simulation (ANGARA_RTL): the verilated blocks, and angara_rtl, which links them with
+# their transactors (angara_rtl_transactor, a layer's library like the others).
+set(rtl_blocks "")
+set(rtl_libraries "")
+if(ANGARA_RTL)
+  set(rtl_blocks angara_rtl_reducer angara_rtl_vcup)
+  set(rtl_libraries angara_rtl ${rtl_blocks})
+endif()
 get_property(libraries GLOBAL PROPERTY ANGARA_LIBRARIES)
-list(APPEND libraries angara_systemc angara_rtl angara_rtl_reducer angara_rtl_vcup angara_tlm)
+list(APPEND libraries angara_systemc ${rtl_libraries} angara_tlm)
 foreach(library IN LISTS libraries)
   string(REGEX REPLACE "^angara_" "" short ${library})
   set_target_properties(${library} PROPERTIES EXPORT_NAME ${short})
 endforeach()
 
 # verilate() gives its blocks the build's include directories; installed, they need none.
-foreach(block angara_rtl_reducer angara_rtl_vcup)
+foreach(block IN LISTS rtl_blocks)
   get_target_property(dirs ${block} INTERFACE_INCLUDE_DIRECTORIES)
   list(FILTER dirs EXCLUDE REGEX "^/")
   set_target_properties(${block} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${dirs}")
@@ -28,8 +37,17 @@ install(TARGETS ${libraries} EXPORT angara-tlm-targets
 install(TARGETS angara-sim angara-sweep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The link-utilisation plot (docs/STATS.md), as angara-plot-links.
 install(PROGRAMS sc_main/plot_links.py DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME angara-plot-links)
+# Without RTL co-simulation the transactors' headers have no library: only what they compared
+# (rtl_stats.h, which the results carry) is installed of collectives/rtl.
+set(no_rtl_headers "")
+if(NOT ANGARA_RTL)
+  set(no_rtl_headers REGEX "/collectives/rtl/" EXCLUDE)
+  install(FILES collectives/rtl/rtl_stats.h
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/angara-tlm/collectives/rtl)
+endif()
 install(DIRECTORY models collectives workloads platform
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/angara-tlm FILES_MATCHING PATTERN "*.h")
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/angara-tlm FILES_MATCHING PATTERN "*.h"
+        ${no_rtl_headers})
 install(FILES LICENSE README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(EXPORT angara-tlm-targets NAMESPACE angara:: DESTINATION ${config_dir})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/angara-tlm-config.cmake.in

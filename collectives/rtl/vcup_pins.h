@@ -8,13 +8,14 @@
 
 #include <systemc>
 
+#include "collectives/rtl/gated_clock.h"
+
 namespace angara {
 
-struct VcUpPins {
+struct VcUpPins : ClockPins {  // clk and rst first
   template <typename T>
   using Signal = sc_core::sc_signal<T>;
 
-  Signal<bool> clk{"clk"}, rst{"rst"};
   Signal<std::uint32_t> cfg_table_cycles{"cfg_table_cycles"},
       cfg_analysis_cycles{"cfg_analysis_cycles"}, cfg_buffer_flits{"cfg_buffer_flits"},
       cfg_node{"cfg_node"};

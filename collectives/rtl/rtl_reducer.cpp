@@ -1,4 +1,4 @@
-#include "models/rtl/rtl_reducer.h"
+#include "collectives/rtl/rtl_reducer.h"
 
 #include <algorithm>
 
@@ -31,7 +31,8 @@ RtlReducer::RtlReducer(const sc_core::sc_module_name& name, std::string where,
       m_where(std::move(where)),
       m_clock(clock),
       m_stats(stats),
-      m_rtl(make_reducer_rtl("rtl", m_pins)) {
+      m_rtl(make_reducer_rtl("rtl", m_pins)),
+      m_gate(clock, GatedClock::Sample::BeforeRouter, m_pins) {
   params.check_rtl_reducer();
   m_head_cycles = static_cast<std::uint32_t>(params.reducer_cycles);
   m_flit_cycles = static_cast<std::uint32_t>(params.reducer_flit_cycles);
@@ -58,51 +59,26 @@ Reducer::Outcome RtlReducer::add(Packet* packet, const TreeRow& row, Cycle at, C
     m_handoffs.push_back({end, outcome.result->header, outcome.count, outcome.result->data});
   }
   m_busy_until = std::max(m_busy_until, end);
-  if (m_phase == Phase::Stopped) {
-    // Resume the clock at the next rising edge; the RTL is idle, so the edges it missed
-    // would have changed nothing.
-    const std::uint64_t now = sc_core::sc_time_stamp().value();
-    const std::uint64_t period = m_clock.period().value(), half = period / 2;
-    const std::uint64_t next_edge = ((now + half) / period + 1) * period - half;
-    m_wake.notify(sc_core::sc_time::from_value(next_edge - now));
-  }
+  m_gate.wake();
   return outcome;
 }
 
-// Two activations per RTL cycle: the rising edge, then a quarter period later the check of the
-// RTL's outputs and the inputs for the next edge.
+// At each sample point the check of the RTL's outputs and the inputs for the next edge.
 void RtlReducer::tick() {
-  const std::uint64_t period = m_clock.period().value();
-  const auto after = [](std::uint64_t v) { return sc_core::sc_time::from_value(v); };
-  switch (m_phase) {
-    case Phase::Reset:
-      m_pins.rst.write(true);
+  switch (m_gate.step()) {
+    case GatedClock::Step::Reset:
       m_pins.cfg_head_cycles.write(m_head_cycles);
       m_pins.cfg_flit_cycles.write(m_flit_cycles);
-      m_phase = Phase::Edge;
-      next_trigger(after(period - period / 2));  // the edge of cycle 1
       return;
-    case Phase::Edge:
-    case Phase::Stopped:
-      m_pins.clk.write(true);
-      m_phase = Phase::Sample;
-      next_trigger(after(period / 2 - period / 4));
+    case GatedClock::Step::None:
       return;
-    case Phase::Sample:
+    case GatedClock::Step::Sample:
       break;
   }
-  m_pins.clk.write(false);
-  m_pins.rst.write(false);
-  const Cycle c = (sc_core::sc_time_stamp().value() + period / 4) / period;
+  const Cycle c = m_gate.cycle();
   check_outputs(c);
   drive_inputs(c);
-  if (idle(c)) {
-    m_phase = Phase::Stopped;
-    next_trigger(m_wake);
-  } else {
-    m_phase = Phase::Edge;
-    next_trigger(after(period - (period / 2 - period / 4)));
-  }
+  m_gate.run_on(!idle(c));
 }
 
 bool RtlReducer::idle(Cycle c) const {

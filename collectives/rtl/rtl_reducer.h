@@ -9,7 +9,8 @@
 // ModelError naming the node, the signal, the cycle and both values.
 //
 // RTL cycle c starts at the rising edge at (c - 1/2) periods; the transactor reads its outputs
-// and drives its inputs for cycle c at (c - 1/4) periods, before the router acts in cycle c.
+// and drives its inputs for cycle c at (c - 1/4) periods, before the router acts in cycle c
+// (GatedClock::Sample::BeforeRouter).
 
 #include <array>
 #include <cstdint>
@@ -18,11 +19,12 @@
 
 #include <systemc>
 
+#include "collectives/rtl/gated_clock.h"
+#include "collectives/rtl/reducer_pins.h"
+#include "collectives/rtl/rtl_stats.h"
 #include "collectives/subnet/reducer_block.h"
 #include "models/core/params.h"
 #include "models/core/ring_queue.h"
-#include "models/rtl/reducer_pins.h"
-#include "models/rtl/rtl_stats.h"
 #include "models/timing/fabric_clock.h"
 
 namespace angara {
@@ -55,7 +57,6 @@ class RtlReducer : public sc_core::sc_module, public ReducerBlock {
   };
 
   void tick();
-  void edge();
   void check_outputs(Cycle c);
   void check_handoff(Cycle c, const Handoff& h);
   void drive_inputs(Cycle c);
@@ -77,8 +78,7 @@ class RtlReducer : public sc_core::sc_module, public ReducerBlock {
   std::array<std::uint32_t, kMaxTrees> m_issued{};
   std::uint32_t m_head_cycles = 0, m_flit_cycles = 0;
   Cycle m_busy_until = 0;  // the end of the last contribution granted
-  enum class Phase { Reset, Edge, Sample, Stopped } m_phase = Phase::Reset;
-  sc_core::sc_event m_wake;
+  GatedClock m_gate;       // the RTL's clock, run while it has work
 };
 
 }  // namespace angara

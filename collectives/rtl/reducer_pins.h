@@ -8,13 +8,14 @@
 
 #include <systemc>
 
+#include "collectives/rtl/gated_clock.h"
+
 namespace angara {
 
-struct ReducerPins {
+struct ReducerPins : ClockPins {  // clk and rst first
   template <typename T>
   using Signal = sc_core::sc_signal<T>;
 
-  Signal<bool> clk{"clk"}, rst{"rst"};
   Signal<std::uint32_t> cfg_head_cycles{"cfg_head_cycles"}, cfg_flit_cycles{"cfg_flit_cycles"};
 
   Signal<bool> in_valid{"in_valid"}, in_ready{"in_ready"};

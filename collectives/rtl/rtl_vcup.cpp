@@ -1,7 +1,8 @@
-#include "models/rtl/rtl_vcup.h"
+#include "collectives/rtl/rtl_vcup.h"
 
 #include <fmt/format.h>
 
+#include "collectives/rtl/gated_clock.h"
 #include "models/core/config_error.h"
 #include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
@@ -72,8 +73,7 @@ class RtlVcUp::Lane : public sc_core::sc_module {
   RingQueue<Issued> m_issued;  // granted, not yet passed to the RTL
   Cycle m_last_free = 0;       // a free in cycle c shows until the edge after it
   sc_dt::sc_bv<224> m_table;
-  enum class Phase { Reset, Edge, Sample, Stopped } m_phase = Phase::Reset;
-  sc_core::sc_event m_wake;
+  GatedClock m_gate;  // the RTL's clock, run while the VC holds packets
 };
 
 RtlVcUp::Lane::Lane(const sc_core::sc_module_name& name, std::string where, PortId port,
@@ -85,7 +85,8 @@ RtlVcUp::Lane::Lane(const sc_core::sc_module_name& name, std::string where, Port
       m_core(core),
       m_clock(clock),
       m_stats(stats),
-      m_rtl(make_vcup_rtl("rtl", m_pins)) {
+      m_rtl(make_vcup_rtl("rtl", m_pins)),
+      m_gate(clock, GatedClock::Sample::AfterRouter, m_pins) {
   for (int t = 0; t < kMaxTrees; ++t) {
     m_table.range(kRowBits * t + kRowBits - 1, kRowBits * t) = row_bits(trees, core.id(), t);
   }
@@ -111,60 +112,32 @@ void RtlVcUp::Lane::arrival(const Packet& p) {
              "not driven (announced too late)");
   }
   m_held.push_back(h);
-  if (m_phase == Phase::Stopped) {
-    // Resume at the next sample point; the RTL is idle, so the edges it missed changed nothing.
-    const std::uint64_t t = sc_core::sc_time_stamp().value();
-    const std::uint64_t period = m_clock.period().value(), quarter = period / 4;
-    const std::uint64_t next =
-        t <= quarter ? quarter : ((t - quarter + period - 1) / period) * period + quarter;
-    m_phase = Phase::Sample;
-    m_wake.notify(sc_core::sc_time::from_value(next - t));
-  }
+  m_gate.wake();
 }
 
 void RtlVcUp::Lane::grant(const Grant& g) {
   m_issued.push_back({g.start, g.tail_out, g.out_port, g.frees_input});
 }
 
-// Two activations per RTL cycle: the rising edge, and three quarters of a period later the
-// check of the RTL's outputs and the inputs for the next edge.
+// At each sample point the check of the RTL's outputs and the inputs for the next edge.
 void RtlVcUp::Lane::tick() {
-  const std::uint64_t period = m_clock.period().value(), quarter = period / 4;
-  const auto after = [](std::uint64_t v) { return sc_core::sc_time::from_value(v); };
-  switch (m_phase) {
-    case Phase::Reset:
-      m_pins.rst.write(true);
+  switch (m_gate.step()) {
+    case GatedClock::Step::Reset:
       m_pins.cfg_table_cycles.write(static_cast<std::uint32_t>(m_core.shared().coll.table_cycles));
       m_pins.cfg_analysis_cycles.write(
           static_cast<std::uint32_t>(m_core.shared().coll.analysis_cycles));
       m_pins.cfg_buffer_flits.write(static_cast<std::uint32_t>(m_core.shared().coll.buffer_flits));
       m_pins.cfg_node.write(m_core.id());
       m_pins.cfg_table.write(m_table);
-      m_phase = Phase::Edge;
-      next_trigger(after(period / 2));  // the edge that ends cycle 0
       return;
-    case Phase::Edge:
-      m_pins.clk.write(true);
-      m_phase = Phase::Sample;
-      next_trigger(after(period / 2 + quarter));
+    case GatedClock::Step::None:
       return;
-    case Phase::Stopped:  // woken without an arrival: nothing to do
-      next_trigger(m_wake);
-      return;
-    case Phase::Sample:
+    case GatedClock::Step::Sample:
       break;
   }
-  m_pins.clk.write(false);
-  m_pins.rst.write(false);
-  const Cycle c = sc_core::sc_time_stamp().value() / period;
+  const Cycle c = m_gate.cycle();
   sample(c);
-  if (m_held.empty() && m_issued.empty() && m_last_free < c) {
-    m_phase = Phase::Stopped;
-    next_trigger(m_wake);
-  } else {
-    m_phase = Phase::Edge;
-    next_trigger(after(period / 2 - quarter));
-  }
+  m_gate.run_on(!m_held.empty() || !m_issued.empty() || m_last_free >= c);
 }
 
 void RtlVcUp::Lane::sample(Cycle c) {

@@ -14,7 +14,8 @@
 //
 // RTL cycle c is the time from the rising edge at (c - 1/2) periods to the one at (c + 1/2). At
 // (c + 1/4) periods, after the router has acted in cycle c, the transactor reads the RTL's
-// outputs for cycle c and drives its inputs for cycle c, which the edge at (c + 1/2) takes.
+// outputs for cycle c and drives its inputs for cycle c, which the edge at (c + 1/2) takes
+// (GatedClock::Sample::AfterRouter).
 
 #include <cstdint>
 #include <memory>
@@ -23,13 +24,13 @@
 
 #include <systemc>
 
+#include "collectives/rtl/rtl_stats.h"
+#include "collectives/rtl/vcup_pins.h"
 #include "collectives/subnet/tree.h"
 #include "models/core/params.h"
 #include "models/core/ring_queue.h"
 #include "models/router/router_core.h"
 #include "models/router/router_probe.h"
-#include "models/rtl/rtl_stats.h"
-#include "models/rtl/vcup_pins.h"
 #include "models/timing/fabric_clock.h"
 
 namespace angara {

@@ -1,0 +1,66 @@
+#pragma once
+// The clock of a verilated block, run only while its transactor has work for it. The
+// transactor's SC_METHOD asks step() what each activation is for; the clock drives the block's
+// clk and rst pins, wakes the process at each rising edge and at one sample point per cycle,
+// stops when the transactor says the block is idle and starts again at its word. The edges an
+// idle block misses would change nothing, so thousands of RTL blocks beside a machine cost only
+// the cycles they work.
+//
+// RTL cycle c runs from the rising edge at (c - 1/2) periods to the one at (c + 1/2). At the
+// sample point of cycle c the transactor reads the block's outputs for c and drives its inputs
+// for c, which the edge at (c + 1/2) takes: at (c - 1/4) periods, before the router acts in
+// cycle c (Sample::BeforeRouter: the Reducer's hand-off is known before the router can move the
+// result), or at (c + 1/4), after it (Sample::AfterRouter: VCUp sees what the router did in c).
+
+#include <cstdint>
+
+#include <systemc>
+
+#include "models/core/ids.h"
+#include "models/timing/fabric_clock.h"
+
+namespace angara {
+
+// The pins a GatedClock drives, first in every clocked block's pins.
+struct ClockPins {
+  sc_core::sc_signal<bool> clk{"clk"}, rst{"rst"};
+};
+
+class GatedClock {
+ public:
+  enum class Sample { BeforeRouter, AfterRouter };
+  // What an activation of the transactor's process is for.
+  enum class Step {
+    Reset,   // time 0, rst high: drive the block's static inputs
+    Sample,  // cycle()'s sample point: check its outputs, drive its inputs, then run_on()
+    None,    // a rising edge: nothing to do
+  };
+
+  // `pins`: the block's clk and rst, which the clock drives.
+  GatedClock(const FabricClock& clock, Sample sample, ClockPins& pins);
+
+  // The first call of every activation of the transactor's SC_METHOD, whose next trigger it sets.
+  Step step();
+  // The cycle whose sample point this is (after a Step::Sample).
+  Cycle cycle() const { return m_cycle; }
+  // After a sample: `busy` clocks on to the next edge; idle stops the clock until wake().
+  void run_on(bool busy);
+  // The transactor has work: a stopped clock resumes at the first sample point from now, through
+  // its rising edge if that is still to come. A running clock runs on.
+  void wake();
+
+ private:
+  std::uint64_t edge_at(Cycle c) const { return c * m_period - m_period / 2; }  // time units
+  std::uint64_t sample_at(Cycle c) const { return edge_at(c) + m_edge_to_sample; }
+
+  ClockPins& m_pins;
+  std::uint64_t m_period;          // SystemC time units
+  std::uint64_t m_edge_to_sample;  // from a rising edge to its cycle's sample point
+  // The two delays of a running clock: rising edge to sample point, sample point to next edge.
+  sc_core::sc_time m_to_sample, m_to_edge;
+  enum class Phase { Reset, Edge, Sample, Stopped } m_phase = Phase::Reset;  // what comes next
+  Cycle m_cycle = 0;
+  sc_core::sc_event m_wake;
+};
+
+}  // namespace angara

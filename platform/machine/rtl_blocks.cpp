@@ -1,0 +1,25 @@
+#include "platform/machine/rtl_blocks.h"
+
+#include "collectives/rtl/rtl_reducer.h"
+#include "collectives/rtl/rtl_vcup.h"
+#include "models/router/router_at.h"
+
+namespace angara {
+
+void check_rtl_built(const RtlParams&) {}
+
+std::unique_ptr<ReducerBlock> make_rtl_reducer(const std::string& name, const std::string& where,
+                                               const CollectiveParams& params,
+                                               const FabricClock& clock, RtlReducerStats& stats) {
+  return std::make_unique<RtlReducer>(name.c_str(), where, params, clock, stats);
+}
+
+std::unique_ptr<sc_core::sc_module> make_rtl_vcup(const std::string& name, const std::string& where,
+                                                  RouterAt& router, const TreeSet& trees,
+                                                  const FabricClock& clock, RtlVcUpStats& stats) {
+  auto vcup = std::make_unique<RtlVcUp>(name.c_str(), where, router.core(), trees, clock, stats);
+  router.set_probe(vcup.get());
+  return vcup;
+}
+
+}  // namespace angara

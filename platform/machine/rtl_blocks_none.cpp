@@ -1,0 +1,36 @@
+// A build without RTL co-simulation (CMake option ANGARA_RTL off, docs/RTL.md): no RTL block
+// exists, and a config that asks for one is refused before anything is elaborated.
+
+#include "platform/machine/rtl_blocks.h"
+
+#include "models/core/config_error.h"
+
+namespace angara {
+namespace {
+
+[[noreturn]] void refuse(const char* key) {
+  throw ConfigError(key, "\"rtl\"",
+                    "this build has no RTL co-simulation (configure with -DANGARA_RTL=ON; needs "
+                    "verilator)");
+}
+
+}  // namespace
+
+void check_rtl_built(const RtlParams& rtl) {
+  if (rtl.reducer == BlockImpl::Rtl) refuse("rtl.reducer");
+  if (rtl.vcup == BlockImpl::Rtl) refuse("rtl.vcup");
+}
+
+std::unique_ptr<ReducerBlock> make_rtl_reducer(const std::string&, const std::string&,
+                                               const CollectiveParams&, const FabricClock&,
+                                               RtlReducerStats&) {
+  refuse("rtl.reducer");
+}
+
+std::unique_ptr<sc_core::sc_module> make_rtl_vcup(const std::string&, const std::string&, RouterAt&,
+                                                  const TreeSet&, const FabricClock&,
+                                                  RtlVcUpStats&) {
+  refuse("rtl.vcup");
+}
+
+}  // namespace angara
