@@ -54,7 +54,7 @@ Packet* EndpointCore::inject(Cycle now, Cycle horizon) {
     if (m_flow == FlowControl::Holds) start = room(vc, std::max(start, now), front, now);
     if (start >= horizon) return nullptr;
     if (m_flow == FlowControl::Holds) {
-      const HoldCalendar::Claim c = claim(vc, front, start);
+      const BufferClaim c = claim(vc, front, start);
       m_holds[vc].open(start, c.flits, c.lanes, c.step);
       m_room.reset();
     }
@@ -119,14 +119,14 @@ Cycle EndpointCore::next_wakeup(Cycle now) {
     return std::min(next, room(vc_for(front), from, front, now));
   }
   CreditCounter& credits = m_credits[vc_for(front)];
-  const Cycle ready = credits.when(from, front.wire_flits());
+  const Cycle ready = credits.when({from, front.wire_flits()});
   if (ready == kNever) credits.mark_waited_on();  // the credit return will wake us
   return std::min(next, ready);
 }
 
 // What `request` asks of injection VC `vc`'s buffer from `from`: room for its flits (at most the
 // whole buffer), a train's as lanes of its packets, as many as the buffer takes at once.
-HoldCalendar::Claim EndpointCore::claim(VcId vc, const PacketRequest& request, Cycle from) const {
+BufferClaim EndpointCore::claim(VcId vc, const PacketRequest& request, Cycle from) const {
   const int capacity = m_credits[vc].capacity();
   const int packet = std::min(kHeaderFlits + request.data_flits, capacity);
   if (request.train == 1) return {from, packet, packet};

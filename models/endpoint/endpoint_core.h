@@ -69,7 +69,7 @@ class EndpointCore {
   // Takes the queue's front and starts it on the injection channel at `start`.
   Packet* start_packet(Cycle start);
   VcId next_vc() const;
-  HoldCalendar::Claim claim(VcId vc, const PacketRequest& request, Cycle from) const;
+  BufferClaim claim(VcId vc, const PacketRequest& request, Cycle from) const;
   Cycle room(VcId vc, Cycle from, const PacketRequest& request, Cycle now);
   VcId vc_for(const PacketRequest& request) const;
 

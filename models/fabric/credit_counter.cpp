@@ -12,12 +12,12 @@ int CreditCounter::at(Cycle now) {
   return m_available;
 }
 
-Cycle CreditCounter::when(Cycle from, int need) const {
+Cycle CreditCounter::when(const BufferClaim& claim) const {
   int free = m_available;
-  if (free >= need) return from;
+  if (free >= claim.need) return claim.from;
   for (std::size_t i = 0; i < m_pending.size(); ++i) {
     free += m_pending[i].second;
-    if (free >= need) return std::max(from, m_pending[i].first);
+    if (free >= claim.need) return std::max(claim.from, m_pending[i].first);
   }
   return kNever;
 }

@@ -6,6 +6,7 @@
 
 #include "models/core/ids.h"
 #include "models/core/ring_queue.h"
+#include "models/timing/buffer_claim.h"
 
 namespace angara {
 
@@ -17,8 +18,9 @@ class CreditCounter {
 
   // Credits usable at `now` (absorbs the returns that are due).
   int at(Cycle now);
-  // Earliest cycle >= `from` with `need` credits usable, or kNever with what is known now.
-  Cycle when(Cycle from, int need) const;
+  // Earliest cycle >= `claim.from` with `claim.need` credits usable, or kNever with what is
+  // known now.
+  Cycle when(const BufferClaim& claim) const;
   void consume(int flits) { m_available -= flits; }
   // A return of `flits` usable from cycle `at`; returns in cycle order. True if a sender waits.
   bool add(Cycle at, int flits);

@@ -168,7 +168,7 @@ Cycle AtSwitch::next_wakeup(Cycle now) {
     Cycle earliest = kNever;
     m_core.for_each_option(port, *q.packet, q.route, [&](const Option& o) {
       auto& credits = m_credits[index(o.out, o.vc)];
-      const Cycle c = credits.when(std::max(t, m_output_busy[o.out]), o.need);
+      const Cycle c = credits.when({std::max(t, m_output_busy[o.out]), o.need});
       if (c == kNever) credits.mark_waited_on();  // the credit return will wake us
       earliest = std::min(earliest, c);
     });

@@ -27,7 +27,7 @@ void HoldCalendar::forget(Cycle floor) {
                 static_cast<std::size_t>(started - holds.begin()));
 }
 
-Cycle HoldCalendar::earliest_one(const Claim& claim, int capacity) {
+Cycle HoldCalendar::earliest_one(const BufferClaim& claim, int capacity) {
   // One sweep in time order over the holds (kept in order of start) and their releases. It
   // starts at the first hold that reaches past `claim.from`: none before it is still there then
   // (an open one, a packet further up the call that has not left yet, reaches to kNever).
@@ -90,11 +90,11 @@ Cycle HoldCalendar::earliest_one(const Claim& claim, int capacity) {
 
 // The first start at which every lane fits where it would start, beside the lanes before it
 // (not yet in the calendar): lane k needs the room of k more packets.
-Cycle HoldCalendar::earliest_lanes(const Claim& claim, int capacity) {
+Cycle HoldCalendar::earliest_lanes(const BufferClaim& claim, int capacity) {
   Cycle start = claim.from;
   for (int k = 0; k < claim.lanes;) {
     const Cycle offset = static_cast<Cycle>(k) * claim.step;
-    const Claim lane{
+    const BufferClaim lane{
         start + offset, claim.need + k * claim.flits, (k + 1) * claim.flits, claim.span, 1, 0};
     const Cycle at = earliest_one(lane, capacity);
     if (at == kNever) return kNever;

@@ -20,29 +20,17 @@
 
 #include "models/core/ids.h"
 #include "models/core/small_vector.h"
+#include "models/timing/buffer_claim.h"
 
 namespace angara {
 
 class HoldCalendar {
  public:
-  // What a packet asks of the buffer: `need` free flits at its start (its own and any more the
-  // flow-control rule asks for), then room for its `flits` over the `span` cycles it holds them
-  // at least. A train asks that for each of its `lanes`, lane k `k * step` cycles after the
-  // first, beside the lanes before it.
-  struct Claim {
-    Cycle from = 0;
-    int need = 0;
-    int flits = 0;
-    Cycle span = 1;
-    int lanes = 1;
-    Cycle step = 0;
-  };
-
   // The earliest cycle >= `claim.from` at which the buffer of `capacity` flits can take the
   // claim, given the holds known now. Holds that ended at or before `floor` are forgotten first
   // (no packet starts before the current cycle). kNever if only a hold still open could make
   // room.
-  Cycle earliest(const Claim& claim, int capacity, Cycle floor) {
+  Cycle earliest(const BufferClaim& claim, int capacity, Cycle floor) {
     forget(floor);
     // With room for every lane beside all the holds there are, their times do not matter (a
     // buffer is mostly that empty below saturation).
@@ -93,8 +81,8 @@ class HoldCalendar {
     std::uint32_t step;
   };
   // earliest() once the holds ended by the floor are forgotten.
-  Cycle earliest_one(const Claim& claim, int capacity);
-  Cycle earliest_lanes(const Claim& claim, int capacity);
+  Cycle earliest_one(const BufferClaim& claim, int capacity);
+  Cycle earliest_lanes(const BufferClaim& claim, int capacity);
   void open_one(Cycle start, int flits) {
     // In order of start, after those that start at the same cycle (mostly: last).
     m_flits += flits;

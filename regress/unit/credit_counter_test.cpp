@@ -34,13 +34,13 @@ TEST(CreditCounter, WhenIsTheFirstCycleFromWhichTheNeedIsMet) {
   c.add(10, 5);
   c.add(20, 5);
   c.add(30, 7);
-  EXPECT_EQ(c.when(3, 4), 3u);     // already there
-  EXPECT_EQ(c.when(3, 9), 10u);    // with the first return
-  EXPECT_EQ(c.when(3, 14), 20u);   // with the second
-  EXPECT_EQ(c.when(25, 14), 25u);  // not before `from`
-  EXPECT_EQ(c.when(0, 21), 30u);
-  EXPECT_EQ(c.when(0, 22), kNever);  // not with what is known now
-  EXPECT_EQ(c.available(), 4);       // asking absorbs nothing
+  EXPECT_EQ(c.when({3, 4}), 3u);     // already there
+  EXPECT_EQ(c.when({3, 9}), 10u);    // with the first return
+  EXPECT_EQ(c.when({3, 14}), 20u);   // with the second
+  EXPECT_EQ(c.when({25, 14}), 25u);  // not before `from`
+  EXPECT_EQ(c.when({0, 21}), 30u);
+  EXPECT_EQ(c.when({0, 22}), kNever);  // not with what is known now
+  EXPECT_EQ(c.available(), 4);         // asking absorbs nothing
 }
 
 TEST(CreditCounter, OnlyAWaitingSenderIsWokenAndOnlyOnce) {

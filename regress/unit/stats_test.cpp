@@ -181,24 +181,24 @@ TEST(CreditCounter, WhenLooksIntoPendingReturnsWithoutAbsorbingThem) {
   c.add(5, 3);
   c.add(10, 2);
   c.add(12, 5);
-  EXPECT_EQ(c.when(0, 6), 0u);  // enough already
-  EXPECT_EQ(c.when(3, 0), 3u);
-  EXPECT_EQ(c.when(0, 7), 5u);  // needs the return at 5
-  EXPECT_EQ(c.when(0, 9), 5u);
-  EXPECT_EQ(c.when(7, 9), 7u);  // already due by `from`
-  EXPECT_EQ(c.when(0, 10), 10u);
-  EXPECT_EQ(c.when(11, 11), 11u);
-  EXPECT_EQ(c.when(0, 16), 12u);
-  EXPECT_EQ(c.when(0, 17), kNever);  // not even with every known return
-  EXPECT_EQ(c.available(), 6);       // when() is a query
+  EXPECT_EQ(c.when({0, 6}), 0u);  // enough already
+  EXPECT_EQ(c.when({3, 0}), 3u);
+  EXPECT_EQ(c.when({0, 7}), 5u);  // needs the return at 5
+  EXPECT_EQ(c.when({0, 9}), 5u);
+  EXPECT_EQ(c.when({7, 9}), 7u);  // already due by `from`
+  EXPECT_EQ(c.when({0, 10}), 10u);
+  EXPECT_EQ(c.when({11, 11}), 11u);
+  EXPECT_EQ(c.when({0, 16}), 12u);
+  EXPECT_EQ(c.when({0, 17}), kNever);  // not even with every known return
+  EXPECT_EQ(c.available(), 6);         // when() is a query
   EXPECT_EQ(c.at(4), 6);
   c.consume(6);
-  EXPECT_EQ(c.when(4, 1), 5u);
-  EXPECT_EQ(c.when(4, 3), 5u);
-  EXPECT_EQ(c.when(4, 4), 10u);
+  EXPECT_EQ(c.when({4, 1}), 5u);
+  EXPECT_EQ(c.when({4, 3}), 5u);
+  EXPECT_EQ(c.when({4, 4}), 10u);
   EXPECT_EQ(c.at(10), 5);
-  EXPECT_EQ(c.when(10, 5), 10u);
-  EXPECT_EQ(c.when(10, 6), 12u);
+  EXPECT_EQ(c.when({10, 5}), 10u);
+  EXPECT_EQ(c.when({10, 6}), 12u);
 }
 
 TEST(CreditCounter, AddWakesOnlyAfterASenderWaited) {

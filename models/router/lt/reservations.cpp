@@ -50,7 +50,7 @@ LtReservations::Fit LtReservations::fit(OutputRequest& r, Cycle now, int copies)
   LinkCalendar* input = crossbar_input(r.in);
   HoldCalendar& holds = this->holds(r.out, r.vc);
   const int capacity = m_core.buffer_flits(r.out, r.vc);
-  HoldCalendar::Claim claim{0, std::min(r.need, capacity), std::min(r.flits, capacity)};
+  BufferClaim claim{0, std::min(r.need, capacity), std::min(r.flits, capacity)};
   if (r.train > 1) {  // packets that follow one another through the buffer, in lanes
     const Stream s = stream(m_core, r);
     claim = {0, s.packet + (r.need - r.flits), s.packet, 0, s.lanes, s.step};

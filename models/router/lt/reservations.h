@@ -42,7 +42,7 @@ class LtReservations {
   struct Fit {
     Cycle at;
     LinkCalendar::Gap output, input;
-    HoldCalendar::Claim claim;  // flits, train lanes
+    BufferClaim claim;  // flits, train lanes
   };
   Fit fit(OutputRequest& r, Cycle now, int copies);
 
