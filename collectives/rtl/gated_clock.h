@@ -32,24 +32,38 @@ class GatedClock {
   // What an activation of the transactor's process is for.
   enum class Step {
     Reset,   // time 0, rst high: drive the block's static inputs
-    Sample,  // cycle()'s sample point: check its outputs, drive its inputs, then run_on()
+    Sample,  // a cycle's sample point: tick()'s sample()
     None,    // a rising edge: nothing to do
   };
 
   // `pins`: the block's clk and rst, which the clock drives.
   GatedClock(const FabricClock& clock, Sample sample, ClockPins& pins);
 
-  // The first call of every activation of the transactor's SC_METHOD, whose next trigger it sets.
-  Step step();
-  // The cycle whose sample point this is (after a Step::Sample).
-  Cycle cycle() const { return m_cycle; }
-  // After a sample: `busy` clocks on to the next edge; idle stops the clock until wake().
-  void run_on(bool busy);
+  // The body of the transactor's SC_METHOD, whose next trigger it sets: at time 0
+  // `configure()` drives the block's static inputs; at the sample point of each cycle c
+  // `sample(c)` checks the block's outputs and drives its inputs, and returns whether the block
+  // has work on (busy clocks on to the next edge; idle stops the clock until wake()).
+  template <typename Configure, typename SampleFn>
+  void tick(Configure configure, SampleFn sample) {
+    switch (step()) {
+      case Step::Reset:
+        configure();
+        return;
+      case Step::None:
+        return;
+      case Step::Sample:
+        run_on(sample(m_cycle));
+        return;
+    }
+  }
   // The transactor has work: a stopped clock resumes at the first sample point from now, through
   // its rising edge if that is still to come. A running clock runs on.
   void wake();
 
  private:
+  // What this activation is for (sets the next trigger); and the clock after a sample.
+  Step step();
+  void run_on(bool busy);
   std::uint64_t edge_at(Cycle c) const { return c * m_period - m_period / 2; }  // time units
   std::uint64_t sample_at(Cycle c) const { return edge_at(c) + m_edge_to_sample; }
 

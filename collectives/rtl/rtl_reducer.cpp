@@ -65,20 +65,16 @@ Reducer::Outcome RtlReducer::add(Packet* packet, const TreeRow& row, Cycle at, C
 
 // At each sample point the check of the RTL's outputs and the inputs for the next edge.
 void RtlReducer::tick() {
-  switch (m_gate.step()) {
-    case GatedClock::Step::Reset:
-      m_pins.cfg_head_cycles.write(m_head_cycles);
-      m_pins.cfg_flit_cycles.write(m_flit_cycles);
-      return;
-    case GatedClock::Step::None:
-      return;
-    case GatedClock::Step::Sample:
-      break;
-  }
-  const Cycle c = m_gate.cycle();
-  check_outputs(c);
-  drive_inputs(c);
-  m_gate.run_on(!idle(c));
+  m_gate.tick(
+      [&] {
+        m_pins.cfg_head_cycles.write(m_head_cycles);
+        m_pins.cfg_flit_cycles.write(m_flit_cycles);
+      },
+      [&](Cycle c) {
+        check_outputs(c);
+        drive_inputs(c);
+        return !idle(c);
+      });
 }
 
 bool RtlReducer::idle(Cycle c) const {

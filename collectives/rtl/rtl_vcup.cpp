@@ -121,23 +121,19 @@ void RtlVcUp::Lane::grant(const Grant& g) {
 
 // At each sample point the check of the RTL's outputs and the inputs for the next edge.
 void RtlVcUp::Lane::tick() {
-  switch (m_gate.step()) {
-    case GatedClock::Step::Reset:
-      m_pins.cfg_table_cycles.write(static_cast<std::uint32_t>(m_core.shared().coll.table_cycles));
-      m_pins.cfg_analysis_cycles.write(
-          static_cast<std::uint32_t>(m_core.shared().coll.analysis_cycles));
-      m_pins.cfg_buffer_flits.write(static_cast<std::uint32_t>(m_core.shared().coll.buffer_flits));
-      m_pins.cfg_node.write(m_core.id());
-      m_pins.cfg_table.write(m_table);
-      return;
-    case GatedClock::Step::None:
-      return;
-    case GatedClock::Step::Sample:
-      break;
-  }
-  const Cycle c = m_gate.cycle();
-  sample(c);
-  m_gate.run_on(!m_held.empty() || !m_issued.empty() || m_last_free >= c);
+  const CollectiveParams& coll = m_core.shared().coll;
+  m_gate.tick(
+      [&] {
+        m_pins.cfg_table_cycles.write(static_cast<std::uint32_t>(coll.table_cycles));
+        m_pins.cfg_analysis_cycles.write(static_cast<std::uint32_t>(coll.analysis_cycles));
+        m_pins.cfg_buffer_flits.write(static_cast<std::uint32_t>(coll.buffer_flits));
+        m_pins.cfg_node.write(m_core.id());
+        m_pins.cfg_table.write(m_table);
+      },
+      [&](Cycle c) {
+        sample(c);
+        return !m_held.empty() || !m_issued.empty() || m_last_free >= c;
+      });
 }
 
 void RtlVcUp::Lane::sample(Cycle c) {

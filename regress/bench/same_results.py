@@ -59,10 +59,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from compare_builds import RUN_KEYS, results_only  # what two runs of one config may differ in
+
 ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = "same_results.json"
-# What differs between two runs of one config and seed: the time taken, and which build ran.
-RUN_KEYS = {"wall_seconds", "angara_tlm"}
 # The summary line's wall times: "13278 cycles in 0.04 s -> results.json", "...; 0.05 s -> ...".
 WALL = re.compile(r"\b\d+\.\d\d s(?=;| ->|$)", re.MULTILINE)
 TIMEOUT = 600  # seconds a run may take before it counts as failed
@@ -215,14 +215,6 @@ def load_results(path: Path):
     except ValueError as e:
         return None, f"not JSON ({e})"
     return results_only(value), None
-
-
-def results_only(value):
-    if isinstance(value, dict):
-        return {k: results_only(v) for k, v in value.items() if k not in RUN_KEYS}
-    if isinstance(value, list):
-        return [results_only(v) for v in value]
-    return value
 
 
 def shown(value):
