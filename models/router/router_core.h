@@ -5,7 +5,7 @@
 // the output and the buffer behind it, and issuing a copy through one function, issue(), whose
 // booking and hand-on the timing shell supplies. No SystemC and no state between cycles: AT's
 // input FIFOs, credits and round robin are AtSwitch's (at_switch.h), LT's reservations are
-// RouterLt's.
+// LtSwitch's (lt/lt_switch.h).
 //
 // Point-to-point switching is virtual cut-through by default: a packet is forwarded as soon as
 // its head is in, but only when the next buffer has room for all of it (plus the bubble when it
@@ -159,7 +159,7 @@ class RouterCore {
   // on the output, and its time there, booked by the shell no earlier than `input_free`, when
   // the crossbar input is free; the input then carries it until it is out (`input_free` becomes
   // that cycle). The shell then hands it on. Returns the cycle its tail has left. AtSwitch
-  // issues through its allocation, RouterLt every output of a packet in turn.
+  // issues through its allocation, LtSwitch every output of a packet in turn.
   template <IssueShell Shell>
   Cycle issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Route& route, PortId out,
               Cycle& input_free);
@@ -207,7 +207,7 @@ class RouterCore {
   void record_issue(PortId in, VcId in_vc, PortId out, bool last, const Packet& packet,
                     const Route& route, const OutputRequest& request, Cycle start, Cycle tail_out);
 
-  // What a loosely-timed hop touches comes first: 40 bytes, which RouterLt keeps in one line.
+  // What a loosely-timed hop touches comes first: 40 bytes, which LtSwitch keeps in one line.
   NodeId m_id;
   PortId m_local;
   const RouterShared& m_shared;

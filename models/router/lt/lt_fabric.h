@@ -19,7 +19,7 @@
 
 namespace angara {
 
-class RouterLt;
+class LtSwitch;
 
 // The steps planned for one packet's path, which its hops take instead of routing it again. A
 // packet's whole path runs inside one call chain, so the fabric needs one plan at a time; a
@@ -53,13 +53,13 @@ class PlannedPath {
 
 class LtFabric {
  public:
-  // `routers` by router, `endpoints` by node, bound: out[p] of each router to the input of the
-  // router its link port p leads to, its local port to its node's endpoint. `buffers`: model the
-  // buffers behind the outputs (sim.lt_buffers). Hands every router the fabric.
-  LtFabric(std::vector<RouterLt*> routers, std::vector<EjectionEnd*> endpoints,
+  // `switches` by router, `endpoints` by node: link port p of each router leads to the router
+  // the topology says, its local port to its node's endpoint. `buffers`: model the buffers
+  // behind the outputs (sim.lt_buffers). Hands every switch the fabric.
+  LtFabric(std::vector<LtSwitch*> switches, std::vector<EjectionEnd*> endpoints,
            WakeCalendar& calendar, bool buffers);
 
-  RouterLt& router(NodeId r) const { return *m_routers[r]; }
+  LtSwitch& at(NodeId r) const { return *m_switches[r]; }
   // The node end of router `r`'s local port (a fat tree's switch has none).
   EjectionEnd* endpoint(NodeId r) const {
     return r < m_endpoints.size() ? m_endpoints[r] : nullptr;
@@ -73,7 +73,7 @@ class LtFabric {
   const RouteStep* planned_step(const Packet& packet) { return m_plan.take(packet); }
 
  private:
-  std::vector<RouterLt*> m_routers;
+  std::vector<LtSwitch*> m_switches;
   std::vector<EjectionEnd*> m_endpoints;
   WakeCalendar& m_calendar;
   std::unique_ptr<LtBuffers> m_buffers;
