@@ -50,8 +50,10 @@ void RouterAt::evaluate() {
     // Credits first: the upstream reads the VC the packet held here, before forward() changes it.
     // A worm's tail leaves later: worm_tail_left() returns them then.
     if (g.frees_input && g.in_port != m_core.pegroup_port() && g.tail_out != kNever) {
-      return_upstream(g.in_port, Credit{packet.header.vc, packet.wire_flits()},
-                      g.tail_out + m_core.timing(g.in_port).latency);
+      FabricPayload credit{nullptr, Credit{packet.header.vc, packet.wire_flits()}};
+      tlm::tlm_phase end_req = tlm::END_REQ;
+      sc_core::sc_time credit_delay = m_clock.until(g.tail_out + m_core.timing(g.in_port).latency);
+      in[g.in_port]->nb_transport_bw(credit, end_req, credit_delay);
     }
     if (g.out_port == m_core.pegroup_port()) continue;  // handed over by run_pegroup() below
     m_core.forward(packet, g);
