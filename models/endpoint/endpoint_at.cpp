@@ -45,7 +45,7 @@ tlm::tlm_sync_enum EndpointAt::nb_transport_bw(int /*port*/, FabricPayload& payl
 void EndpointAt::evaluate() {
   const Cycle now = m_clock.now();
   if (Packet* packet = m_core.inject(now, now + 1)) {
-    FabricPayload payload{packet};
+    FabricPayload payload{packet, {}};
     tlm::tlm_phase begin_req = tlm::BEGIN_REQ;
     sc_core::sc_time delay = m_clock.until(packet->head_at);
     inject[0]->nb_transport_fw(payload, begin_req, delay);

@@ -57,7 +57,7 @@ void RouterAt::evaluate() {
     }
     if (g.out_port == m_core.pegroup_port()) continue;  // handed over by run_pegroup() below
     m_core.forward(packet, g);
-    FabricPayload payload{&packet};
+    FabricPayload payload{&packet, {}};
     tlm::tlm_phase begin_req = tlm::BEGIN_REQ;
     sc_core::sc_time head_delay = m_clock.until(packet.head_at);
     out[g.out_port]->nb_transport_fw(payload, begin_req, head_delay);

@@ -1,8 +1,9 @@
 #pragma once
 // The loosely-timed fabric as one object, which the machine owns once the sockets are bound: its
 // routers and the node ends of their local ports, the machine's wake-up calendar, the buffers of
-// every router (sim.lt_buffers), and the path planned for the packet entering the network now.
-// A hop calls the next router directly (the call its bound socket would make), and a packet
+// every router (sim.lt_buffers), the path planned for the packet entering the network now, and
+// the steps its hops have left (path_step.h). A hop goes on to the next router's switch directly
+// (where its bound socket would call), and a packet
 // entering the network has its path planned and what the path reads fetched from memory at once
 // (plan()) instead of one cache miss after another.
 
@@ -14,6 +15,7 @@
 #include "models/core/packet.h"
 #include "models/fabric/ejection_end.h"
 #include "models/router/lt/lt_buffers.h"
+#include "models/router/lt/path_step.h"
 #include "models/routing/network_routing.h"
 #include "models/timing/wake_calendar.h"
 
@@ -71,6 +73,9 @@ class LtFabric {
   void plan(NodeId from, const PacketHeader& header);
   // The next planned step of `packet`'s path, if it is the packet last planned.
   const RouteStep* planned_step(const Packet& packet) { return m_plan.take(packet); }
+  // The steps the hops of the paths being booked have left, and the copies (path_step.h).
+  std::vector<PathStep>& chain() { return m_chain; }
+  std::vector<Copies>& copies() { return m_copies; }
 
  private:
   std::vector<LtSwitch*> m_switches;
@@ -78,6 +83,8 @@ class LtFabric {
   WakeCalendar& m_calendar;
   std::unique_ptr<LtBuffers> m_buffers;
   PlannedPath m_plan;
+  std::vector<PathStep> m_chain;
+  std::vector<Copies> m_copies;
 };
 
 }  // namespace angara

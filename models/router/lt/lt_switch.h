@@ -16,6 +16,7 @@
 #include "models/fabric/ejection_end.h"
 #include "models/router/lt/input_order.h"
 #include "models/router/lt/lt_fabric.h"
+#include "models/router/lt/path_step.h"
 #include "models/router/lt/reservations.h"
 #include "models/router/router_core.h"
 #include "models/timing/wake_calendar.h"
@@ -33,8 +34,9 @@ class LtSwitch : private WakeCalendar::Sleeper {
   // end of its local port, the calendar for the PEGroup's timer, and with buffers its share of
   // them (without: only the channels are booked).
   void set_fabric(LtFabric& fabric);
-  // Takes `packet` in at input `port` (a whole path runs at one cycle, `now`) and returns the
-  // cycle it has left its input buffer here (with buffers; else its ready cycle).
+  // Takes `packet` in at input `port` and books its path from here to its end (a whole path
+  // runs at one cycle, `now`, as a loop: path_step.h); returns the cycle it has left its input
+  // buffer here (with buffers; else its ready cycle).
   Cycle hop(PortId port, Packet& packet, Cycle now);
   bool buffers() const { return m_order != nullptr; }
 
@@ -48,11 +50,53 @@ class LtSwitch : private WakeCalendar::Sleeper {
   }
 
  private:
-  // Sends `packet` from input `port` to every output of `route`, from cycle `ready` on; returns
-  // the cycle the tails of all its copies have left.
-  Cycle pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready, Cycle now);
-  // Carries out a copy RouterCore::issue() has booked (the packet may be recycled after this).
-  void hand_on(const Grant& grant, Cycle now);
+  // Where a path goes on: `packet` into switch `sw`'s input `port`; none: the path has ended.
+  struct Onward {
+    LtSwitch* sw = nullptr;
+    PortId port = 0;
+    Packet* packet = nullptr;
+  };
+  // What a hop knows of the packet's arrival that its last step needs.
+  struct Arrival {
+    InputOrder* order;  // with buffers
+    Cycle at;
+    bool to_pegroup;
+  };
+
+  // A hop up to where the packet goes on, its remaining steps left on the chain; `left` as
+  // pass()'s.
+  Onward arrive(PortId port, Packet& packet, Cycle now, Cycle& left);
+  // Books `packet`'s copies from input `port` to every output of `route`, from cycle `ready` on,
+  // one after another, and hands each on; the last one's hand-on is where the path goes on.
+  // `left`: the cycle the tails of the copies handed on have left, unless steps left on the chain
+  // say it; `arrival`: the hop's (none for the PEGroup's sends).
+  Onward pass(PortId port, Packet& packet, RouterCore::Route route, Cycle ready, Cycle now,
+              Cycle& left, const Arrival* arrival);
+  // pass() and the path beyond it to its end: the cycle the tails of all its copies have left.
+  Cycle pass_whole(PortId port, Packet& packet, RouterCore::Route route, Cycle ready, Cycle now);
+  // Books `copies` from the next on: its path, with what it leaves to do on the chain.
+  Onward issue_copies(Copies& copies, Cycle now, Cycle& left);
+  // Hands on a booked copy, the copies before it having left `free`: to the next switch, as the
+  // path's next hop (with `arrival`, the hop's last copy: the hop's steps left as one), or here.
+  // `skip`: leave no step that only says when the copy has left, no one asks (no buffers).
+  Onward hand_on(const RouterCore::IssuedCopy& copy, Cycle free, const Arrival* arrival, bool skip,
+                 Cycle now);
+
+  // Runs the path from `onward` to its end, and the steps left on the chain above `base` (with
+  // the paths they go on to), starting from `left`, what the last hop's copies left; returns
+  // what the first step leaves.
+  Cycle run(Onward onward, std::size_t base, Cycle left, Cycle now);
+  // The last step on the chain (path_step.h), popped: given in `left` what the path beyond it
+  // left, and returned there what it leaves; the path goes on where its copies do.
+  Onward finish(const PathStep& step, Cycle& left, Cycle now);
+  void push_arrived(const Arrival* arrival);
+  // What every hand-on to an output does first: the copy leaves this router.
+  void leave(const Grant& grant);
+  // With buffers: the hold behind output `port`'s VC `vc` ends; the packet has left the buffer
+  // there at `left`.
+  void close_hold(PortId port, VcId vc, Cycle left);
+  // The PEGroup takes a copy; its sends go on (the last one's path left to the caller).
+  Onward into_pegroup(const Grant& grant, Cycle now);
   void send(const CollectiveSend& send, Cycle now);
   // With buffers: the PEGroup's sends whose cycle at the crossbar input has come, booked.
   void send_due(Cycle now);
@@ -61,8 +105,7 @@ class LtSwitch : private WakeCalendar::Sleeper {
   // The input port of the switch that link port `port` leads to.
   PortId next_input(PortId port) const;
 
-  // RouterCore::issue()'s view of this switch: a copy booked in its reservations, handed on at
-  // once.
+  // RouterCore::start_issue()'s view of this switch: a copy booked in its reservations.
   struct Issue {
     LtSwitch& sw;
     Cycle now;
@@ -76,7 +119,6 @@ class LtSwitch : private WakeCalendar::Sleeper {
       if (r.train == 1) return lt.book(r, now, 1, 0, starts);
       return lt.book(r, now, copies(), sw.m_core.tail_floor(r.in, r.out, packet), starts);
     }
-    void hand_on(const Grant& grant) { sw.hand_on(grant, now); }
   };
 
   // What a hop touches: the first line of these (a fat tree's switch also the second), a line of
