@@ -17,6 +17,7 @@
 #include "models/core/config_error.h"
 #include "platform/config/config_keys.h"
 #include "platform/config/config_values.h"
+#include "platform/config/utf8_strings.h"
 
 namespace angara {
 namespace {
@@ -190,6 +191,7 @@ Config load_config(const std::string& toml_text, const std::string& origin,
                       std::string(error.description()));
   }
   for (const auto& text : overrides) apply_override(root, text);
+  check_utf8_strings(root);
   Config config;
   read_root(config, root);
   config.validate();

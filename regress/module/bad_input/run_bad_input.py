@@ -74,6 +74,8 @@ def run_case(case, tools, here):
     with tempfile.TemporaryDirectory(prefix="bad_input_") as tmp:
         make_fixtures(tmp)
         words = shlex.split(case["args"].replace("{tmp}", tmp).replace("{here}", here))
+        # {xff}: the byte 0xff, which is not UTF-8 (the arguments reach the program as bytes).
+        words = [w.replace("{xff}", "\udcff") for w in words]
         command = [tools[case["tool"]]] + words
         try:
             done = subprocess.run(
