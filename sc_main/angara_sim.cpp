@@ -224,7 +224,8 @@ int vcd_diff(int argc, char** argv) {
       "Compares two VCD files signal by signal (by full name, e.g. router_0_0_0.vcup_xp.stage).\n"
       "Exit status 0: the same signals with the same changes; 4: they differ, and the first\n"
       "difference is printed: the signal that differs first in time, the time and both values,\n"
-      "or the signals one file has and the other lacks; 1: usage; 2: a file cannot be read.\n";
+      "or the signals one file has and the other lacks; 1: usage; 2: a file cannot be read or\n"
+      "parsed (a directory, a FIFO, a file cut short, a width or value it does not take).\n";
   try {
     po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(),
               vm);
@@ -242,8 +243,13 @@ int vcd_diff(int argc, char** argv) {
     const std::string path = vm[i == 0 ? "expected" : "actual"].as<std::string>();
     try {
       vcd[i] = angara::read_vcd(path);
+    } catch (const angara::ConfigError& e) {
+      std::cerr << "angara-sim vcd-diff: " << (i == 0 ? "EXPECTED" : "ACTUAL") << ": " << e.what()
+                << '\n';
+      return kBadConfig;
     } catch (const std::exception& e) {
-      std::cerr << "angara-sim vcd-diff: file '" << path << "': " << e.what() << '\n';
+      std::cerr << "angara-sim vcd-diff: " << (i == 0 ? "EXPECTED" : "ACTUAL") << " file '" << path
+                << "': " << e.what() << '\n';
       return kBadConfig;
     }
   }
