@@ -15,7 +15,6 @@
 #include "models/core/packet_ledger.h"
 #include "platform/config/config_loader.h"
 #include "platform/experiments/diagram.h"
-#include "platform/experiments/network_stats.h"
 #include "platform/experiments/partition_run.h"
 #include "platform/experiments/registry.h"
 #include "platform/experiments/results_json.h"
@@ -116,8 +115,8 @@ int run(int argc, char** argv) {
     const std::string out = vm["out"].template as<std::string>();
     // Before the run: a target that must not be written, or two outputs naming one file.
     std::vector<std::pair<std::string, std::filesystem::path>> outputs{{"--out", out}};
-    for (const std::string& extension : angara::network_stats_extensions(config)) {
-      outputs.emplace_back(fmt::format("--out (its {} file, [stats])", extension),
+    for (const std::string& extension : angara::side_file_extensions(config)) {
+      outputs.emplace_back(fmt::format("--out (its {} file)", extension),
                            std::filesystem::path(out).replace_extension(extension));
     }
     if (config.trace.on()) {

@@ -6,27 +6,19 @@
 
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "models/core/config_error.h"
 #include "models/core/input_file.h"
+#include "regress/support/file_checks.h"
 
 namespace angara {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string refusal(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::refusal;
 
 class InputFileTest : public ::testing::Test {
  protected:
