@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 #include <boost/program_options.hpp>
 #include <deque>
-#include <fstream>
 #include <iostream>
 
 #include "models/core/config_error.h"
+#include "platform/files/output_file.h"
 #include "platform/sweep/slurm_job.h"
 #include "platform/sweep/sweep_collect.h"
 #include "platform/sweep/sweep_plan.h"
@@ -100,7 +100,8 @@ int run_command(int argc, char** argv) {
   if (!parse(c, argc, argv, "run", -1)) return kOk;
   const auto files = c.vm["input"].as<std::vector<std::string>>();
   const fs::path out = c.vm["out"].as<std::string>();
-  // Every sweep file is read before any point directory is made: bad input changes nothing.
+  // Every sweep file is read and every directory checked before any is made: bad input changes
+  // nothing.
   std::vector<angara::SweepPlan> plans;
   plans.reserve(files.size());
   for (const auto& file : files) plans.push_back(angara::load_sweep(file));
@@ -108,9 +109,12 @@ int run_command(int argc, char** argv) {
   std::vector<angara::PointDir> points;
   for (std::size_t i = 0; i < files.size(); ++i) {
     const auto& dir = dirs.emplace_back(files.size() == 1 ? out : out / fs::path(files[i]).stem());
-    fs::create_directories(dir.root());
-    dir.prepare(plans[i]);
-    for (auto& point : angara::sweep_points(dir)) points.push_back(std::move(point));
+    angara::check_output_path("--out", dir.root() / "manifest.json");
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    fs::create_directories(dirs[i].root());
+    dirs[i].prepare(plans[i]);
+    for (auto& point : angara::sweep_points(dirs[i])) points.push_back(std::move(point));
   }
   const auto r =
       angara::run_points(points, c.vm["jobs"].as<int>(), angara::sibling_executable("angara-sim"));
@@ -146,6 +150,7 @@ int slurm_command(int argc, char** argv) {
     }
   }
   const angara::SweepDir dir(fs::absolute(c.vm["out"].as<std::string>()));
+  angara::check_output_path("--out", dir.root() / "manifest.json");
   fs::create_directories(dir.root());
   dir.prepare(plan);
   const auto script = angara::write_sbatch(dir.root(), static_cast<int>(plan.points.size()),
@@ -187,7 +192,7 @@ int collect_command(int argc, char** argv) {
   const angara::SweepDir dir(input(c));
   const auto table = angara::collect(dir);
   const fs::path csv = dir.root() / "results.csv";
-  std::ofstream(csv) << table.csv();
+  angara::write_file(table.csv(), csv, "DIR (its results.csv)");
   const int status = table.column("status");
   const auto ok = std::count_if(table.rows.begin(), table.rows.end(),
                                 [&](const auto& row) { return row[status] == "ok"; });

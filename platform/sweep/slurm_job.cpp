@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 #include <cstdio>
-#include <fstream>
+#include <sstream>
 #include <stdexcept>
+
+#include "platform/files/output_file.h"
 
 namespace angara {
 
@@ -15,7 +17,7 @@ fs::path write_sbatch(const fs::path& dir, int points, const SlurmOptions& optio
   const int tasks = (points + options.chunk - 1) / options.chunk;
   fs::create_directories(root / "slurm");
   fs::path script = root / "sweep.sbatch";
-  std::ofstream out(script);
+  std::ostringstream out;
   out << "#!/bin/bash\n"
       << "#SBATCH --job-name=angara-sweep\n"
       << fmt::format("#SBATCH --array=0-{}\n", tasks - 1)
@@ -27,7 +29,7 @@ fs::path write_sbatch(const fs::path& dir, int points, const SlurmOptions& optio
   out << fmt::format("# {} points, {} per task\n", points, options.chunk)
       << fmt::format("exec '{}' task '{}' --index \"$SLURM_ARRAY_TASK_ID\" --chunk {}\n",
                      fs::absolute(sweep_exe).string(), root.string(), options.chunk);
-  if (!out) throw std::runtime_error("cannot write " + script.string());
+  write_file(out.str(), script, "--out (its sweep.sbatch)");
   return script;
 }
 

@@ -4,11 +4,12 @@
 #include <fmt/ranges.h>
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "models/core/config_error.h"
+#include "models/core/input_file.h"
+#include "platform/files/output_file.h"
 
 namespace angara {
 namespace {
@@ -93,9 +94,8 @@ SweepTable collect(const SweepDir& dir) {
     std::map<std::string, std::string> values;
     const fs::path file = dir.point(p["name"]) / "results.json";
     if (fs::exists(file)) {
-      std::ifstream in(file);
       std::vector<std::pair<std::string, std::string>> flat;
-      flatten(Json::parse(in), "", flat);
+      flatten(Json::parse(read_regular_file(file)), "", flat);
       for (const auto& [k, v] : flat) {
         if (std::find(fields.begin(), fields.end(), k) == fields.end()) fields.push_back(k);
         values[k] = v;
@@ -166,6 +166,11 @@ void plot(const SweepTable& table, const PlotRequest& request) {
     throw ConfigError("-o", request.output.string(),
                       "the figure must be a .png, .svg or .pdf file");
   }
+  const fs::path base = fs::path(request.output).replace_extension();
+  // The figure is gnuplot's to write, after its data and script: all three checked first.
+  check_output_paths({{"-o", request.output},
+                      {"-o (its .dat data file)", base.string() + ".dat"},
+                      {"-o (its .gp script)", base.string() + ".gp"}});
   // Points at one x on one line must not differ in another axis: the line would zig-zag.
   std::map<std::pair<std::string, std::string>, const std::vector<std::string>*> first;
   for (const auto& row : table.rows) {
@@ -203,8 +208,7 @@ void plot(const SweepTable& table, const PlotRequest& request) {
                       "nothing to plot");
   }
 
-  const fs::path base = fs::path(request.output).replace_extension();
-  std::ofstream data(base.string() + ".dat");
+  std::ostringstream data;
   // Block 2i: series i's points; block 2i + 1: its saturated ones.
   for (const auto& key : order) {
     for (auto* points : {&lines[key], &marked[key]}) {
@@ -215,8 +219,8 @@ void plot(const SweepTable& table, const PlotRequest& request) {
       data << "\n\n";
     }
   }
-  data.close();
-  std::ofstream script(base.string() + ".gp");
+  write_file(data.str(), base.string() + ".dat", "-o (its .dat data file)");
+  std::ostringstream script;
   script << (ext == ".png"   ? "set terminal pngcairo size 960,640 font 'sans,11'\n"
              : ext == ".svg" ? "set terminal svg size 960,640 dynamic font 'sans,11'\n"
                              : "set terminal pdfcairo size 7in,4.6in font 'sans,9'\n");
@@ -241,7 +245,7 @@ void plot(const SweepTable& table, const PlotRequest& request) {
   }
   if (!marked.empty()) script << ", \\\n     NaN with points pt 6 ps 2 lc black title 'saturated'";
   script << "\n";
-  script.close();
+  write_file(script.str(), base.string() + ".gp", "-o (its .gp script)");
   const std::string command = fmt::format("gnuplot '{}.gp'", base.string());
   if (std::system(command.c_str()) != 0) {
     throw std::runtime_error("gnuplot failed (is it installed? apt-get install gnuplot-nox): " +

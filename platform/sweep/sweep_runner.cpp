@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,31 +17,27 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "models/core/config_error.h"
 #include "models/core/duration_text.h"
+#include "models/core/input_file.h"
 #include "platform/config/config_loader.h"
+#include "platform/files/output_file.h"
 
 namespace angara {
 namespace {
 
 namespace fs = std::filesystem;
 
+// The sweep's own files (point configs, logs, markers) are read back and rewritten by it.
 std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return read_regular_file(path);
 }
 
 void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path.string());
+  write_file(text, path, "--out (the sweep directory)");
 }
 
 }  // namespace
@@ -65,14 +62,20 @@ double share_done(const std::string& log) {
 
 namespace {
 
-// The end of a running point's log, where its last progress line is.
+// The end of a point's log (its last 4 KiB), where its last progress line and a failure's last
+// words are; "" for anything but a regular file, opened without waiting.
 std::string log_end(const fs::path& path) {
-  std::ifstream in(path, std::ios::ate);
-  const auto size = static_cast<std::streamoff>(in.tellg());
-  in.seekg(std::max<std::streamoff>(0, size - 4096));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  constexpr off_t kTail = 4096;
+  std::string text;
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);  // a FIFO never waits
+  struct stat s {};
+  if (fd >= 0 && fstat(fd, &s) == 0 && S_ISREG(s.st_mode)) {
+    text.resize(kTail);
+    const ssize_t n = pread(fd, text.data(), text.size(), std::max<off_t>(0, s.st_size - kTail));
+    text.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+  }
+  if (fd >= 0) close(fd);
+  return text;
 }
 
 // Starts `sim run config.toml --out results.json` in the point's directory; its progress lines
@@ -81,7 +84,9 @@ pid_t start_point(const fs::path& sim, const fs::path& dir) {
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid > 0) return pid;
-  const int log = open((dir / "run.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  // Never through a link planted at its name; a FIFO there fails the open instead of waiting.
+  const int log = open((dir / "run.log").c_str(),
+                       O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
   if (log >= 0) {
     dup2(log, STDOUT_FILENO);
     dup2(log, STDERR_FILENO);
@@ -284,8 +289,8 @@ RunReport run_points(const std::vector<PointDir>& points, int jobs, const fs::pa
 namespace {
 
 bool saturated(const PointDir& point) {
-  std::ifstream in(point.path() / "results.json");
-  const auto results = nlohmann::json::parse(in, nullptr, false);
+  const auto results =
+      nlohmann::json::parse(read_text(point.path() / "results.json"), nullptr, false);
   return results.is_object() && results.value("saturated", false);
 }
 
@@ -368,7 +373,7 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
       std::string why = WIFEXITED(status) ? fmt::format("exit status {}", WEXITSTATUS(status))
                                           : fmt::format("killed by signal {}", WTERMSIG(status));
       if (WIFEXITED(status) && WEXITSTATUS(status) == 0) why += " but no results.json";
-      const std::string log = log_tail(read_text(point.path() / "run.log"), 10);
+      const std::string log = log_tail(log_end(point.path() / "run.log"), 10);
       // A failure is recorded whatever its log holds (nothing, when the point died at once),
       // and the sweep goes on with the other points.
       try {
