@@ -8,16 +8,19 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "platform/config/config_loader.h"
+#include "regress/fuzz/command_mutator.h"
 #include "regress/fuzz/config_mutator.h"
 #include "regress/fuzz/crash_report.h"
 #include "regress/fuzz/loader_verdict.h"
 #include "regress/fuzz/sim_probe.h"
+#include "regress/fuzz/tool_run.h"
 
 namespace angara::fuzz {
 namespace {
@@ -35,6 +38,39 @@ const std::string kFatTreeSeed = "[topology]\nkind = \"fat_tree\"\nk = 2\nlevels
 
 ConfigMutator mutator() {
   return ConfigMutator({{"tree", kTreeSeed}, {"fat_tree", kFatTreeSeed}}, config_to_toml(Config{}));
+}
+
+TEST(CommandMutator, AMutantIsAFunctionOfSeedAndIndexAloneAndChangesItsSeed) {
+  const CommandMutator commands(
+      {{"sim", {"run", "config.toml", "--set", "a.b=1", "--out", "r.json"}},
+       {"sweep", {"plan", "sweep.toml"}}});
+  std::set<std::string> seen;
+  for (std::uint64_t i = 0; i < 200; ++i) {
+    const CommandMutant a = commands.make(7, i);
+    const CommandMutant b = commands.make(7, i);
+    EXPECT_EQ(a.command.words, b.command.words) << "mutant " << i;
+    EXPECT_FALSE(a.steps.empty()) << "mutant " << i;
+    std::string line = a.command.tool;
+    for (const auto& word : a.command.words) line += " " + word;
+    seen.insert(line);
+  }
+  EXPECT_GT(seen.size(), 150u);  // mutants differ from one another
+}
+
+TEST(ToolRun, ASignalAndAHangAreToldApartFromAnExitStatus) {
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  const ToolRun exits =
+      run_tool({"/bin/sh", "-c", "echo said; exit 2"}, dir, 10, "tool_run_test.log");
+  EXPECT_EQ(abnormal_end(exits, 10), "");
+  EXPECT_EQ(exits.status, 2);
+  EXPECT_NE(exits.tail.find("said"), std::string::npos);
+  const ToolRun killed = run_tool({"/bin/sh", "-c", "kill -SEGV $$"}, dir, 10, "tool_run_test.log");
+  EXPECT_EQ(killed.signal, SIGSEGV);
+  EXPECT_NE(abnormal_end(killed, 10).find("signal"), std::string::npos);
+  const ToolRun hangs = run_tool({"/bin/sh", "-c", "sleep 30"}, dir, 0.2, "tool_run_test.log");
+  EXPECT_TRUE(hangs.timed_out);
+  EXPECT_NE(abnormal_end(hangs, 0.2).find("hang"), std::string::npos);
+  std::filesystem::remove(dir + "/tool_run_test.log");
 }
 
 TEST(ConfigMutator, AMutantIsAFunctionOfSeedAndIndexAlone) {
