@@ -6,13 +6,14 @@
 #include <fmt/format.h>
 #include <boost/program_options.hpp>
 #include <deque>
-#include <fstream>
 #include <iostream>
 
 #include "models/core/config_error.h"
 #include "platform/sweep/slurm_job.h"
 #include "platform/sweep/sweep_collect.h"
+#include "platform/sweep/sweep_files.h"
 #include "platform/sweep/sweep_plan.h"
+#include "platform/sweep/sweep_plot.h"
 #include "platform/sweep/sweep_runner.h"
 #include "platform/version/version.h"
 
@@ -66,6 +67,13 @@ bool parse(Command& c, int argc, char** argv, const char* name, int inputs = 1) 
 
 std::string input(const Command& c) {
   return c.vm["input"].as<std::vector<std::string>>().front();
+}
+
+// --chunk: points per Slurm array task.
+int chunk(const Command& c) {
+  return angara::parse_count("--chunk", c.vm["chunk"].as<std::string>(), 1,
+                             static_cast<long long>(angara::kMaxSweepPoints),
+                             "points per array task");
 }
 
 int plan_command(int argc, char** argv) {
@@ -123,29 +131,23 @@ int slurm_command(int argc, char** argv) {
                           "the sweep directory (on a file system the nodes share)")(
       "partition,p", po::value<std::string>()->default_value(""), "Slurm partition")(
       "time,t", po::value<std::string>()->default_value(""), "time limit per array task")(
-      "chunk,k", po::value<int>()->default_value(1), "points per array task")(
+      "chunk,k", po::value<std::string>()->default_value("1"), "points per array task")(
       "sbatch", po::value<std::vector<std::string>>()->default_value({}, ""),
       "one more sbatch option for the script, e.g. --sbatch=--mem=4G --sbatch=--account=A "
       "(repeatable; give it with '=')")("dry-run", "write the sbatch script, do not submit it")(
       "collect", "also submit `angara-sweep collect DIR` to run when the array has ended")(
       "wait", "wait until the whole array has finished (sbatch --wait)");
   if (!parse(c, argc, argv, "slurm")) return kOk;
-  const auto plan = angara::load_sweep(input(c));
   angara::SlurmOptions options;
   options.partition = c.vm["partition"].as<std::string>();
   options.time = c.vm["time"].as<std::string>();
-  options.chunk = c.vm["chunk"].as<int>();
+  options.chunk = chunk(c);
   options.wait = c.vm.count("wait") > 0;
-  if (options.chunk < 1)
-    throw angara::ConfigError("--chunk", std::to_string(options.chunk), "must be at least 1");
   options.extra = c.vm["sbatch"].as<std::vector<std::string>>();
-  for (const auto& option : options.extra) {
-    if (option.empty() || option.front() != '-' || option.find('\n') != std::string::npos) {
-      throw angara::ConfigError("--sbatch", option,
-                                "an sbatch option such as --mem=4G, one line, starting with '-'");
-    }
-  }
+  angara::validate(options);
   const angara::SweepDir dir(fs::absolute(c.vm["out"].as<std::string>()));
+  angara::check_script_path(dir.root());
+  const auto plan = angara::load_sweep(input(c));
   fs::create_directories(dir.root());
   dir.prepare(plan);
   const auto script = angara::write_sbatch(dir.root(), static_cast<int>(plan.points.size()),
@@ -169,15 +171,18 @@ int slurm_command(int argc, char** argv) {
 
 int task_command(int argc, char** argv) {
   Command c{po::options_description("task options (run by the sbatch script)"), {}, {}};
-  c.options.add_options()("index", po::value<int>()->required(), "array task index")(
-      "chunk", po::value<int>()->required(), "points per task");
+  c.options.add_options()("index", po::value<std::string>()->required(), "array task index")(
+      "chunk", po::value<std::string>()->required(), "points per task");
   if (!parse(c, argc, argv, "task")) return kOk;
+  const int points_per_task = chunk(c);
+  const int index = angara::parse_count("--index", c.vm["index"].as<std::string>(), 0,
+                                        static_cast<long long>(angara::kMaxSweepPoints) - 1,
+                                        "an array task index");
   const angara::SweepDir dir(input(c));
   const auto points = angara::sweep_points(dir);
-  const int chunk = c.vm["chunk"].as<int>(), first = c.vm["index"].as<int>() * chunk;
-  const int last = std::min<int>(first + chunk, static_cast<int>(points.size()));
-  const std::vector<angara::PointDir> mine(points.begin() + std::min(first, last),
-                                           points.begin() + last);
+  const auto [first, last] =
+      angara::task_points(index, points_per_task, static_cast<int>(points.size()));
+  const std::vector<angara::PointDir> mine(points.begin() + first, points.begin() + last);
   return report(angara::run_points(mine, 1, angara::sibling_executable("angara-sim")), dir.root());
 }
 
@@ -187,7 +192,7 @@ int collect_command(int argc, char** argv) {
   const angara::SweepDir dir(input(c));
   const auto table = angara::collect(dir);
   const fs::path csv = dir.root() / "results.csv";
-  std::ofstream(csv) << table.csv();
+  angara::write_text(csv, table.csv());
   const int status = table.column("status");
   const auto ok = std::count_if(table.rows.begin(), table.rows.end(),
                                 [&](const auto& row) { return row[status] == "ok"; });

@@ -24,26 +24,11 @@
 #include "models/core/config_error.h"
 #include "models/core/duration_text.h"
 #include "platform/config/config_loader.h"
+#include "platform/sweep/sweep_files.h"
 
 namespace angara {
-namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-}
-
-}  // namespace
 
 std::string log_tail(const std::string& text, int lines) {
   std::size_t pos = text.size();

@@ -5,7 +5,7 @@ Each case runs in a directory of its own holding a FIFO (standing for a device s
 /dev/null), a directory and a regular file. A case passes when the program exits with the status
 the table gives, within the time limit (a hang fails), its message names the key or flag the
 table gives, and it leaves no results, no temporary file, and the FIFO, directory and file as
-they were.
+they were, and no file named pwn* (what a case's injected command would make).
 
 usage: run_bad_input.py --sim ANGARA_SIM --sweep ANGARA_SWEEP [--table cases.txt] [--only TEXT]
 """
@@ -67,6 +67,8 @@ def fixture_damage(tmp):
                 damage.append(f"left {os.path.relpath(os.path.join(root, name), tmp)}")
             if name == "sweep":
                 damage.append("made the sweep directory")
+            if name.startswith("pwn"):
+                damage.append(f"an injected command ran: it made {name}")
     return damage
 
 
