@@ -84,11 +84,9 @@ SweepTable collect(const SweepDir& dir) {
   std::vector<std::map<std::string, std::string>> results;
   for (const auto& p : manifest["points"]) {
     std::map<std::string, std::string> values;
-    const fs::path file = dir.point(p["name"]) / "results.json";
-    if (fs::exists(file)) {
-      std::ifstream in(file);
+    if (const auto parsed = dir.results(p["name"])) {
       std::vector<std::pair<std::string, std::string>> flat;
-      flatten(Json::parse(in), "", flat);
+      flatten(*parsed, "", flat);
       for (const auto& [k, v] : flat) {
         if (std::find(fields.begin(), fields.end(), k) == fields.end()) fields.push_back(k);
         values[k] = v;

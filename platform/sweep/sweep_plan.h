@@ -58,6 +58,9 @@ struct SweepPlan {
   std::vector<SweepPoint> points;
 };
 
+// Whether `name` can be a point's directory under DIR/points: not empty, not "." or "..", no '/'.
+bool plain_name(const std::string& name);
+
 // Reads and expands a sweep file; a bad file is a ConfigError naming the key and the rule.
 SweepPlan load_sweep(const std::filesystem::path& file);
 

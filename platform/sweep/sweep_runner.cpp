@@ -196,6 +196,52 @@ void SweepDir::prepare(const SweepPlan& plan) const {
   write_text(m_root / "manifest.json", manifest.dump(2) + "\n");
 }
 
+namespace {
+
+// Every point of a manifest is an object with a plain directory name and a string value for each
+// axis key: a damaged or hand-edited manifest is refused here, naming what is wrong, rather than
+// crashing collect or running a point outside DIR/points.
+void check_manifest(const nlohmann::ordered_json& m, const fs::path& path) {
+  const auto damaged = [&](const std::string& where, const std::string& rule) {
+    return ConfigError(ConfigError::Subject::File, path.string(), where,
+                       rule +
+                           "; the manifest is damaged (angara-sweep run or slurm writes it "
+                           "again from the sweep file)");
+  };
+  if (!m.is_object() || !m.contains("axes") || !m["axes"].is_array() || !m.contains("points") ||
+      !m["points"].is_array()) {
+    throw damaged("", "expected an object with \"axes\" and \"points\" arrays");
+  }
+  for (const auto& axis : m["axes"]) {
+    if (!axis.is_string()) throw damaged("axes", "every axis key is a string");
+  }
+  for (std::size_t i = 0; i < m["points"].size(); ++i) {
+    const auto& p = m["points"][i];
+    const auto where = fmt::format("point {}", i);
+    if (!p.is_object() || !p.contains("name") || !p["name"].is_string() ||
+        !plain_name(p["name"].get<std::string>())) {
+      throw damaged(where, "every point has a name that is a plain directory name");
+    }
+    const std::string name = p["name"];
+    if (!p.contains("settings") || !p["settings"].is_object()) {
+      throw damaged(where + " '" + name + "'", "every point has its axis settings");
+    }
+    for (const auto& axis : m["axes"]) {
+      const std::string key = axis;
+      if (!p["settings"].contains(key) || !p["settings"][key].is_string()) {
+        throw damaged(
+            where + " '" + name + "'",
+            fmt::format("no value for axis key '{}': every point has one for each axis", key));
+      }
+    }
+    if (p.contains("after") && !(p["after"].is_string() && plain_name(p["after"]))) {
+      throw damaged(where + " '" + name + "'", "\"after\" names the point before it");
+    }
+  }
+}
+
+}  // namespace
+
 nlohmann::ordered_json SweepDir::manifest() const {
   const fs::path path = m_root / "manifest.json";
   if (!fs::exists(path)) {
@@ -203,7 +249,9 @@ nlohmann::ordered_json SweepDir::manifest() const {
                       "no manifest.json: not a sweep directory (make it with angara-sweep run or "
                       "slurm)");
   }
-  return nlohmann::ordered_json::parse(read_text(path));
+  auto m = nlohmann::ordered_json::parse(read_text(path), nullptr, false);
+  check_manifest(m, path);
+  return m;
 }
 
 std::vector<std::string> SweepDir::point_names() const {
@@ -213,8 +261,16 @@ std::vector<std::string> SweepDir::point_names() const {
   return names;
 }
 
+std::optional<nlohmann::ordered_json> SweepDir::results(const std::string& name) const {
+  const fs::path path = point(name) / "results.json";
+  if (!fs::is_regular_file(path)) return std::nullopt;
+  auto results = nlohmann::ordered_json::parse(read_text(path), nullptr, false);
+  if (!results.is_object()) return std::nullopt;  // cut short, or not JSON at all
+  return results;
+}
+
 bool SweepDir::done(const std::string& name) const {
-  return fs::exists(point(name) / "results.json");
+  return results(name).has_value();
 }
 
 std::vector<PointDir> sweep_points(const SweepDir& dir) {
@@ -269,9 +325,8 @@ RunReport run_points(const std::vector<PointDir>& points, int jobs, const fs::pa
 namespace {
 
 bool saturated(const PointDir& point) {
-  std::ifstream in(point.path() / "results.json");
-  const auto results = nlohmann::json::parse(in, nullptr, false);
-  return results.is_object() && results.value("saturated", false);
+  const auto results = point.dir->results(point.name);
+  return results && results->value("saturated", false);
 }
 
 // Whether a waiting point can start now: not while the point before it along the

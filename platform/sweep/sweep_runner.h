@@ -8,10 +8,11 @@
 //   DIR/points/NAME/failed         present if the last run failed: exit status and log tail
 //   DIR/points/NAME/beyond_saturation  present if it was not run: the point before it along the
 //                                  until_saturated axis was saturated
-// A point is done when its results.json exists; preparing a point whose config changed removes
+// A point is done when its results.json parses; preparing a point whose config changed removes
 // its old results, so a resumed sweep reruns exactly what is missing or stale.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ class SweepDir {
 
   const std::filesystem::path& root() const { return m_root; }
   std::filesystem::path point(const std::string& name) const { return m_root / "points" / name; }
+  // The point's results, if its results.json parses as a JSON object (a file cut short does
+  // not: the point is not done and runs again).
+  std::optional<nlohmann::ordered_json> results(const std::string& name) const;
   bool done(const std::string& name) const;
 
  private:
