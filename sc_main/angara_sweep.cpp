@@ -37,7 +37,8 @@ constexpr const char* kUsage =
     "A sweep file is a base config plus axes of config keys (see docs/SWEEPS.md); every point\n"
     "runs as its own angara-sim. run fills the local cores and resumes: points whose results\n"
     "exist for the same config are skipped; several sweeps share one pool of cores, each in\n"
-    "DIR/NAME (NAME: its file's name without .toml). slurm writes DIR/sweep.sbatch, a job\n"
+    "DIR/NAME (NAME: its file's name without .toml, and a hash of its directory if two share\n"
+    "it); a second runner on one directory is refused. slurm writes DIR/sweep.sbatch, a job\n"
     "array with K points per task, and submits it; resubmitting runs only what is missing.\n"
     "collect writes DIR/results.csv; plot draws it with gnuplot.\n";
 
@@ -112,11 +113,14 @@ int run_command(int argc, char** argv) {
   std::vector<angara::SweepPlan> plans;
   plans.reserve(files.size());
   for (const auto& file : files) plans.push_back(angara::load_sweep(file));
+  const auto names = angara::sweep_dir_names({files.begin(), files.end()});
   std::deque<angara::SweepDir> dirs;  // the points refer to them
+  std::vector<angara::FileLock> locks;
   std::vector<angara::PointDir> points;
   for (std::size_t i = 0; i < files.size(); ++i) {
-    const auto& dir = dirs.emplace_back(files.size() == 1 ? out : out / fs::path(files[i]).stem());
+    const auto& dir = dirs.emplace_back(files.size() == 1 ? out : out / names[i]);
     fs::create_directories(dir.root());
+    locks.push_back(dir.lock());
     dir.prepare(plans[i]);
     for (auto& point : angara::sweep_points(dir)) points.push_back(std::move(point));
   }
@@ -149,6 +153,7 @@ int slurm_command(int argc, char** argv) {
   angara::check_script_path(dir.root());
   const auto plan = angara::load_sweep(input(c));
   fs::create_directories(dir.root());
+  const auto lock = dir.lock();
   dir.prepare(plan);
   const auto script = angara::write_sbatch(dir.root(), static_cast<int>(plan.points.size()),
                                            options, angara::sibling_executable("angara-sweep"));

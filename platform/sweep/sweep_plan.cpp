@@ -4,6 +4,7 @@
 #include <toml++/toml.h>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -230,6 +231,32 @@ std::string point_name(const std::string& templ, const SweepPoint& p, int count)
 }
 
 }  // namespace
+
+std::vector<std::string> sweep_dir_names(const std::vector<std::filesystem::path>& files) {
+  std::map<std::string, int> stems;
+  std::map<std::filesystem::path, std::string> seen;
+  for (const auto& file : files) {
+    ++stems[file.stem().string()];
+    const auto path = std::filesystem::weakly_canonical(std::filesystem::absolute(file));
+    if (!seen.emplace(path, file.string()).second) {
+      throw ConfigError(ConfigError::Subject::File, file.string(), "",
+                        "given twice (as " + seen[path] + " too): one sweep, one directory");
+    }
+  }
+  std::vector<std::string> names;
+  for (const auto& file : files) {
+    std::string name = file.stem().string();
+    if (stems[name] > 1) {
+      // FNV-1a of the file's directory: stable from run to run, so a resume finds its points.
+      std::uint64_t hash = 14695981039346656037ull;
+      const auto where = std::filesystem::weakly_canonical(std::filesystem::absolute(file));
+      for (unsigned char c : where.parent_path().string()) hash = (hash ^ c) * 1099511628211ull;
+      name += fmt::format("-{:08x}", static_cast<std::uint32_t>(hash ^ (hash >> 32)));
+    }
+    names.push_back(name);
+  }
+  return names;
+}
 
 bool plain_name(const std::string& name) {
   return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
