@@ -24,6 +24,10 @@ namespace {
 
 enum ExitCode { kOk = 0, kUsageError = 1, kBadInput = 2, kPointsFailed = 3 };
 
+// More simulations at once than this is a typo, not a machine (each is a process with its own
+// SystemC kernel).
+constexpr long long kMaxJobs = 4096;
+
 constexpr const char* kUsage =
     "usage: angara-sweep plan SWEEP.toml\n"
     "       angara-sweep run SWEEP.toml... --out DIR [-j N]\n"
@@ -104,9 +108,12 @@ int run_command(int argc, char** argv) {
   c.options.add_options()("out,o", po::value<std::string>()->required(),
                           "the sweep directory (created; an existing one is resumed); with "
                           "several sweeps, the directory of their directories")(
-      "jobs,j", po::value<int>()->default_value(static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN))),
+      "jobs,j",
+      po::value<std::string>()->default_value(std::to_string(sysconf(_SC_NPROCESSORS_ONLN))),
       "points run at once (default: all cores)");
   if (!parse(c, argc, argv, "run", -1)) return kOk;
+  const int jobs = angara::parse_count("--jobs", c.vm["jobs"].as<std::string>(), 1, kMaxJobs,
+                                       "points run at once");
   const auto files = c.vm["input"].as<std::vector<std::string>>();
   const fs::path out = c.vm["out"].as<std::string>();
   // Every sweep file is read before any point directory is made: bad input changes nothing.
@@ -124,8 +131,7 @@ int run_command(int argc, char** argv) {
     dir.prepare(plans[i]);
     for (auto& point : angara::sweep_points(dir)) points.push_back(std::move(point));
   }
-  const auto r =
-      angara::run_points(points, c.vm["jobs"].as<int>(), angara::sibling_executable("angara-sim"));
+  const auto r = angara::run_points(points, jobs, angara::sibling_executable("angara-sim"));
   return report(r, out);
 }
 

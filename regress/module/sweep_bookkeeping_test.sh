@@ -10,11 +10,6 @@
 set -u
 sweep_exe=$1
 . "$(dirname "$0")/../support/checks.sh"
-check() { # check DESCRIPTION COMMAND...: passes when the command succeeds
-  local what=$1
-  shift
-  if "$@"; then ok; else fail "$what"; fi
-}
 # expect_error TEXT COMMAND...: the command exits 2 and its stderr holds TEXT.
 expect_error() {
   local text=$1

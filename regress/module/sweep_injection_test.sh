@@ -9,11 +9,6 @@
 set -u
 sweep_exe=$1
 . "$(dirname "$0")/../support/checks.sh"
-check() { # check DESCRIPTION COMMAND...: passes when the command succeeds
-  local what=$1
-  shift
-  if "$@"; then ok; else fail "$what"; fi
-}
 
 # A copy of angara-sweep beside a fake angara-sim whose results carry hostile names and values.
 mkdir -p "$work/bin"
