@@ -15,7 +15,6 @@
 #include "models/core/packet_ledger.h"
 #include "platform/config/config_loader.h"
 #include "platform/experiments/diagram.h"
-#include "platform/experiments/network_stats.h"
 #include "platform/experiments/partition_run.h"
 #include "platform/experiments/registry.h"
 #include "platform/experiments/results_json.h"
@@ -116,8 +115,8 @@ int run(int argc, char** argv) {
     const std::string out = vm["out"].template as<std::string>();
     // Before the run: a target that must not be written, or two outputs naming one file.
     std::vector<std::pair<std::string, std::filesystem::path>> outputs{{"--out", out}};
-    for (const std::string& extension : angara::network_stats_extensions(config)) {
-      outputs.emplace_back(fmt::format("--out (its {} file, [stats])", extension),
+    for (const std::string& extension : angara::side_file_extensions(config)) {
+      outputs.emplace_back(fmt::format("--out (its {} file)", extension),
                            std::filesystem::path(out).replace_extension(extension));
     }
     if (config.trace.on()) {
@@ -224,7 +223,8 @@ int vcd_diff(int argc, char** argv) {
       "Compares two VCD files signal by signal (by full name, e.g. router_0_0_0.vcup_xp.stage).\n"
       "Exit status 0: the same signals with the same changes; 4: they differ, and the first\n"
       "difference is printed: the signal that differs first in time, the time and both values,\n"
-      "or the signals one file has and the other lacks; 1: usage; 2: a file cannot be read.\n";
+      "or the signals one file has and the other lacks; 1: usage; 2: a file cannot be read or\n"
+      "parsed (a directory, a FIFO, a file cut short, a width or value it does not take).\n";
   try {
     po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(),
               vm);
@@ -242,8 +242,13 @@ int vcd_diff(int argc, char** argv) {
     const std::string path = vm[i == 0 ? "expected" : "actual"].as<std::string>();
     try {
       vcd[i] = angara::read_vcd(path);
+    } catch (const angara::ConfigError& e) {
+      std::cerr << "angara-sim vcd-diff: " << (i == 0 ? "EXPECTED" : "ACTUAL") << ": " << e.what()
+                << '\n';
+      return kBadConfig;
     } catch (const std::exception& e) {
-      std::cerr << "angara-sim vcd-diff: file '" << path << "': " << e.what() << '\n';
+      std::cerr << "angara-sim vcd-diff: " << (i == 0 ? "EXPECTED" : "ACTUAL") << " file '" << path
+                << "': " << e.what() << '\n';
       return kBadConfig;
     }
   }

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "models/core/config_error.h"
+#include "platform/files/output_file.h"
 #include "platform/sweep/slurm_job.h"
 #include "platform/sweep/sweep_collect.h"
 #include "platform/sweep/sweep_files.h"
@@ -116,7 +117,8 @@ int run_command(int argc, char** argv) {
                                        "points run at once");
   const auto files = c.vm["input"].as<std::vector<std::string>>();
   const fs::path out = c.vm["out"].as<std::string>();
-  // Every sweep file is read before any point directory is made: bad input changes nothing.
+  // Every sweep file is read and every directory checked before any is made: bad input changes
+  // nothing.
   std::vector<angara::SweepPlan> plans;
   plans.reserve(files.size());
   for (const auto& file : files) plans.push_back(angara::load_sweep(file));
@@ -126,10 +128,13 @@ int run_command(int argc, char** argv) {
   std::vector<angara::PointDir> points;
   for (std::size_t i = 0; i < files.size(); ++i) {
     const auto& dir = dirs.emplace_back(files.size() == 1 ? out : out / names[i]);
-    fs::create_directories(dir.root());
-    locks.push_back(dir.lock());
-    dir.prepare(plans[i]);
-    for (auto& point : angara::sweep_points(dir)) points.push_back(std::move(point));
+    angara::check_output_path("--out", dir.root() / "manifest.json");
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    fs::create_directories(dirs[i].root());
+    locks.push_back(dirs[i].lock());
+    dirs[i].prepare(plans[i]);
+    for (auto& point : angara::sweep_points(dirs[i])) points.push_back(std::move(point));
   }
   const auto r = angara::run_points(points, jobs, angara::sibling_executable("angara-sim"));
   return report(r, out);
@@ -158,6 +163,9 @@ int slurm_command(int argc, char** argv) {
   const angara::SweepDir dir(fs::absolute(c.vm["out"].as<std::string>()));
   angara::check_script_path(dir.root());
   const auto plan = angara::load_sweep(input(c));
+  // After the sweep file is read, so that neither output can be it.
+  angara::check_output_paths({{"--out", dir.root() / "manifest.json"},
+                              {"--out (its sweep.sbatch)", dir.root() / "sweep.sbatch"}});
   fs::create_directories(dir.root());
   const auto lock = dir.lock();
   dir.prepare(plan);
@@ -203,7 +211,7 @@ int collect_command(int argc, char** argv) {
   const angara::SweepDir dir(input(c));
   const auto table = angara::collect(dir);
   const fs::path csv = dir.root() / "results.csv";
-  angara::write_text(csv, table.csv());
+  angara::write_text(csv, table.csv(), "DIR (its results.csv)");
   const int status = table.column("status");
   const auto ok = std::count_if(table.rows.begin(), table.rows.end(),
                                 [&](const auto& row) { return row[status] == "ok"; });

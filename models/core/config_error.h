@@ -10,11 +10,15 @@ namespace angara {
 
 class ConfigError : public std::runtime_error {
  public:
-  enum class Subject { Key, Flag, File, Directory, SweepKey };
+  enum class Subject { Key, Flag, File, Directory, SweepKey, Argument };
 
-  // A config key, or a flag when `key` starts with '-' ("--out").
+  // A config key, a flag when `key` starts with '-' ("--out"), a positional argument when it
+  // starts with a capital ("DIR", as the usage line spells it).
   ConfigError(const std::string& key, const std::string& value, const std::string& rule)
-      : ConfigError(key.starts_with('-') ? Subject::Flag : Subject::Key, key, value, rule) {}
+      : ConfigError(key.starts_with('-')                             ? Subject::Flag
+                    : !key.empty() && key[0] >= 'A' && key[0] <= 'Z' ? Subject::Argument
+                                                                     : Subject::Key,
+                    key, value, rule) {}
 
   // For a file or directory `value` says where in it, if anywhere ("line 3, column 5").
   ConfigError(Subject subject, std::string name, const std::string& value, const std::string& rule)
@@ -34,7 +38,7 @@ class ConfigError : public std::runtime_error {
   static std::string message(Subject subject, const std::string& name, const std::string& value,
                              const std::string& rule) {
     const bool place = subject == Subject::File || subject == Subject::Directory;
-    const char* what[] = {"config key", "flag", "file", "directory", "sweep file key"};
+    const char* what[] = {"config key", "flag", "file", "directory", "sweep file key", "argument"};
     std::string text = std::string(what[static_cast<int>(subject)]) + " '" + name + "'";
     if (place) {
       if (!value.empty()) text += " (" + value + ")";

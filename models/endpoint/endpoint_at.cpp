@@ -16,24 +16,27 @@ EndpointAt::EndpointAt(const sc_core::sc_module_name& name, const EndpointCore& 
 
 // Ejection: the sink takes the whole packet when its tail arrives, so the buffer space is free
 // again at tail_at and the credits reach the router one channel latency later.
-tlm::tlm_sync_enum EndpointAt::nb_transport_fw(int port, Packet& packet, tlm::tlm_phase& phase,
-                                               sc_core::sc_time& /*delay*/) {
+tlm::tlm_sync_enum EndpointAt::nb_transport_fw(int port, FabricPayload& payload,
+                                               tlm::tlm_phase& phase, sc_core::sc_time& /*delay*/) {
   if (phase != tlm::BEGIN_REQ)
     SC_REPORT_ERROR(report_id::kProtocol,
                     (std::string(name()) + ": the forward phase must be BEGIN_REQ").c_str());
+  Packet& packet = *payload.packet;
+  FabricPayload credit{nullptr, Credit{packet.header.vc, packet.wire_flits()}};
   tlm::tlm_phase end_req = tlm::END_REQ;
   sc_core::sc_time credit_delay = m_clock.until(packet.tail_at + m_core.timing().latency);
-  eject[port]->nb_transport_bw(packet, end_req, credit_delay);
+  eject[port]->nb_transport_bw(credit, end_req, credit_delay);
   m_core.deliver(&packet);
   return tlm::TLM_ACCEPTED;
 }
 
-tlm::tlm_sync_enum EndpointAt::nb_transport_bw(int /*port*/, Packet& packet, tlm::tlm_phase& phase,
-                                               sc_core::sc_time& delay) {
+tlm::tlm_sync_enum EndpointAt::nb_transport_bw(int /*port*/, FabricPayload& payload,
+                                               tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   if (phase != tlm::END_REQ)
     SC_REPORT_ERROR(report_id::kProtocol,
                     (std::string(name()) + ": the backward phase must be END_REQ").c_str());
-  if (m_core.return_credits(packet.header.vc, packet.wire_flits(), m_clock.after(delay))) {
+  const Credit& credit = payload.credit;
+  if (m_core.return_credits(credit.vc, credit.flits, m_clock.after(delay))) {
     m_wake.notify(delay);
   }
   return tlm::TLM_ACCEPTED;
@@ -42,9 +45,10 @@ tlm::tlm_sync_enum EndpointAt::nb_transport_bw(int /*port*/, Packet& packet, tlm
 void EndpointAt::evaluate() {
   const Cycle now = m_clock.now();
   if (Packet* packet = m_core.inject(now, now + 1)) {
+    FabricPayload payload{packet, {}};
     tlm::tlm_phase begin_req = tlm::BEGIN_REQ;
     sc_core::sc_time delay = m_clock.until(packet->head_at);
-    inject[0]->nb_transport_fw(*packet, begin_req, delay);
+    inject[0]->nb_transport_fw(payload, begin_req, delay);
   }
   const Cycle next = m_core.next_wakeup(now);
   if (next != kNever) m_wake.notify(m_clock.until(next));

@@ -27,9 +27,9 @@ class EndpointAt : public sc_core::sc_module {
   const EndpointCore& core() const { return m_core; }
 
  private:
-  tlm::tlm_sync_enum nb_transport_fw(int port, Packet& packet, tlm::tlm_phase& phase,
+  tlm::tlm_sync_enum nb_transport_fw(int port, FabricPayload& payload, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
-  tlm::tlm_sync_enum nb_transport_bw(int port, Packet& packet, tlm::tlm_phase& phase,
+  tlm::tlm_sync_enum nb_transport_bw(int port, FabricPayload& payload, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   void evaluate();
 

@@ -33,8 +33,9 @@ void EndpointLt::woken() {
   const Cycle horizon = (now / m_quantum + 1) * m_quantum;  // end of this quantum
   while (Packet* packet = m_core.inject(now, horizon)) {
     const VcId vc = packet->header.vc;  // the packet may be recycled within the call
+    FabricPayload payload{packet, {}};
     sc_core::sc_time delay = m_clock.until(packet->head_at);
-    inject[0]->b_transport(*packet, delay);
+    inject[0]->b_transport(payload, delay);
     if (m_buffers) m_core.released(vc, m_clock.after(delay));
   }
   const Cycle next = m_core.next_wakeup(now);

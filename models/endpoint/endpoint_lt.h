@@ -40,7 +40,9 @@ class EndpointLt : public sc_core::sc_module, public EjectionEnd, private WakeCa
   void prefetch() const override { m_core.prefetch(); }
 
  private:
-  void b_transport(int /*port*/, Packet& packet, sc_core::sc_time& delay) { take(packet, delay); }
+  void b_transport(int /*port*/, FabricPayload& payload, sc_core::sc_time& delay) {
+    take(*payload.packet, delay);
+  }
   void woken() override;
 
   EndpointCore m_core;

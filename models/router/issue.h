@@ -48,8 +48,11 @@ struct OutputRequest {
 // `hand_on(grant)` carries the grant out: forwards the copy or gives it to the PEGroup (AT:
 // after allocation; LT: at once).
 template <typename T>
-concept IssueShell = requires(T& shell, OutputRequest& request, const Grant& grant) {
+concept BookingShell = requires(T& shell, OutputRequest& request) {
   { shell.book(request) } -> std::same_as<Cycle>;
+};
+template <typename T>
+concept IssueShell = BookingShell<T> && requires(T& shell, const Grant& grant) {
   shell.hand_on(grant);
 };
 

@@ -15,25 +15,26 @@ RouterAt::RouterAt(const sc_core::sc_module_name& name, RouterCore core, const F
   m_core.set_worm_owner(this);
 }
 
-tlm::tlm_sync_enum RouterAt::nb_transport_fw(int port, Packet& packet, tlm::tlm_phase& phase,
-                                             sc_core::sc_time& /*delay*/) {
+tlm::tlm_sync_enum RouterAt::nb_transport_fw(int port, FabricPayload& payload,
+                                             tlm::tlm_phase& phase, sc_core::sc_time& /*delay*/) {
   if (phase != tlm::BEGIN_REQ)
     SC_REPORT_ERROR(report_id::kProtocol,
                     (std::string(name()) + ": the forward phase must be BEGIN_REQ").c_str());
+  Packet& packet = *payload.packet;
   if (m_probe) m_probe->arrival(static_cast<PortId>(port), packet);  // before routing
   const Cycle wake = m_switch.receive(static_cast<PortId>(port), packet);
   if (wake != kNever) wake_at(wake);
   return tlm::TLM_ACCEPTED;
 }
 
-tlm::tlm_sync_enum RouterAt::nb_transport_bw(int port, Packet& packet, tlm::tlm_phase& phase,
-                                             sc_core::sc_time& delay) {
+tlm::tlm_sync_enum RouterAt::nb_transport_bw(int port, FabricPayload& payload,
+                                             tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   if (phase != tlm::END_REQ)
     SC_REPORT_ERROR(report_id::kProtocol,
                     (std::string(name()) + ": the backward phase must be END_REQ").c_str());
   const Cycle at = m_clock.after(delay);
-  if (m_switch.return_credits(static_cast<PortId>(port), packet.header.vc, packet.wire_flits(),
-                              at)) {
+  const Credit& credit = payload.credit;
+  if (m_switch.return_credits(static_cast<PortId>(port), credit.vc, credit.flits, at)) {
     wake_at(at);
   }
   return tlm::TLM_ACCEPTED;
@@ -49,15 +50,17 @@ void RouterAt::evaluate() {
     // Credits first: the upstream reads the VC the packet held here, before forward() changes it.
     // A worm's tail leaves later: worm_tail_left() returns them then.
     if (g.frees_input && g.in_port != m_core.pegroup_port() && g.tail_out != kNever) {
+      FabricPayload credit{nullptr, Credit{packet.header.vc, packet.wire_flits()}};
       tlm::tlm_phase end_req = tlm::END_REQ;
       sc_core::sc_time credit_delay = m_clock.until(g.tail_out + m_core.timing(g.in_port).latency);
-      in[g.in_port]->nb_transport_bw(packet, end_req, credit_delay);
+      in[g.in_port]->nb_transport_bw(credit, end_req, credit_delay);
     }
     if (g.out_port == m_core.pegroup_port()) continue;  // handed over by run_pegroup() below
     m_core.forward(packet, g);
+    FabricPayload payload{&packet, {}};
     tlm::tlm_phase begin_req = tlm::BEGIN_REQ;
     sc_core::sc_time head_delay = m_clock.until(packet.head_at);
-    out[g.out_port]->nb_transport_fw(packet, begin_req, head_delay);
+    out[g.out_port]->nb_transport_fw(payload, begin_req, head_delay);
   }
   m_switch.run_pegroup();
   const Cycle next = m_switch.next_wakeup(now);
@@ -66,18 +69,14 @@ void RouterAt::evaluate() {
 
 void RouterAt::worm_tail_left(PortId in_port, VcId in_vc, int flits, Cycle tail) {
   if (in_port == m_core.pegroup_port()) return;
-  return_upstream(in_port, in_vc, flits, tail + m_core.timing(in_port).latency);
+  return_upstream(in_port, Credit{in_vc, flits}, tail + m_core.timing(in_port).latency);
 }
 
-// The packet has moved on (its header names its VC further on), so the END_REQ carries a token
-// naming this router's VC and the flits; the upstream reads them during the call.
-void RouterAt::return_upstream(PortId port, VcId vc, int flits, Cycle at) {
-  static thread_local Packet token;
-  token.header.vc = vc;
-  token.header.data_flits = static_cast<std::uint8_t>(flits - kHeaderFlits);
+void RouterAt::return_upstream(PortId port, Credit credit, Cycle at) {
+  FabricPayload payload{nullptr, credit};
   tlm::tlm_phase end_req = tlm::END_REQ;
   sc_core::sc_time credit_delay = m_clock.until(at);
-  in[port]->nb_transport_bw(token, end_req, credit_delay);
+  in[port]->nb_transport_bw(payload, end_req, credit_delay);
 }
 
 void RouterAt::wake_at(Cycle cycle) {

@@ -38,16 +38,16 @@ class RouterAt : public sc_core::sc_module, private WormOwner {
   void set_probe(RouterProbe* probe) { m_probe = probe; }
 
  private:
-  tlm::tlm_sync_enum nb_transport_fw(int port, Packet& packet, tlm::tlm_phase& phase,
+  tlm::tlm_sync_enum nb_transport_fw(int port, FabricPayload& payload, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
-  tlm::tlm_sync_enum nb_transport_bw(int port, Packet& packet, tlm::tlm_phase& phase,
+  tlm::tlm_sync_enum nb_transport_bw(int port, FabricPayload& payload, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   void evaluate();
   void wake_at(Cycle cycle);
   // Wormhole: a worm's tail has left input (in_port, in_vc): its credits go upstream.
   void worm_tail_left(PortId in_port, VcId in_vc, int flits, Cycle tail) override;
-  // Sends END_REQ for `flits` credits of input (port, vc), usable upstream from `at`.
-  void return_upstream(PortId port, VcId vc, int flits, Cycle at);
+  // Sends END_REQ for `credit` of input `port`, usable upstream from `at`.
+  void return_upstream(PortId port, Credit credit, Cycle at);
 
   RouterCore m_core;
   AtSwitch m_switch{m_core};

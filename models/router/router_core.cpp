@@ -193,6 +193,13 @@ RouterCore::Route RouterCore::route_send(const CollectiveSend& s) {
   return r;
 }
 
+Cycle RouterCore::finish_worm_issue(Cycle tail_out, std::uint32_t worm_id, int worm_hop) {
+  Worm& w = m_shared.worms->at(worm_id);
+  if (tail_out == kNever) tail_out = w.tail(worm_hop);
+  if (w.finished()) m_shared.worms->release(worm_id);
+  return tail_out;
+}
+
 void RouterCore::failed_link_taken(PortId out, Cycle start) const {
   throw std::logic_error(
       fmt::format("router {}: a packet starts on output {} at cycle {}, but its "

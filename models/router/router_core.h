@@ -5,7 +5,7 @@
 // the output and the buffer behind it, and issuing a copy through one function, issue(), whose
 // booking and hand-on the timing shell supplies. No SystemC and no state between cycles: AT's
 // input FIFOs, credits and round robin are AtSwitch's (at_switch.h), LT's reservations are
-// RouterLt's.
+// LtSwitch's (lt/lt_switch.h).
 //
 // Point-to-point switching is virtual cut-through by default: a packet is forwarded as soon as
 // its head is in, but only when the next buffer has room for all of it (plus the bubble when it
@@ -159,10 +159,32 @@ class RouterCore {
   // on the output, and its time there, booked by the shell no earlier than `input_free`, when
   // the crossbar input is free; the input then carries it until it is out (`input_free` becomes
   // that cycle). The shell then hands it on. Returns the cycle its tail has left. AtSwitch
-  // issues through its allocation, RouterLt every output of a packet in turn.
+  // issues through its allocation, LtSwitch every output of a packet in turn.
   template <IssueShell Shell>
   Cycle issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Route& route, PortId out,
-              Cycle& input_free);
+              Cycle& input_free) {
+    const IssuedCopy copy = start_issue(shell, in, in_vc, packet, route, out, input_free);
+    shell.hand_on(copy.grant);
+    return finish_issue(copy);
+  }
+  // issue() in halves, for a shell that carries out the hand-on's consequences later (LT's path
+  // as a loop): the copy booked, its grant to hand on; then, once handed on, its tail's cycle.
+  struct IssuedCopy {
+    Grant grant;
+    std::uint32_t worm_id = 0;  // a worm's tail is known only once handed on
+    int worm_hop = -1;
+  };
+  template <BookingShell Shell>
+  IssuedCopy start_issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Route& route,
+                         PortId out, Cycle& input_free);
+  Cycle finish_issue(const IssuedCopy& copy) {
+    return finish_issue(copy.grant.tail_out, copy.worm_id, copy.worm_hop);
+  }
+  Cycle finish_issue(Cycle tail_out, std::uint32_t worm_id, int worm_hop) {
+    if (worm_id == 0) [[likely]]
+      return tail_out;
+    return finish_worm_issue(tail_out, worm_id, worm_hop);
+  }
 
   // The PEGroup takes the copy `grant` gave it, wholly in when its tail has left the crossbar;
   // appends what it sends.
@@ -202,12 +224,13 @@ class RouterCore {
   int add_worm_hop(Packet& packet, PortId in, VcId in_vc, PortId out, VcId vc, Cycle start);
   // Throws: a packet was to start on a failed link (diverts() should have caught it).
   [[noreturn]] void failed_link_taken(PortId out, Cycle start) const;
+  Cycle finish_worm_issue(Cycle tail_out, std::uint32_t worm_id, int worm_hop);
   // Tells the statistics of a copy issued from input (in, in_vc) to `out`, before it is handed on
   // (an LT hand-on moves the packet's cycles on to the next router).
   void record_issue(PortId in, VcId in_vc, PortId out, bool last, const Packet& packet,
                     const Route& route, const OutputRequest& request, Cycle start, Cycle tail_out);
 
-  // What a loosely-timed hop touches comes first: 40 bytes, which RouterLt keeps in one line.
+  // What a loosely-timed hop touches comes first: 40 bytes, which LtSwitch keeps in one line.
   NodeId m_id;
   PortId m_local;
   const RouterShared& m_shared;
@@ -222,9 +245,9 @@ class RouterCore {
   std::uint64_t m_rerouted = 0;
 };
 
-template <IssueShell Shell>
-Cycle RouterCore::issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Route& route,
-                        PortId out, Cycle& input_free) {
+template <BookingShell Shell>
+RouterCore::IssuedCopy RouterCore::start_issue(Shell& shell, PortId in, VcId in_vc, Packet& packet,
+                                               Route& route, PortId out, Cycle& input_free) {
   // One bit left (no std::popcount: without -mpopcnt it is a library call on every hop).
   const bool last = (route.outs & (route.outs - 1)) == 0;
   OutputRequest request = request_for(in, out, packet, route, input_free);
@@ -252,13 +275,7 @@ Cycle RouterCore::issue(Shell& shell, PortId in, VcId in_vc, Packet& packet, Rou
   if (m_stats) [[unlikely]] {
     record_issue(in, in_vc, out, last, packet, route, request, start, tail_out);
   }
-  shell.hand_on(Grant{p, in, in_vc, last, out, vc, start, tail_out});
-  if (worm_id != 0) [[unlikely]] {
-    Worm& w = m_shared.worms->at(worm_id);
-    if (tail_out == kNever) tail_out = w.tail(worm_hop);
-    if (w.finished()) m_shared.worms->release(worm_id);
-  }
-  return tail_out;
+  return {Grant{p, in, in_vc, last, out, vc, start, tail_out}, worm_id, worm_hop};
 }
 
 template <typename Fn>

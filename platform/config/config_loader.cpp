@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -15,8 +13,10 @@
 #include <toml++/toml.h>
 
 #include "models/core/config_error.h"
+#include "models/core/input_file.h"
 #include "platform/config/config_keys.h"
 #include "platform/config/config_values.h"
+#include "platform/config/utf8_strings.h"
 
 namespace angara {
 namespace {
@@ -190,6 +190,7 @@ Config load_config(const std::string& toml_text, const std::string& origin,
                       std::string(error.description()));
   }
   for (const auto& text : overrides) apply_override(root, text);
+  check_utf8_strings(root);
   Config config;
   read_root(config, root);
   config.validate();
@@ -198,18 +199,7 @@ Config load_config(const std::string& toml_text, const std::string& origin,
 
 Config load_config_file(const std::filesystem::path& path,
                         const std::vector<std::string>& overrides) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) {
-    throw ConfigError(
-        ConfigError::Subject::File, path.string(), "",
-        std::filesystem::exists(path, error) ? "not a regular file" : "no such config file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  if (!in || in.bad())
-    throw ConfigError(ConfigError::Subject::File, path.string(), "", "cannot read the config file");
-  return load_config(text.str(), path.string(), overrides);
+  return load_config(read_input_file(path, "", "config file"), path.string(), overrides);
 }
 
 nlohmann::ordered_json config_to_json(const Config& config) {

@@ -3,41 +3,65 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <unistd.h>
+#include <stdlib.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <stdexcept>
 
 #include "models/core/config_error.h"
+#include "models/core/input_file.h"
 #include "platform/experiments/collective_experiment.h"
 #include "platform/experiments/experiment.h"
-#include "platform/experiments/trace_files.h"
 #include "platform/machine/trace_signals.h"
 #include "platform/waveform/vcd.h"
 
 namespace angara {
 
+namespace {
+
+// The directory the waveform a diagram is drawn from goes to: made by mkdtemp (mode 0700, a name
+// nobody can guess), so that no other user can plant a file or a link where it is written, and
+// removed with what is in it on every way out.
+class PrivateDirectory {
+ public:
+  PrivateDirectory() {
+    std::string name = (std::filesystem::temp_directory_path() / "angara-diagram-XXXXXX").string();
+    if (!::mkdtemp(name.data())) {
+      throw std::runtime_error(
+          fmt::format("cannot make a directory {}: {}", name, std::strerror(errno)));
+    }
+    m_path = name;
+  }
+  PrivateDirectory(const PrivateDirectory&) = delete;
+  PrivateDirectory& operator=(const PrivateDirectory&) = delete;
+  ~PrivateDirectory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(m_path, ignored);
+  }
+  const std::filesystem::path& path() const { return m_path; }
+
+ private:
+  std::filesystem::path m_path;
+};
+
+}  // namespace
+
 std::string draw_diagram(Config config, const DiagramRequest& request) {
   config.trace.nodes = {request.node};
   config.trace.blocks = TraceParams{}.blocks;
-  const auto file = std::filesystem::temp_directory_path() /
-                    fmt::format("angara-diagram-{}.vcd", static_cast<long>(getpid()));
-  config.trace.file = file.string();
+  const PrivateDirectory scratch;
+  config.trace.file = (scratch.path() / "diagram.vcd").string();
   config.sim.progress = false;
   if (config.workload.kind == WorkloadKind::Collective) {
     run_collective_experiment(config);
   } else {
     run_experiment(config);
   }
-  std::ifstream in(file);
-  std::ostringstream text;
-  text << in.rdbuf();
-  in.close();
-  for (const auto& output : trace_outputs(config.trace)) std::filesystem::remove(output.second);
-  const Vcd vcd = parse_vcd(text.str());
+  const Vcd vcd = parse_vcd(read_regular_file(config.trace.file));
 
   const std::string prefix = module_name("router", request.node) + "." + request.block + ".";
   std::vector<std::string> names;

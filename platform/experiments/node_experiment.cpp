@@ -100,7 +100,7 @@ std::string to_csv(const MessageBenchResult& r) {
 
 RunOutput message_benchmark_output(const Config& config, const ProgressSink& progress) {
   const MessageBenchResult r = run_message_benchmark(config, progress);
-  return {to_json(r), summary_line(r), {{".csv", "per size", to_csv(r)}}};
+  return {to_json(r), summary_line(r), {{kPerSizeExtension, "per size", to_csv(r)}}};
 }
 
 std::string summary_line(const MessageBenchResult& r) {

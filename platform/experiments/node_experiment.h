@@ -33,5 +33,7 @@ std::string summary_line(const MessageBenchResult& result);
 std::string to_csv(const MessageBenchResult& result);
 // The registry's run of msgrate and pingpong: the results, and the CSV per size beside them.
 RunOutput message_benchmark_output(const Config& config, const ProgressSink& progress);
+// The extension of its side file, a CSV per size beside the results JSON.
+inline constexpr const char* kPerSizeExtension = ".csv";
 
 }  // namespace angara

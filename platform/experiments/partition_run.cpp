@@ -73,7 +73,7 @@ RunOutput run_partitions(const Config& config, const ProgressSink& progress) {
                           {"results", std::move(one.json)}});
     summaries.push_back(fmt::format("[{}] {}", i, one.summary));
     for (auto& side : one.side_files) {
-      side.extension = fmt::format(".partition{}{}", i, side.extension);
+      side.extension = partition_side_extension(i, side.extension);
       side.label = fmt::format("partition {} {}", i, side.label);
       out.side_files.push_back(std::move(side));
     }
@@ -91,6 +91,10 @@ RunOutput run_partitions(const Config& config, const ProgressSink& progress) {
                   config.partitions.size(), config.idle_nodes(), fmt::join(summaries, "; ")),
       "; ");
   return out;
+}
+
+std::string partition_side_extension(std::size_t index, const std::string& extension) {
+  return fmt::format(".partition{}{}", index, extension);
 }
 
 }  // namespace angara

@@ -21,5 +21,7 @@ namespace angara {
 // another partition. A model failure in a partition is a ModelError naming it, and nothing is
 // written.
 RunOutput run_partitions(const Config& config, const ProgressSink& progress);
+// The extension partition `index`'s side file of `extension` takes beside the results JSON.
+std::string partition_side_extension(std::size_t index, const std::string& extension);
 
 }  // namespace angara

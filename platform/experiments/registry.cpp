@@ -12,7 +12,9 @@
 #include "platform/experiments/app_experiment.h"
 #include "platform/experiments/collective_experiment.h"
 #include "platform/experiments/experiment.h"
+#include "platform/experiments/network_stats.h"
 #include "platform/experiments/node_experiment.h"
+#include "platform/experiments/partition_run.h"
 #include "platform/experiments/software_experiment.h"
 
 namespace angara {
@@ -60,6 +62,22 @@ const ExperimentRegistry& experiments() {
       {WorkloadKind::Heat, "heat", output_of<run_app_experiment>},
   });
   return registry;
+}
+
+std::vector<std::string> side_file_extensions(const Config& config) {
+  std::vector<std::string> extensions;
+  for (std::size_t i = 0; i < config.partitions.size(); ++i) {
+    for (const auto& own : side_file_extensions(config.partition_config(i))) {
+      extensions.push_back(partition_side_extension(i, own));
+    }
+  }
+  if (!config.partitions.empty()) return extensions;
+  if (config.workload.kind == WorkloadKind::MsgRate ||
+      config.workload.kind == WorkloadKind::PingPong) {
+    extensions.push_back(kPerSizeExtension);
+  }
+  for (const auto& extension : network_stats_extensions(config)) extensions.push_back(extension);
+  return extensions;
 }
 
 }  // namespace angara

@@ -3,6 +3,7 @@
 // it to a RunOutput. A new kind is one file (its result, runner, JSON and summary) and one line in
 // registry.cpp.
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -37,6 +38,10 @@ class ExperimentRegistry {
 
 // Every kind this build runs.
 const ExperimentRegistry& experiments();
+
+// The extensions of the side files a run of `config` writes beside its results JSON (a CSV per
+// size, statistics tables, each partition's), for the checks of every output before the run.
+std::vector<std::string> side_file_extensions(const Config& config);
 
 // An entry's run for a runner whose result has to_json and summary_line overloads and writes no
 // side files.

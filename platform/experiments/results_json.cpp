@@ -3,15 +3,14 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <fstream>
 #include <ostream>
-#include <stdexcept>
 #include <utility>
 
 #include "models/core/config_error.h"
 #include "models/core/latency_stats.h"
 #include "platform/config/config_loader.h"
 #include "platform/config/config_values.h"
+#include "platform/files/output_file.h"
 #include "platform/version/version.h"
 
 namespace angara {
@@ -21,40 +20,6 @@ namespace {
 template <typename E>
 std::string config_name(E value) {
   return config_values::json_value(value).template get<std::string>();
-}
-
-// One file to write: the flag or key that named it (for errors), where, and what.
-struct OutputFile {
-  std::string key;
-  std::filesystem::path path;
-  const std::string* text;
-};
-
-// Writes each text to its path + ".partial", then renames them all: every file is there whole, or
-// (when one cannot be written) none is touched and the temporaries are gone. Every target is
-// checked first (check_output_paths), so a device or a directory is never renamed over.
-void write_files(const std::vector<OutputFile>& files) {
-  std::vector<std::pair<std::string, std::filesystem::path>> targets;
-  targets.reserve(files.size());
-  for (const auto& f : files) targets.emplace_back(f.key, f.path);
-  check_output_paths(targets);
-  std::vector<std::filesystem::path> partial;
-  try {
-    for (const auto& [key, path, text] : files) {
-      if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-      const std::filesystem::path tmp = path.string() + ".partial";
-      std::ofstream out(tmp);
-      if (out.is_open()) partial.push_back(tmp);  // ours to remove if anything fails
-      out << *text;
-      out.close();
-      if (!out) throw std::runtime_error("cannot write " + tmp.string() + " (for " + key + ")");
-    }
-  } catch (...) {
-    std::error_code ignored;
-    for (const auto& tmp : partial) std::filesystem::remove(tmp, ignored);
-    throw;
-  }
-  for (std::size_t i = 0; i < files.size(); ++i) std::filesystem::rename(partial[i], files[i].path);
 }
 
 LatencyStats completion_stats(const std::vector<Cycle>& completion) {
@@ -118,70 +83,10 @@ std::string with_wall_time(const RunRecord& r, std::string_view what, std::strin
   return fmt::format("{}{}{:.2f} s", what, joiner, r.wall_seconds);
 }
 
-void check_output_path(const std::string& key, const std::filesystem::path& path) {
-  namespace fs = std::filesystem;
-  const auto value = fmt::format("\"{}\"", path.string());
-  if (path.empty()) throw ConfigError(key, value, "name the file to write");
-  if (!path.has_filename()) {
-    throw ConfigError(key, value,
-                      "names a directory: name a file to write (results go to a "
-                      "temporary file beside it, then take its name)");
-  }
-  std::error_code error;
-  const auto status = fs::status(path, error);
-  if (fs::exists(status) && !fs::is_regular_file(status)) {
-    throw ConfigError(key, value,
-                      fmt::format("is {}, not a regular file: results are written to a temporary "
-                                  "file beside the target and renamed over it, which would "
-                                  "replace it; name a regular file or a new one",
-                                  fs::is_directory(status) ? "a directory"
-                                                           : "a device or other "
-                                                             "special file"));
-  }
-  // The nearest existing ancestor must be a directory, so that the missing ones can be made.
-  for (fs::path up = fs::absolute(path).parent_path(); !up.empty(); up = up.parent_path()) {
-    const auto s = fs::status(up, error);
-    if (fs::exists(s)) {
-      if (!fs::is_directory(s)) {
-        throw ConfigError(
-            key, value,
-            fmt::format("{} is not a directory, so the file cannot go under it", up.string()));
-      }
-      break;
-    }
-    if (up == up.root_path()) break;
-  }
-}
-
-void check_output_paths(const std::vector<std::pair<std::string, std::filesystem::path>>& outputs) {
-  namespace fs = std::filesystem;
-  std::vector<fs::path> resolved;
-  for (const auto& [key, path] : outputs) {
-    check_output_path(key, path);
-    std::error_code error;
-    fs::path canonical = fs::weakly_canonical(fs::absolute(path), error);
-    if (error) canonical = fs::absolute(path).lexically_normal();
-    for (std::size_t i = 0; i < resolved.size(); ++i) {
-      if (resolved[i] == canonical) {
-        throw ConfigError(key, fmt::format("\"{}\"", path.string()),
-                          fmt::format("is the same file as {} (\"{}\"): one would overwrite the "
-                                      "other; give them different names",
-                                      outputs[i].first, outputs[i].second.string()));
-      }
-    }
-    resolved.push_back(canonical);
-  }
-}
-
-void write_file(const std::string& text, const std::filesystem::path& path,
-                const std::string& key) {
-  write_files({{key, path, &text}});
-}
-
 void write_run_output(const RunOutput& output, const std::filesystem::path& json,
                       std::ostream& say) {
   const std::string json_text = output.json.dump(2) + "\n";
-  std::vector<OutputFile> files;
+  std::vector<OutputText> files;
   for (const SideFile& side : output.side_files) {
     files.push_back({fmt::format("--out (its {} file, {})", side.extension, side.label),
                      std::filesystem::path(json).replace_extension(side.extension), &side.text});

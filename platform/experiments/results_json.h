@@ -1,6 +1,7 @@
 #pragma once
 // Results of a run as files: the pieces of the JSON schema and of the one-line summary that every
-// experiment kind shares, what a run hands back (RunOutput), and writing it whole or not at all.
+// experiment kind shares, what a run hands back (RunOutput), and writing it whole or not at all
+// (through the one writer, platform/files/output_file.h, whose checks it offers its users).
 // Each kind's own fields are in its file (experiment.h, collective_experiment.h, ...).
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 
 #include "platform/config/config.h"
 #include "platform/experiments/run_record.h"
+#include "platform/files/output_file.h"
 
 namespace angara {
 
@@ -60,18 +62,6 @@ std::string torus_name(const Config& c);
 std::string with_wall_time(const RunRecord& r, std::string_view what,
                            std::string_view joiner = ", ");
 
-// Throws a ConfigError naming `key` (the flag or config key that gave the path) unless `path`
-// names a regular file or a new one under a directory (existing or to be made): results go to a
-// temporary file beside the target and are renamed over it, so a device (/dev/null) or a
-// directory must never be the target.
-void check_output_path(const std::string& key, const std::filesystem::path& path);
-// The same for each of `outputs` (key, path), and none two names of one file.
-void check_output_paths(const std::vector<std::pair<std::string, std::filesystem::path>>& outputs);
-
-// Writes `text` to a temporary file and renames it, so a crash never leaves half a file behind;
-// `key` names the flag or config key the path came from, for errors.
-void write_file(const std::string& text, const std::filesystem::path& path,
-                const std::string& key = "output file");
 // Writes the results JSON to `json` and each side file beside it, all whole or none of them
 // (every file goes to a temporary first; only when all are written are they renamed), then says
 // on `say` where the side files went and gives the summary line with " -> `json`".

@@ -1,6 +1,6 @@
 #include "platform/experiments/trace_files.h"
 
-#include "platform/experiments/results_json.h"
+#include "platform/files/output_file.h"
 #include "platform/waveform/gtkw.h"
 #include "platform/waveform/vcd.h"
 

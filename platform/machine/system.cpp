@@ -131,8 +131,10 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     routers[n]->out.bind(endpoints[n]->eject);
   }
   if constexpr (std::is_same_v<RouterShell, RouterLt>) {
+    std::vector<LtSwitch*> switches;
+    for (RouterLt* router : routers) switches.push_back(&router->lt_switch());
     m_lt_fabric = std::make_unique<LtFabric>(
-        std::move(routers), std::vector<EjectionEnd*>(endpoints.begin(), endpoints.end()),
+        std::move(switches), std::vector<EjectionEnd*>(endpoints.begin(), endpoints.end()),
         *m_wake_calendar, config.sim.lt_buffers);
   }
 }

@@ -156,7 +156,7 @@ fs::path write_sbatch(const fs::path& dir, int points, const SlurmOptions& optio
                       shell_quoted(fs::absolute(sweep_exe).string()), shell_quoted(root.string()),
                       options.chunk);
   const fs::path script = root / "sweep.sbatch";
-  write_text(script, text);
+  write_text(script, text, "--out (its sweep.sbatch)");
   return script;
 }
 

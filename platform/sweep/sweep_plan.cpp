@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
 #include "models/core/config_error.h"
+#include "models/core/input_file.h"
 #include "platform/config/config_loader.h"
 
 namespace angara {
@@ -39,14 +39,6 @@ std::string toml_text(const toml::node& node) {
   std::ostringstream out;
   node.visit([&out](const auto& value) { out << value; });
   return out.str();
-}
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(ConfigError::Subject::File, path.string(), "", "cannot read the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // False if `node` is, or holds, a floating-point inf or nan.
@@ -266,7 +258,7 @@ bool plain_name(const std::string& name) {
 SweepPlan load_sweep(const std::filesystem::path& file) {
   toml::table root;
   try {
-    root = toml::parse(read_file(file), file.string());
+    root = toml::parse(read_input_file(file, "", "sweep file"), file.string());
   } catch (const toml::parse_error& e) {
     throw ConfigError(
         ConfigError::Subject::File, file.string(),
@@ -293,7 +285,7 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
     }
     if (const auto base = string_field(*sweep, "base", "sweep.base"); !base.empty()) {
       const auto path = file.parent_path() / base;
-      base_text = read_file(path);
+      base_text = read_input_file(path, "", "base config file (sweep.base)");
       origin = path.string();
     }
     templ = string_field(*sweep, "name", "sweep.name");

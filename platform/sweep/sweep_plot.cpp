@@ -4,10 +4,15 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <map>
+#include <system_error>
 
 #include "models/core/config_error.h"
+#include "models/core/input_file.h"
+#include "platform/files/output_file.h"
 #include "platform/sweep/child_program.h"
 #include "platform/sweep/sweep_files.h"
 
@@ -15,6 +20,32 @@ namespace angara {
 namespace {
 
 namespace fs = std::filesystem;
+
+// A directory made with mkdtemp beside `beside` (mode 0700, a name nobody can guess), removed
+// with what is in it when it goes.
+class PrivateDirectory {
+ public:
+  explicit PrivateDirectory(const fs::path& beside) {
+    const fs::path dir = beside.has_parent_path() ? beside.parent_path() : fs::path(".");
+    std::string name = (dir / (beside.filename().string() + ".XXXXXX")).string();
+    if (::mkdtemp(name.data()) == nullptr) {
+      throw ConfigError("-o", "\"" + beside.string() + "\"",
+                        fmt::format("cannot make a directory in {} for gnuplot to draw in: {}",
+                                    dir.string(), std::strerror(errno)));
+    }
+    m_path = name;
+  }
+  PrivateDirectory(const PrivateDirectory&) = delete;
+  PrivateDirectory& operator=(const PrivateDirectory&) = delete;
+  ~PrivateDirectory() {
+    std::error_code ignored;
+    fs::remove_all(m_path, ignored);
+  }
+  const fs::path& path() const { return m_path; }
+
+ private:
+  fs::path m_path;
+};
 
 bool parse_number(const std::string& text, double& out) {
   char* end = nullptr;
@@ -171,12 +202,18 @@ void plot(const SweepTable& table, const PlotRequest& request) {
   Lines lines = gather(table, request, x, y, series);
   const fs::path base = fs::path(request.output).replace_extension();
   const fs::path data = base.string() + ".dat", script = base.string() + ".gp";
-  write_text(data, data_text(lines));
-  write_text(script, script_text(lines, request));
+  // The dry pass: all three files checked before any is written.
+  check_output_paths(
+      {{"-o", request.output}, {"-o (its .dat data file)", data}, {"-o (its .gp script)", script}});
+  write_text(data, data_text(lines), "-o (its .dat data file)");
+  write_text(script, script_text(lines, request), "-o (its .gp script)");
+  // gnuplot draws into a directory of our own, made fresh beside the figure, and the figure
+  // goes to its place through write_text like every other file.
+  const PrivateDirectory drawing(request.output);
+  const fs::path drawn = drawing.path() / ("figure" + request.output.extension().string());
   ProgramResult result;
   try {
-    result = run_program({"gnuplot", "-c", script.string(), data.string(), request.output.string()},
-                         false);
+    result = run_program({"gnuplot", "-c", script.string(), data.string(), drawn.string()}, false);
   } catch (const ProgramNotFound& e) {
     throw std::runtime_error(std::string(e.what()) +
                              " (is gnuplot installed? apt-get install gnuplot-nox)");
@@ -187,6 +224,7 @@ void plot(const SweepTable& table, const PlotRequest& request) {
                     "the script is {}",
                     exit_text(result.wait_status), request.output.string(), script.string()));
   }
+  write_text(request.output, read_regular_file(drawn), "-o");
 }
 
 }  // namespace angara

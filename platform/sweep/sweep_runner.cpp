@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,13 +18,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "models/core/config_error.h"
 #include "models/core/duration_text.h"
+#include "models/core/input_file.h"
 #include "platform/config/config_loader.h"
 #include "platform/sweep/child_program.h"
 #include "platform/sweep/file_lock.h"
@@ -53,14 +53,20 @@ double share_done(const std::string& log) {
 
 namespace {
 
-// The end of a running point's log, where its last progress line is.
+// The end of a point's log (its last 4 KiB), where its last progress line and a failure's last
+// words are; "" for anything but a regular file, opened without waiting.
 std::string log_end(const fs::path& path) {
-  std::ifstream in(path, std::ios::ate);
-  const auto size = static_cast<std::streamoff>(in.tellg());
-  in.seekg(std::max<std::streamoff>(0, size - 4096));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  constexpr off_t kTail = 4096;
+  std::string text;
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);  // a FIFO never waits
+  struct stat s {};
+  if (fd >= 0 && fstat(fd, &s) == 0 && S_ISREG(s.st_mode)) {
+    text.resize(kTail);
+    const ssize_t n = pread(fd, text.data(), text.size(), std::max<off_t>(0, s.st_size - kTail));
+    text.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+  }
+  if (fd >= 0) close(fd);
+  return text;
 }
 
 // Starts `sim run config.toml --out results.json` in the point's directory; its progress lines
@@ -75,7 +81,9 @@ pid_t start_point(const fs::path& sim, const fs::path& dir, const FileLock& lock
   prctl(PR_SET_PDEATHSIG, SIGTERM);
   if (getppid() != runner) _exit(127);  // the runner died before the line above
   fcntl(lock.fd(), F_SETFD, 0);         // kept across exec
-  const int log = open((dir / "run.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  // Never through a link planted at its name; a FIFO there fails the open instead of waiting.
+  const int log = open((dir / "run.log").c_str(),
+                       O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
   if (log >= 0) {
     dup2(log, STDOUT_FILENO);
     dup2(log, STDERR_FILENO);
@@ -464,7 +472,7 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
       report.failed.push_back(point);
       std::string why = exit_text(status);
       if (WIFEXITED(status) && WEXITSTATUS(status) == 0) why += " but no results.json";
-      const std::string log = log_tail(read_text(point.path() / "run.log"), 10);
+      const std::string log = log_tail(log_end(point.path() / "run.log"), 10);
       // A failure is recorded whatever its log holds (nothing, when the point died at once),
       // and the sweep goes on with the other points.
       try {

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
+#include <charconv>
 #include <map>
 #include <sstream>
 #include <stdexcept>
+
+#include "models/core/input_file.h"
 
 namespace angara {
 
@@ -26,66 +28,140 @@ const VcdSignal* Vcd::find(const std::string& name) const {
   return nullptr;
 }
 
-Vcd parse_vcd(const std::string& text) {
-  Vcd vcd;
-  std::map<std::string, std::size_t> by_id;
-  std::vector<std::string> scopes;
-  std::istringstream in(text);
-  std::string word;
-  std::uint64_t time = 0;
-  while (in >> word) {
-    if (word == "$scope") {
-      std::string kind, name;
-      in >> kind >> name >> word;
-      scopes.push_back(name);
-    } else if (word == "$upscope") {
-      in >> word;
-      if (!scopes.empty()) scopes.pop_back();
-    } else if (word == "$var") {
-      std::string kind, id, name;
-      int width = 1;
-      in >> kind >> width >> id >> name;
-      while (in >> word && word != "$end") {  // a bit range, "[7:0]"
-      }
-      std::string path;
-      for (const auto& s : scopes) path += s + ".";
-      by_id[id] = vcd.signals.size();
-      vcd.signals.push_back({path + name, width, {}});
-    } else if (word[0] == '$') {
-      if (word != "$dumpvars" && word != "$end") {  // skip the rest of a header section
-        while (in >> word && word != "$end") {
-        }
-      }
-    } else if (word[0] == '#') {
-      time = std::stoull(word.substr(1));
-    } else {
-      std::string value, id;
-      if (word[0] == 'b') {
-        value = word.substr(1);
-        in >> id;
+namespace {
+
+// A strict reader of the VCD subset the tracer writes: anything else is an error saying where,
+// never a silent end (a comparison of two half-read files would say "same").
+class VcdReader {
+ public:
+  explicit VcdReader(const std::string& text) : m_text(text), m_in(text) {}
+
+  Vcd read() {
+    std::string word;
+    while (m_in >> word) {
+      if (word == "$enddefinitions") {
+        expect_end(word);
+        m_defined = true;
+      } else if (word == "$scope") {
+        next("$scope");  // the kind, "module"
+        const std::string name = next("$scope");
+        expect_end("$scope");
+        m_scopes.push_back(name);
+      } else if (word == "$upscope") {
+        expect_end(word);
+        if (m_scopes.empty()) fail("$upscope outside any $scope");
+        m_scopes.pop_back();
+      } else if (word == "$var") {
+        declare();
+      } else if (word == "$dumpvars" || word == "$end") {
+        // the initial values follow as ordinary changes
+      } else if (word[0] == '$') {
+        skip_section(word);
+      } else if (!m_defined) {
+        fail(fmt::format("'{}' before $enddefinitions", word));
+      } else if (word[0] == '#') {
+        m_time = number(word.substr(1), "time");
       } else {
-        value = word.substr(0, 1);
-        id = word.substr(1);
+        change(word);
       }
-      const auto it = by_id.find(id);
-      if (it == by_id.end()) throw std::runtime_error("VCD: change of an undeclared signal " + id);
-      if (value.empty() || value.find_first_not_of("01") != std::string::npos) {
-        throw std::runtime_error(
-            fmt::format("VCD: value '{}' of signal {} at {}: only 0 and 1 bits are read", value,
-                        vcd.signals[it->second].name, time));
-      }
-      vcd.signals[it->second].changes.emplace_back(time, std::stoull(value, nullptr, 2));
+    }
+    if (!m_defined) fail("no $enddefinitions: not a VCD file, or cut short");
+    if (m_vcd.signals.empty()) fail("it declares no signals");
+    return std::move(m_vcd);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) {
+    const auto pos = m_in.tellg();
+    const std::size_t at = pos < 0 ? m_text.size() : static_cast<std::size_t>(pos);
+    const auto line = 1 + std::count(m_text.begin(), m_text.begin() + static_cast<long>(at), '\n');
+    throw std::runtime_error(fmt::format("VCD, line {}: {}", line, what));
+  }
+
+  std::string next(const std::string& section) {
+    std::string word;
+    if (!(m_in >> word)) fail(fmt::format("the file ends inside {}", section));
+    return word;
+  }
+
+  void expect_end(const std::string& section) {
+    if (const std::string word = next(section); word != "$end") {
+      fail(fmt::format("'{}' where {} ends with $end", word, section));
     }
   }
-  return vcd;
+
+  void skip_section(const std::string& section) {
+    while (next(section) != "$end") {
+    }
+  }
+
+  std::uint64_t number(const std::string& digits, const char* what) {
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (digits.empty() || error != std::errc{} || end != digits.data() + digits.size()) {
+      fail(fmt::format("{} '{}' is not a whole number", what, digits));
+    }
+    return value;
+  }
+
+  // "$var wire 8 # occupancy [7:0] $end"
+  void declare() {
+    next("$var");  // the kind, "wire"
+    const std::string width = next("$var"), id = next("$var"), name = next("$var");
+    const std::uint64_t bits = number(width, "the width");
+    if (bits < 1 || bits > 64)
+      fail(fmt::format("width {} of {}: 1 to 64 bits are read", bits, name));
+    if (name == "$end") fail("a $var without a name");
+    skip_section("$var");  // a bit range, "[7:0]"
+    std::string path;
+    for (const auto& s : m_scopes) path += s + ".";
+    if (!m_by_id.emplace(id, m_vcd.signals.size()).second) {
+      fail(fmt::format("signal id '{}' declared twice", id));
+    }
+    m_vcd.signals.push_back({path + name, static_cast<int>(bits), {}});
+  }
+
+  // "b101 #" or "1#"
+  void change(const std::string& word) {
+    std::string value, id;
+    if (word[0] == 'b') {
+      value = word.substr(1);
+      id = next("a value change");
+    } else {
+      value = word.substr(0, 1);
+      id = word.substr(1);
+    }
+    const auto it = m_by_id.find(id);
+    if (it == m_by_id.end()) fail(fmt::format("'{}' changes an undeclared signal '{}'", word, id));
+    const VcdSignal& signal = m_vcd.signals[it->second];
+    if (value.empty() || value.find_first_not_of("01") != std::string::npos) {
+      fail(fmt::format("value '{}' of signal {} at {}: only 0 and 1 bits are read", value,
+                       signal.name, m_time));
+    }
+    if (value.size() > static_cast<std::size_t>(signal.width)) {
+      fail(fmt::format("value '{}' of signal {} at {}: wider than its {} bits", value, signal.name,
+                       m_time, signal.width));
+    }
+    m_vcd.signals[it->second].changes.emplace_back(m_time, std::stoull(value, nullptr, 2));
+  }
+
+  const std::string& m_text;
+  std::istringstream m_in;
+  Vcd m_vcd;
+  std::map<std::string, std::size_t> m_by_id;
+  std::vector<std::string> m_scopes;
+  std::uint64_t m_time = 0;
+  bool m_defined = false;
+};
+
+}  // namespace
+
+Vcd parse_vcd(const std::string& text) {
+  return VcdReader(text).read();
 }
 
 Vcd read_vcd(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_vcd(text.str());
+  return parse_vcd(read_input_file(path, "", "VCD file"));
 }
 
 std::optional<std::string> compare_vcd(const Vcd& expected, const Vcd& actual) {

@@ -22,8 +22,11 @@ struct Vcd {
   const VcdSignal* find(const std::string& name) const;
 };
 
+// The waveform in `text`; throws std::runtime_error naming the line of anything it cannot read
+// (a file cut short, a width or value it does not take, no signals at all).
 Vcd parse_vcd(const std::string& text);
-// The VCD file at `path`; throws std::runtime_error when it cannot be read.
+// The VCD file at `path`; throws a ConfigError when it is missing or not a regular file (never
+// opening a FIFO or a directory), std::runtime_error when it cannot be parsed.
 Vcd read_vcd(const std::string& path);
 
 // None if the two carry the same signals with the same changes; otherwise a message a person can

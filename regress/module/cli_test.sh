@@ -142,6 +142,15 @@ diagram=(diagram --set workload.kind=collective --set workload.op=allreduce --se
 if "$sim" "${diagram[@]}" --block vcup_xm --out "$work/vcup.svg" > /dev/null; then ok; else fail "diagram failed"; fi
 grep -q "<svg" "$work/vcup.svg" && grep -q "vcup_xm.stage" "$work/vcup.svg" && grep -q "issuing" "$work/vcup.svg" \
   && ok || fail "the VCUp diagram lacks its signals"
+# Its waveform goes to a directory of its own under $TMPDIR, not to the predictable
+# angara-diagram-PID.vcd that anyone could plant a directory or a link at (the subshell's
+# $BASHPID is the pid the exec'd diagram runs as), and nothing of it is left there.
+mkdir -p "$work/tmp" && echo keep > "$work/victim.txt"
+(mkdir "$work/tmp/angara-diagram-$BASHPID.vcd"
+ ln -s "$work/victim.txt" "$work/tmp/angara-diagram-$BASHPID.vcd.partial"
+ TMPDIR="$work/tmp" exec "$sim" "${diagram[@]}" --block vcup_xm --out "$work/vcup2.svg" > /dev/null) \
+  && cmp -s "$work/vcup.svg" "$work/vcup2.svg" && [ "$(cat "$work/victim.txt")" = keep ] \
+  && [ "$(ls "$work/tmp" | wc -l)" -eq 2 ] && ok || fail "diagram used a predictable temporary"
 "$sim" "${diagram[@]}" --block nowhere --out "$work/none.svg" > /dev/null 2> "$work/err.txt"
 [ $? -eq 2 ] && grep -q -- "--block" "$work/err.txt" && [ ! -e "$work/none.svg" ] && ok || fail "a bad block should exit 2"
 # A traced run writes the VCD, a GTKWave save file showing every signal and the stage names.

@@ -140,9 +140,13 @@ check "point_7 results were not rewritten" \
   [ "$(grep point_7 "$work/finished.txt" | cut -c1-32)" != "$(fingerprints "$slow" | grep point_7 | cut -c1-32)" ]
 
 # collect: a header with the point, the axis keys, result fields and status; rows in plan order.
+# A link planted at results.csv is replaced, not written through.
+echo keep > "$work/victim.txt" && ln -sf "$work/victim.txt" "$slow/results.csv"
 "$sweep" collect "$slow" > "$work/collect.txt"
 check "collect exited $?" [ $? -eq 0 ]
 csv=$slow/results.csv
+check "collect wrote through the link at results.csv" [ "$(cat "$work/victim.txt")" = keep ]
+check "results.csv is still a link" [ ! -L "$csv" ]
 header=$(head -1 "$csv")
 for column in point sim.seed nodes latency_ns.mean status; do
   tr , '\n' <<< "$header" | grep -qx "$column" && ok || fail "results.csv header lacks $column: $header"

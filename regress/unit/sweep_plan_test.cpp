@@ -455,7 +455,7 @@ TEST_F(SweepPlanTest, NoAxes) {
 TEST_F(SweepPlanTest, MissingBaseFile) {
   expect_error(
       "[sweep]\nbase = \"no_such_base.toml\"\n[[axis]]\nkey = \"traffic.rate\"\nvalues = [0.1]\n",
-      "no_such_base.toml", "cannot read");
+      "no_such_base.toml", "no such base config file (sweep.base)");
 }
 
 TEST_F(SweepPlanTest, TomlSyntaxError) {

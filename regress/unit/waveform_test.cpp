@@ -58,6 +58,37 @@ TEST(Vcd, UnknownBitsAndMissingFilesAreNamed) {
   EXPECT_THROW(read_vcd("/nonexistent/a.vcd"), std::runtime_error);
 }
 
+// What the reader cannot take is an error naming the line, never a quiet end: a file read half
+// way would compare "same" with another read half way.
+TEST(Vcd, WhatCannotBeReadIsAnErrorNamingTheLine) {
+  const std::string good = two_signals(4);
+  const auto error = [](const std::string& text) -> std::string {
+    try {
+      parse_vcd(text);
+    } catch (const std::runtime_error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string text = good;
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  EXPECT_NE(error(replaced(" 3 ", " three ")).find("width 'three' is not a whole number"),
+            std::string::npos);
+  EXPECT_NE(error(replaced(" 3 ", " 65 ")).find("width 65"), std::string::npos);
+  EXPECT_NE(error(good.substr(0, good.find("$enddefinitions"))).find("no $enddefinitions"),
+            std::string::npos);
+  EXPECT_NE(error("").find("no $enddefinitions"), std::string::npos);
+  EXPECT_NE(error("$enddefinitions $end\n").find("declares no signals"), std::string::npos);
+  EXPECT_NE(error(good + "#12x\n").find("time '12x'"), std::string::npos);
+  EXPECT_NE(error(good + "b1111 \"\n").find("wider than its 3 bits"), std::string::npos);
+  const std::string line = error(replaced("$enddefinitions", "#0\n$enddefinitions"));
+  EXPECT_NE(line.find("VCD, line "), std::string::npos) << line;
+  EXPECT_EQ(error(good), "");
+}
+
 TEST(Gtkw, ShowsEverySignalAndTranslatesTheStages) {
   const std::string save =
       gtkw_save_file(parse_vcd(two_signals(4)), "t.vcd", "stage", "t.stages.txt");

@@ -4,12 +4,12 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 #include <string_view>
 #include <system_error>
 
 #include "models/core/config_error.h"
+#include "models/core/input_file.h"
 
 namespace angara {
 namespace {
@@ -76,12 +76,7 @@ std::vector<TablePoint> load_compute_table(const std::string& path) {
     throw ConfigError(kKey, "\"\"",
                       "compute.model = \"table\" needs a CSV file of work_size,time_ns");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(kKey, fmt::format("\"{}\"", path), "no such file, or not readable");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw ConfigError(kKey, fmt::format("\"{}\"", path), "cannot read the file");
-  return parse_compute_table(text.str(), path);
+  return parse_compute_table(read_input_file(path, kKey), path);
 }
 
 }  // namespace angara

@@ -4,26 +4,26 @@
 #include <optional>
 #include <utility>
 
+#include "models/router/lt/lt_switch.h"
 #include "models/router/lt/prefetch.h"
-#include "models/router/router_lt.h"
 
 namespace angara {
 
-LtFabric::LtFabric(std::vector<RouterLt*> routers, std::vector<EjectionEnd*> endpoints,
+LtFabric::LtFabric(std::vector<LtSwitch*> switches, std::vector<EjectionEnd*> endpoints,
                    WakeCalendar& calendar, bool buffers)
-    : m_routers(std::move(routers)), m_endpoints(std::move(endpoints)), m_calendar(calendar) {
+    : m_switches(std::move(switches)), m_endpoints(std::move(endpoints)), m_calendar(calendar) {
   if (buffers) {
     std::size_t per_router = 0;
-    for (const RouterLt* router : m_routers) {
-      per_router = std::max(per_router, router->port_vcs());
+    for (const LtSwitch* sw : m_switches) {
+      per_router = std::max(per_router, sw->port_vcs());
     }
-    m_buffers = std::make_unique<LtBuffers>(m_routers.size(), per_router);
+    m_buffers = std::make_unique<LtBuffers>(m_switches.size(), per_router);
   }
-  for (RouterLt* router : m_routers) router->set_fabric(*this);
+  for (LtSwitch* sw : m_switches) sw->set_fabric(*this);
 }
 
 void LtFabric::plan(NodeId from, const PacketHeader& header) {
-  const RouterCore& core = m_routers[from]->core();
+  const RouterCore& core = m_switches[from]->core();
   const RouterShared& shared = core.shared();
   const int set_base = shared.vcs.set_base(header.vc);  // no legs: planned without faults only
   const int vcs = core.vc_count();
@@ -35,7 +35,7 @@ void LtFabric::plan(NodeId from, const PacketHeader& header) {
     const RouteStep step = shared.routing.route(here, arrived, header, vc_class);
     m_plan.add(step);
     const PortId port = step.eject ? shared.topology.ports(here) : step.port;
-    m_routers[here]->prefetch_output(port);
+    m_switches[here]->prefetch_output(port);
     if (m_buffers) prefetch_object(&m_buffers->holds(here)[port * vcs + set_base + step.vc_class]);
     if (step.eject) {
       m_endpoints[here]->prefetch();
@@ -48,7 +48,7 @@ void LtFabric::plan(NodeId from, const PacketHeader& header) {
     if (m_buffers) {
       prefetch_object(&m_buffers->orders(here)[next_end.port * vcs + set_base + vc_class]);
     }
-    m_routers[here]->prefetch_input(next_end.port);
+    m_switches[here]->prefetch_input(next_end.port);
   }
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // The loosely-timed fabric as one object, which the machine owns once the sockets are bound: its
 // routers and the node ends of their local ports, the machine's wake-up calendar, the buffers of
-// every router (sim.lt_buffers), and the path planned for the packet entering the network now.
-// A hop calls the next router directly (the call its bound socket would make), and a packet
+// every router (sim.lt_buffers), the path planned for the packet entering the network now, and
+// the steps its hops have left (path_step.h). A hop goes on to the next router's switch directly
+// (where its bound socket would call), and a packet
 // entering the network has its path planned and what the path reads fetched from memory at once
 // (plan()) instead of one cache miss after another.
 
@@ -14,12 +15,13 @@
 #include "models/core/packet.h"
 #include "models/fabric/ejection_end.h"
 #include "models/router/lt/lt_buffers.h"
+#include "models/router/lt/path_step.h"
 #include "models/routing/network_routing.h"
 #include "models/timing/wake_calendar.h"
 
 namespace angara {
 
-class RouterLt;
+class LtSwitch;
 
 // The steps planned for one packet's path, which its hops take instead of routing it again. A
 // packet's whole path runs inside one call chain, so the fabric needs one plan at a time; a
@@ -53,13 +55,13 @@ class PlannedPath {
 
 class LtFabric {
  public:
-  // `routers` by router, `endpoints` by node, bound: out[p] of each router to the input of the
-  // router its link port p leads to, its local port to its node's endpoint. `buffers`: model the
-  // buffers behind the outputs (sim.lt_buffers). Hands every router the fabric.
-  LtFabric(std::vector<RouterLt*> routers, std::vector<EjectionEnd*> endpoints,
+  // `switches` by router, `endpoints` by node: link port p of each router leads to the router
+  // the topology says, its local port to its node's endpoint. `buffers`: model the buffers
+  // behind the outputs (sim.lt_buffers). Hands every switch the fabric.
+  LtFabric(std::vector<LtSwitch*> switches, std::vector<EjectionEnd*> endpoints,
            WakeCalendar& calendar, bool buffers);
 
-  RouterLt& router(NodeId r) const { return *m_routers[r]; }
+  LtSwitch& at(NodeId r) const { return *m_switches[r]; }
   // The node end of router `r`'s local port (a fat tree's switch has none).
   EjectionEnd* endpoint(NodeId r) const {
     return r < m_endpoints.size() ? m_endpoints[r] : nullptr;
@@ -71,13 +73,18 @@ class LtFabric {
   void plan(NodeId from, const PacketHeader& header);
   // The next planned step of `packet`'s path, if it is the packet last planned.
   const RouteStep* planned_step(const Packet& packet) { return m_plan.take(packet); }
+  // The steps the hops of the paths being booked have left, and the copies (path_step.h).
+  std::vector<PathStep>& chain() { return m_chain; }
+  std::vector<Copies>& copies() { return m_copies; }
 
  private:
-  std::vector<RouterLt*> m_routers;
+  std::vector<LtSwitch*> m_switches;
   std::vector<EjectionEnd*> m_endpoints;
   WakeCalendar& m_calendar;
   std::unique_ptr<LtBuffers> m_buffers;
   PlannedPath m_plan;
+  std::vector<PathStep> m_chain;
+  std::vector<Copies> m_copies;
 };
 
 }  // namespace angara

@@ -6,7 +6,7 @@
 // its request's earliest at which its output is free for its serialization, its crossbar input
 // too, and the buffer behind has room for it (and the bubble) over the least time it can hold
 // it (train_pacing.h). A packet with several copies or options takes the one that can start
-// first, as AT's allocation would grant it. The hop rules are RouterCore's; RouterLt carries the
+// first, as AT's allocation would grant it. The hop rules are RouterCore's; LtSwitch carries the
 // bookings out (docs/LT.md says where this departs from AT).
 
 #include <array>

@@ -2,10 +2,11 @@
 """Runs the bad-input table (cases.txt beside this file) against angara-sim and angara-sweep.
 
 Each case runs in a directory of its own holding a FIFO (standing for a device such as
-/dev/null), a directory and a regular file. A case passes when the program exits with the status
-the table gives, within the time limit (a hang fails), its message names the key or flag the
-table gives, and it leaves no results, no temporary file, and the FIFO, directory and file as
-they were, and no file named pwn* (what a case's injected command would make).
+/dev/null), a directory, a regular file, a config and a compute table (the inputs a run must not
+replace). A case passes when the program exits with the status the table gives, within the time
+limit (a hang fails), its message names the key or flag the table gives, and it leaves no
+results, no temporary file, every one of those as it was, and no file named pwn* (what a case's
+injected command would make).
 
 usage: run_bad_input.py --sim ANGARA_SIM --sweep ANGARA_SWEEP [--table cases.txt] [--only TEXT]
 """
@@ -44,11 +45,20 @@ def read_table(path):
     return cases
 
 
+# The regular files of a case's directory and what each holds: a file, a config, a compute table.
+FILES = {
+    "file.txt": "keep me\n",
+    "c.toml": "[topology]\ndims = [2, 2]\n",
+    "table.csv": "work_size,time_ns\n1000,5000\n2000,9000\n",
+}
+
+
 def make_fixtures(tmp):
     os.mkfifo(os.path.join(tmp, "fifo"))
     os.mkdir(os.path.join(tmp, "adir"))
-    with open(os.path.join(tmp, "file.txt"), "w", encoding="utf-8") as f:
-        f.write("keep me\n")
+    for name, text in FILES.items():
+        with open(os.path.join(tmp, name), "w", encoding="utf-8") as f:
+            f.write(text)
 
 
 def fixture_damage(tmp):
@@ -58,9 +68,14 @@ def fixture_damage(tmp):
         damage.append("the FIFO was replaced")
     if not os.path.isdir(os.path.join(tmp, "adir")) or os.listdir(os.path.join(tmp, "adir")):
         damage.append("the directory was replaced or written into")
-    with open(os.path.join(tmp, "file.txt"), encoding="utf-8") as f:
-        if f.read() != "keep me\n":
-            damage.append("the regular file was changed")
+    for name, text in FILES.items():
+        path = os.path.join(tmp, name)
+        if os.path.islink(path) or not os.path.isfile(path):
+            damage.append(f"{name} was replaced")
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            if f.read() != text:
+                damage.append(f"{name} was changed")
     for root, dirs, files in os.walk(tmp):
         for name in files + dirs:
             if name.endswith(".partial") or name.endswith(".json") or name.endswith(".vcd"):
@@ -76,6 +91,8 @@ def run_case(case, tools, here):
     with tempfile.TemporaryDirectory(prefix="bad_input_") as tmp:
         make_fixtures(tmp)
         words = shlex.split(case["args"].replace("{tmp}", tmp).replace("{here}", here))
+        # {xff}: the byte 0xff, which is not UTF-8 (the arguments reach the program as bytes).
+        words = [w.replace("{xff}", "\udcff") for w in words]
         command = [tools[case["tool"]]] + words
         try:
             done = subprocess.run(
