@@ -12,7 +12,9 @@
 #include "platform/files/output_file.h"
 #include "platform/sweep/slurm_job.h"
 #include "platform/sweep/sweep_collect.h"
+#include "platform/sweep/sweep_files.h"
 #include "platform/sweep/sweep_plan.h"
+#include "platform/sweep/sweep_plot.h"
 #include "platform/sweep/sweep_runner.h"
 #include "platform/version/version.h"
 
@@ -22,6 +24,10 @@ namespace fs = std::filesystem;
 namespace {
 
 enum ExitCode { kOk = 0, kUsageError = 1, kBadInput = 2, kPointsFailed = 3 };
+
+// More simulations at once than this is a typo, not a machine (each is a process with its own
+// SystemC kernel).
+constexpr long long kMaxJobs = 4096;
 
 constexpr const char* kUsage =
     "usage: angara-sweep plan SWEEP.toml\n"
@@ -36,7 +42,8 @@ constexpr const char* kUsage =
     "A sweep file is a base config plus axes of config keys (see docs/SWEEPS.md); every point\n"
     "runs as its own angara-sim. run fills the local cores and resumes: points whose results\n"
     "exist for the same config are skipped; several sweeps share one pool of cores, each in\n"
-    "DIR/NAME (NAME: its file's name without .toml). slurm writes DIR/sweep.sbatch, a job\n"
+    "DIR/NAME (NAME: its file's name without .toml, and a hash of its directory if two share\n"
+    "it); a second runner on one directory is refused. slurm writes DIR/sweep.sbatch, a job\n"
     "array with K points per task, and submits it; resubmitting runs only what is missing.\n"
     "collect writes DIR/results.csv; plot draws it with gnuplot.\n";
 
@@ -68,6 +75,13 @@ std::string input(const Command& c) {
   return c.vm["input"].as<std::vector<std::string>>().front();
 }
 
+// --chunk: points per Slurm array task.
+int chunk(const Command& c) {
+  return angara::parse_count("--chunk", c.vm["chunk"].as<std::string>(), 1,
+                             static_cast<long long>(angara::kMaxSweepPoints),
+                             "points per array task");
+}
+
 int plan_command(int argc, char** argv) {
   Command c{po::options_description("plan options"), {}, {}};
   if (!parse(c, argc, argv, "plan")) return kOk;
@@ -95,9 +109,12 @@ int run_command(int argc, char** argv) {
   c.options.add_options()("out,o", po::value<std::string>()->required(),
                           "the sweep directory (created; an existing one is resumed); with "
                           "several sweeps, the directory of their directories")(
-      "jobs,j", po::value<int>()->default_value(static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN))),
+      "jobs,j",
+      po::value<std::string>()->default_value(std::to_string(sysconf(_SC_NPROCESSORS_ONLN))),
       "points run at once (default: all cores)");
   if (!parse(c, argc, argv, "run", -1)) return kOk;
+  const int jobs = angara::parse_count("--jobs", c.vm["jobs"].as<std::string>(), 1, kMaxJobs,
+                                       "points run at once");
   const auto files = c.vm["input"].as<std::vector<std::string>>();
   const fs::path out = c.vm["out"].as<std::string>();
   // Every sweep file is read and every directory checked before any is made: bad input changes
@@ -105,19 +122,21 @@ int run_command(int argc, char** argv) {
   std::vector<angara::SweepPlan> plans;
   plans.reserve(files.size());
   for (const auto& file : files) plans.push_back(angara::load_sweep(file));
+  const auto names = angara::sweep_dir_names({files.begin(), files.end()});
   std::deque<angara::SweepDir> dirs;  // the points refer to them
+  std::vector<angara::FileLock> locks;
   std::vector<angara::PointDir> points;
   for (std::size_t i = 0; i < files.size(); ++i) {
-    const auto& dir = dirs.emplace_back(files.size() == 1 ? out : out / fs::path(files[i]).stem());
+    const auto& dir = dirs.emplace_back(files.size() == 1 ? out : out / names[i]);
     angara::check_output_path("--out", dir.root() / "manifest.json");
   }
   for (std::size_t i = 0; i < files.size(); ++i) {
     fs::create_directories(dirs[i].root());
+    locks.push_back(dirs[i].lock());
     dirs[i].prepare(plans[i]);
     for (auto& point : angara::sweep_points(dirs[i])) points.push_back(std::move(point));
   }
-  const auto r =
-      angara::run_points(points, c.vm["jobs"].as<int>(), angara::sibling_executable("angara-sim"));
+  const auto r = angara::run_points(points, jobs, angara::sibling_executable("angara-sim"));
   return report(r, out);
 }
 
@@ -127,31 +146,28 @@ int slurm_command(int argc, char** argv) {
                           "the sweep directory (on a file system the nodes share)")(
       "partition,p", po::value<std::string>()->default_value(""), "Slurm partition")(
       "time,t", po::value<std::string>()->default_value(""), "time limit per array task")(
-      "chunk,k", po::value<int>()->default_value(1), "points per array task")(
+      "chunk,k", po::value<std::string>()->default_value("1"), "points per array task")(
       "sbatch", po::value<std::vector<std::string>>()->default_value({}, ""),
       "one more sbatch option for the script, e.g. --sbatch=--mem=4G --sbatch=--account=A "
       "(repeatable; give it with '=')")("dry-run", "write the sbatch script, do not submit it")(
       "collect", "also submit `angara-sweep collect DIR` to run when the array has ended")(
       "wait", "wait until the whole array has finished (sbatch --wait)");
   if (!parse(c, argc, argv, "slurm")) return kOk;
-  const auto plan = angara::load_sweep(input(c));
   angara::SlurmOptions options;
   options.partition = c.vm["partition"].as<std::string>();
   options.time = c.vm["time"].as<std::string>();
-  options.chunk = c.vm["chunk"].as<int>();
+  options.chunk = chunk(c);
   options.wait = c.vm.count("wait") > 0;
-  if (options.chunk < 1)
-    throw angara::ConfigError("--chunk", std::to_string(options.chunk), "must be at least 1");
   options.extra = c.vm["sbatch"].as<std::vector<std::string>>();
-  for (const auto& option : options.extra) {
-    if (option.empty() || option.front() != '-' || option.find('\n') != std::string::npos) {
-      throw angara::ConfigError("--sbatch", option,
-                                "an sbatch option such as --mem=4G, one line, starting with '-'");
-    }
-  }
+  angara::validate(options);
   const angara::SweepDir dir(fs::absolute(c.vm["out"].as<std::string>()));
-  angara::check_output_path("--out", dir.root() / "manifest.json");
+  angara::check_script_path(dir.root());
+  const auto plan = angara::load_sweep(input(c));
+  // After the sweep file is read, so that neither output can be it.
+  angara::check_output_paths({{"--out", dir.root() / "manifest.json"},
+                              {"--out (its sweep.sbatch)", dir.root() / "sweep.sbatch"}});
   fs::create_directories(dir.root());
+  const auto lock = dir.lock();
   dir.prepare(plan);
   const auto script = angara::write_sbatch(dir.root(), static_cast<int>(plan.points.size()),
                                            options, angara::sibling_executable("angara-sweep"));
@@ -174,15 +190,18 @@ int slurm_command(int argc, char** argv) {
 
 int task_command(int argc, char** argv) {
   Command c{po::options_description("task options (run by the sbatch script)"), {}, {}};
-  c.options.add_options()("index", po::value<int>()->required(), "array task index")(
-      "chunk", po::value<int>()->required(), "points per task");
+  c.options.add_options()("index", po::value<std::string>()->required(), "array task index")(
+      "chunk", po::value<std::string>()->required(), "points per task");
   if (!parse(c, argc, argv, "task")) return kOk;
+  const int points_per_task = chunk(c);
+  const int index = angara::parse_count("--index", c.vm["index"].as<std::string>(), 0,
+                                        static_cast<long long>(angara::kMaxSweepPoints) - 1,
+                                        "an array task index");
   const angara::SweepDir dir(input(c));
   const auto points = angara::sweep_points(dir);
-  const int chunk = c.vm["chunk"].as<int>(), first = c.vm["index"].as<int>() * chunk;
-  const int last = std::min<int>(first + chunk, static_cast<int>(points.size()));
-  const std::vector<angara::PointDir> mine(points.begin() + std::min(first, last),
-                                           points.begin() + last);
+  const auto [first, last] =
+      angara::task_points(index, points_per_task, static_cast<int>(points.size()));
+  const std::vector<angara::PointDir> mine(points.begin() + first, points.begin() + last);
   return report(angara::run_points(mine, 1, angara::sibling_executable("angara-sim")), dir.root());
 }
 
@@ -192,7 +211,7 @@ int collect_command(int argc, char** argv) {
   const angara::SweepDir dir(input(c));
   const auto table = angara::collect(dir);
   const fs::path csv = dir.root() / "results.csv";
-  angara::write_file(table.csv(), csv, "DIR (its results.csv)");
+  angara::write_text(csv, table.csv(), "DIR (its results.csv)");
   const int status = table.column("status");
   const auto ok = std::count_if(table.rows.begin(), table.rows.end(),
                                 [&](const auto& row) { return row[status] == "ok"; });

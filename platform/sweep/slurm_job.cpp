@@ -1,53 +1,74 @@
 #include "platform/sweep/slurm_job.h"
 
 #include <fmt/format.h>
-#include <cstdio>
-#include <sstream>
+
+#include <algorithm>
+#include <charconv>
+#include <regex>
 #include <stdexcept>
 
-#include "platform/files/output_file.h"
+#include "models/core/config_error.h"
+#include "platform/sweep/child_program.h"
+#include "platform/sweep/sweep_files.h"
+#include "platform/sweep/sweep_plan.h"
 
 namespace angara {
 
 namespace fs = std::filesystem;
 
-fs::path write_sbatch(const fs::path& dir, int points, const SlurmOptions& options,
-                      const fs::path& sweep_exe) {
-  const fs::path root = fs::absolute(dir);
-  const int tasks = (points + options.chunk - 1) / options.chunk;
-  fs::create_directories(root / "slurm");
-  fs::path script = root / "sweep.sbatch";
-  std::ostringstream out;
-  out << "#!/bin/bash\n"
-      << "#SBATCH --job-name=angara-sweep\n"
-      << fmt::format("#SBATCH --array=0-{}\n", tasks - 1)
-      << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
-      << fmt::format("#SBATCH --output={}/slurm/task-%A_%a.out\n", root.string());
-  if (!options.partition.empty()) out << "#SBATCH --partition=" << options.partition << "\n";
-  if (!options.time.empty()) out << "#SBATCH --time=" << options.time << "\n";
-  for (const auto& option : options.extra) out << "#SBATCH " << option << "\n";
-  out << fmt::format("# {} points, {} per task\n", points, options.chunk)
-      << fmt::format("exec '{}' task '{}' --index \"$SLURM_ARRAY_TASK_ID\" --chunk {}\n",
-                     fs::absolute(sweep_exe).string(), root.string(), options.chunk);
-  write_file(out.str(), script, "--out (its sweep.sbatch)");
-  return script;
-}
-
 namespace {
 
-// Runs an sbatch command line; returns the job id it prints (--parsable), or throws with its
+bool has_control(const std::string& text) {
+  return std::any_of(text.begin(), text.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+}
+
+// A value shown in a message: control characters as C escapes, so a newline is seen.
+std::string shown(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '\n') {
+      out += "\\n";
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// `text` as one word of an #SBATCH line: sbatch reads quotes and backslash escapes there, and an
+// unquoted '#' would start a comment. Plain words stay as they are.
+std::string sbatch_word(const std::string& text) {
+  if (text.find_first_of(" \t\"'\\#") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += (c == '"' || c == '\\') ? std::string{'\\', c} : std::string(1, c);
+  return out + "\"";
+}
+
+// A directory inside a Slurm file-name pattern, where '%' starts a replacement.
+std::string pattern_escaped(const fs::path& dir) {
+  std::string out;
+  for (char c : dir.string()) out += c == '%' ? "%%" : std::string(1, c);
+  return out;
+}
+
+// Runs sbatch with `args`; returns the job id it prints (--parsable), or throws with its
 // message.
-std::string sbatch(const std::string& command) {
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) throw std::runtime_error("cannot run sbatch");
-  std::string output;
-  char buffer[256];
-  while (fgets(buffer, sizeof buffer, pipe)) output += buffer;
-  const int status = pclose(pipe);
+std::string sbatch(std::vector<std::string> args) {
+  args.insert(args.begin(), {"sbatch", "--parsable"});
+  ProgramResult result;
+  try {
+    result = run_program(args, true);
+  } catch (const ProgramNotFound& e) {
+    throw std::runtime_error(std::string(e.what()) + " (is this a Slurm login node?)");
+  }
+  std::string output = result.output;
   while (!output.empty() && (output.back() == '\n' || output.back() == ' ')) output.pop_back();
-  if (status != 0) {
-    throw std::runtime_error(
-        fmt::format("{} failed: {}", command, output.empty() ? "(no output)" : output));
+  if (!result.ok()) {
+    throw std::runtime_error(fmt::format("sbatch failed ({}): {}", exit_text(result.wait_status),
+                                         output.empty() ? "(no output)" : output));
   }
   // --parsable prints "jobid[;cluster]"; with --wait the id is on the first line.
   const std::string first = output.substr(0, output.find('\n'));
@@ -56,17 +77,103 @@ std::string sbatch(const std::string& command) {
 
 }  // namespace
 
+std::string shell_quoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+void validate(const SlurmOptions& options) {
+  static const std::regex kPartition("[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*");
+  static const std::regex kTime(
+      "([0-9]+-)?[0-9]+(:[0-9]+){0,2}|UNLIMITED|INFINITE|unlimited|infinite");
+  if (!options.partition.empty() && !std::regex_match(options.partition, kPartition)) {
+    throw ConfigError("--partition", shown(options.partition),
+                      "a Slurm partition name (letters, digits, '_', '-', '.'; several separated "
+                      "by ',')");
+  }
+  if (!options.time.empty() && !std::regex_match(options.time, kTime)) {
+    throw ConfigError("--time", shown(options.time),
+                      "a Slurm time limit: MINUTES, [DAYS-]HOURS:MINUTES[:SECONDS], "
+                      "DAYS-HOURS or UNLIMITED");
+  }
+  for (const auto& option : options.extra) {
+    if (option.empty() || option.front() != '-' || has_control(option)) {
+      throw ConfigError("--sbatch", shown(option),
+                        "an sbatch option such as --mem=4G, one line (no newline or other "
+                        "control character), starting with '-'");
+    }
+  }
+}
+
+void check_script_path(const fs::path& dir) {
+  if (has_control(dir.string())) {
+    throw ConfigError("--out", shown(dir.string()),
+                      "the sweep directory's path goes into the batch script: no newline or "
+                      "other control character");
+  }
+}
+
+int parse_count(const std::string& flag, const std::string& text, long long min, long long max,
+                const std::string& what) {
+  long long value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || stop != end || value < min || value > max) {
+    throw ConfigError(flag, shown(text),
+                      fmt::format("{}: a whole number from {} to {}", what, min, max));
+  }
+  return static_cast<int>(value);
+}
+
+std::pair<int, int> task_points(int index, int chunk, int points) {
+  const int tasks = std::max(1, (points + chunk - 1) / chunk);
+  if (index >= tasks) {
+    throw ConfigError("--index", std::to_string(index),
+                      fmt::format("the sweep has {} points, {} per task: array tasks 0 to {}",
+                                  points, chunk, tasks - 1));
+  }
+  const int first = std::min(points, index * chunk);
+  return {first, std::min(points, first + chunk)};
+}
+
+fs::path write_sbatch(const fs::path& dir, int points, const SlurmOptions& options,
+                      const fs::path& sweep_exe) {
+  validate(options);
+  const fs::path root = fs::absolute(dir);
+  check_script_path(root);
+  const int tasks = (points + options.chunk - 1) / options.chunk;
+  fs::create_directories(root / "slurm");
+  std::string text = "#!/bin/bash\n#SBATCH --job-name=angara-sweep\n";
+  text += fmt::format("#SBATCH --array=0-{}\n", tasks - 1);
+  text += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
+  text += "#SBATCH --output=" + sbatch_word(pattern_escaped(root) + "/slurm/task-%A_%a.out") + "\n";
+  if (!options.partition.empty()) text += "#SBATCH --partition=" + options.partition + "\n";
+  if (!options.time.empty()) text += "#SBATCH --time=" + options.time + "\n";
+  for (const auto& option : options.extra) text += "#SBATCH " + sbatch_word(option) + "\n";
+  text += fmt::format("# {} points, {} per task\n", points, options.chunk);
+  text += fmt::format("exec {} task {} --index \"$SLURM_ARRAY_TASK_ID\" --chunk {}\n",
+                      shell_quoted(fs::absolute(sweep_exe).string()), shell_quoted(root.string()),
+                      options.chunk);
+  const fs::path script = root / "sweep.sbatch";
+  write_text(script, text, "--out (its sweep.sbatch)");
+  return script;
+}
+
 std::string submit(const fs::path& script, const SlurmOptions& options) {
-  return sbatch(
-      fmt::format("sbatch --parsable {} '{}' 2>&1", options.wait ? "--wait" : "", script.string()));
+  std::vector<std::string> args;
+  if (options.wait) args.emplace_back("--wait");
+  args.push_back(script.string());
+  return sbatch(args);
 }
 
 std::string submit_collect(const fs::path& dir, const std::string& job, const fs::path& sweep_exe) {
   const fs::path root = fs::absolute(dir);
-  return sbatch(
-      fmt::format("sbatch --parsable --job-name=angara-collect --dependency=afterany:{} "
-                  "--output='{}/slurm/collect-%j.out' --wrap=\"exec '{}' collect '{}'\" 2>&1",
-                  job, root.string(), fs::absolute(sweep_exe).string(), root.string()));
+  check_script_path(root);
+  return sbatch({"--job-name=angara-collect", "--dependency=afterany:" + job,
+                 "--output=" + pattern_escaped(root) + "/slurm/collect-%j.out",
+                 "--wrap=exec " + shell_quoted(fs::absolute(sweep_exe).string()) + " collect " +
+                     shell_quoted(root.string())});
 }
 
 }  // namespace angara

@@ -1,5 +1,5 @@
 #pragma once
-// Turns a sweep directory into one table (CSV) and line plots drawn by gnuplot.
+// Turns a sweep directory into one table (CSV), one row per point.
 
 #include <filesystem>
 #include <string>
@@ -21,19 +21,5 @@ struct SweepTable {
 };
 
 SweepTable collect(const SweepDir& dir);
-
-struct PlotRequest {
-  std::string x, y, series;  // column names; series may be empty
-  bool log_x = false;
-  std::filesystem::path output;  // .png, .svg or .pdf
-  bool log_y = false;
-  std::string title;
-};
-
-// Draws y against x, one line per series value, from the points whose status is ok, saturated
-// points as open circles, axes labelled with their units. A swept axis other than x and series
-// whose points differ is refused (the lines would zig-zag between them). Writes the gnuplot data
-// and script beside the output and runs gnuplot.
-void plot(const SweepTable& table, const PlotRequest& request);
 
 }  // namespace angara

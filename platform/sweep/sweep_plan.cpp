@@ -4,6 +4,7 @@
 #include <toml++/toml.h>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -91,6 +92,31 @@ std::string string_field(const toml::table& table, const std::string& field,
   return node->as_string()->get();
 }
 
+// A dotted key as the config loader reads it: "traffic . rate", "traffic.'rate'" and
+// "\"traffic\".rate" are all traffic.rate. Text that is no plain dotted key stays as it is, for
+// the loader to refuse.
+std::string normalized_key(const std::string& key) {
+  if (key.find_first_of("=#\n\r") != std::string::npos) return key;
+  toml::table parsed;
+  try {
+    parsed = toml::parse(key + " = 0");
+  } catch (const toml::parse_error&) {
+    return key;
+  }
+  std::string out;
+  const toml::table* table = &parsed;
+  while (table != nullptr && table->size() == 1) {
+    const toml::table* inner = nullptr;
+    for (const auto& [name, value] : *table) {
+      out += (out.empty() ? "" : ".") + std::string(name.str());
+      inner = value.as_table();
+    }
+    if (inner == nullptr) return out;
+    table = inner;
+  }
+  return key;
+}
+
 SweepAxis read_axis(const toml::table& table, int number) {
   SweepAxis axis;
   const auto where = fmt::format("axis[{}]", number);
@@ -104,7 +130,7 @@ SweepAxis read_axis(const toml::table& table, int number) {
   }
   if (!table.contains("key"))
     throw sweep_error(where + ".key", "(missing)", "every axis names a config key");
-  axis.key = string_field(table, "key", where + ".key");
+  axis.key = normalized_key(string_field(table, "key", where + ".key"));
   if (axis.key.find('.') == std::string::npos) {
     throw sweep_error(where + ".key", "\"" + axis.key + "\"",
                       "a config key is section.name, e.g. \"traffic.rate\"");
@@ -198,6 +224,37 @@ std::string point_name(const std::string& templ, const SweepPoint& p, int count)
 
 }  // namespace
 
+std::vector<std::string> sweep_dir_names(const std::vector<std::filesystem::path>& files) {
+  std::map<std::string, int> stems;
+  std::map<std::filesystem::path, std::string> seen;
+  for (const auto& file : files) {
+    ++stems[file.stem().string()];
+    const auto path = std::filesystem::weakly_canonical(std::filesystem::absolute(file));
+    if (!seen.emplace(path, file.string()).second) {
+      throw ConfigError(ConfigError::Subject::File, file.string(), "",
+                        "given twice (as " + seen[path] + " too): one sweep, one directory");
+    }
+  }
+  std::vector<std::string> names;
+  for (const auto& file : files) {
+    std::string name = file.stem().string();
+    if (stems[name] > 1) {
+      // FNV-1a of the file's directory: stable from run to run, so a resume finds its points.
+      std::uint64_t hash = 14695981039346656037ull;
+      const auto where = std::filesystem::weakly_canonical(std::filesystem::absolute(file));
+      for (unsigned char c : where.parent_path().string()) hash = (hash ^ c) * 1099511628211ull;
+      name += fmt::format("-{:08x}", static_cast<std::uint32_t>(hash ^ (hash >> 32)));
+    }
+    names.push_back(name);
+  }
+  return names;
+}
+
+bool plain_name(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
+         name.find('\0') == std::string::npos;
+}
+
 SweepPlan load_sweep(const std::filesystem::path& file) {
   toml::table root;
   try {
@@ -238,13 +295,17 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
   const auto* axes = root["axis"].as_array();
   if (!axes || axes->empty())
     throw sweep_error("axis", "(none)", "a sweep needs at least one [[axis]]");
-  std::set<std::string> keys;
+  std::map<std::string, std::size_t> keys;  // axis index by normalized key
   for (std::size_t i = 0; i < axes->size(); ++i) {
     const auto* t = (*axes)[i].as_table();
     if (!t) throw sweep_error(fmt::format("axis[{}]", i), "", "expected a table");
     plan.axes.push_back(read_axis(*t, static_cast<int>(i)));
-    if (!keys.insert(plan.axes.back().key).second) {
-      throw sweep_error(plan.axes.back().key, "(axis)", "this key is swept by two axes");
+    const auto [first, added] = keys.emplace(plan.axes.back().key, i);
+    if (!added) {
+      throw sweep_error(plan.axes.back().key,
+                        fmt::format("axis[{}] and axis[{}]", first->second, i),
+                        "this key is swept by two axes (keys are compared as the config reads "
+                        "them: spaces and quotes around their parts do not count)");
     }
   }
   if (std::count_if(plan.axes.begin(), plan.axes.end(),
@@ -316,8 +377,7 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
     p.config = load_config(base_text, origin, overrides);
     p.name = point_name(templ, p, static_cast<int>(count));
     // The name is a directory under DIR/points: it must not be empty or leave that directory.
-    if (p.name.empty() || p.name == "." || p.name == ".." ||
-        p.name.find('/') != std::string::npos) {
+    if (!plain_name(p.name)) {
       throw sweep_error(
           "sweep.name", templ,
           fmt::format("gives point {} the name '{}', not a plain directory name", p.index, p.name));

@@ -58,6 +58,14 @@ struct SweepPlan {
   std::vector<SweepPoint> points;
 };
 
+// The directory of each sweep file of one run under --out: its name without .toml, or where two
+// files share that name, the name and a hash of the file's directory ("load-3f2a9c1e"), so that
+// neither's results land in the other's. The same file given twice is a ConfigError.
+std::vector<std::string> sweep_dir_names(const std::vector<std::filesystem::path>& files);
+
+// Whether `name` can be a point's directory under DIR/points: not empty, not "." or "..", no '/'.
+bool plain_name(const std::string& name);
+
 // Reads and expands a sweep file; a bad file is a ConfigError naming the key and the rule.
 SweepPlan load_sweep(const std::filesystem::path& file);
 

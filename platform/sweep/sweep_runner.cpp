@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,23 +25,13 @@
 #include "models/core/duration_text.h"
 #include "models/core/input_file.h"
 #include "platform/config/config_loader.h"
-#include "platform/files/output_file.h"
+#include "platform/sweep/child_program.h"
+#include "platform/sweep/file_lock.h"
+#include "platform/sweep/sweep_files.h"
 
 namespace angara {
-namespace {
 
 namespace fs = std::filesystem;
-
-// The sweep's own files (point configs, logs, markers) are read back and rewritten by it.
-std::string read_text(const fs::path& path) {
-  return read_regular_file(path);
-}
-
-void write_text(const fs::path& path, const std::string& text) {
-  write_file(text, path, "--out (the sweep directory)");
-}
-
-}  // namespace
 
 std::string log_tail(const std::string& text, int lines) {
   std::size_t pos = text.size();
@@ -79,11 +70,17 @@ std::string log_end(const fs::path& path) {
 }
 
 // Starts `sim run config.toml --out results.json` in the point's directory; its progress lines
-// go to its log, where the sweep's bar reads how far it has got.
-pid_t start_point(const fs::path& sim, const fs::path& dir) {
+// go to its log, where the sweep's bar reads how far it has got. The simulation holds the point's
+// lock until it ends, and gets SIGTERM when the runner dies (even by SIGKILL), so a resumed run
+// never finds it still running beside its own.
+pid_t start_point(const fs::path& sim, const fs::path& dir, const FileLock& lock) {
+  const pid_t runner = getpid();
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid > 0) return pid;
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid() != runner) _exit(127);  // the runner died before the line above
+  fcntl(lock.fd(), F_SETFD, 0);         // kept across exec
   // Never through a link planted at its name; a FIFO there fails the open instead of waiting.
   const int log = open((dir / "run.log").c_str(),
                        O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
@@ -107,7 +104,7 @@ class Progress {
  public:
   explicit Progress(int total) : m_total(total), m_tty(isatty(STDERR_FILENO) != 0) {}
 
-  enum class Outcome { Ok, Failed, Beyond };
+  enum class Outcome { Ok, Failed, Beyond, Elsewhere };
 
   void finished(const std::string& name, Outcome outcome, int running) {
     ++m_done;
@@ -118,7 +115,8 @@ class Progress {
     if (m_tty) {
       fmt::print(stderr, "\r{}{}", line(), m_done == m_total ? "\n" : "");
     } else {
-      static constexpr const char* kWords[] = {"ok", "FAILED", "beyond saturation, not run"};
+      static constexpr const char* kWords[] = {"ok", "FAILED", "beyond saturation, not run",
+                                               "done by another runner"};
       fmt::print(stderr, "{} {}: {}\n", line(), name, kWords[static_cast<int>(outcome)]);
     }
   }
@@ -188,7 +186,35 @@ struct Stopped {
 
 }  // namespace
 
+FileLock SweepDir::lock() const {
+  const fs::path path = m_root / "runner.lock";
+  auto lock = FileLock::try_take(path);
+  if (!lock) {
+    throw ConfigError(ConfigError::Subject::Directory, m_root.string(), "",
+                      fmt::format("in use by another angara-sweep (pid {}): two runners on one "
+                                  "sweep directory would run its points twice; wait for it to "
+                                  "end, or stop it",
+                                  FileLock::holder(path)));
+  }
+  lock->write_pid();
+  return std::move(*lock);
+}
+
 void SweepDir::prepare(const SweepPlan& plan) const {
+  // A directory holding another sweep file's points is not taken over: preparing would throw
+  // away every result whose config differs. A file since moved (its old path gone) may.
+  // (Read leniently: a damaged manifest is what prepare writes again.)
+  const auto before = nlohmann::json::parse(read_text(m_root / "manifest.json"), nullptr, false);
+  if (before.is_object() && before.contains("sweep") && before["sweep"].is_string()) {
+    const fs::path old = before["sweep"].get<std::string>();
+    if (!old.empty() && fs::exists(old) &&
+        fs::weakly_canonical(old) != fs::weakly_canonical(fs::absolute(plan.file))) {
+      throw ConfigError(ConfigError::Subject::Directory, m_root.string(), "",
+                        fmt::format("holds the sweep of {}, not of {}: give this sweep another "
+                                    "--out",
+                                    old.string(), fs::absolute(plan.file).string()));
+    }
+  }
   nlohmann::ordered_json manifest;
   manifest["sweep"] = fs::absolute(plan.file).string();
   manifest["axes"] = nlohmann::ordered_json::array();
@@ -216,6 +242,52 @@ void SweepDir::prepare(const SweepPlan& plan) const {
   write_text(m_root / "manifest.json", manifest.dump(2) + "\n");
 }
 
+namespace {
+
+// Every point of a manifest is an object with a plain directory name and a string value for each
+// axis key: a damaged or hand-edited manifest is refused here, naming what is wrong, rather than
+// crashing collect or running a point outside DIR/points.
+void check_manifest(const nlohmann::ordered_json& m, const fs::path& path) {
+  const auto damaged = [&](const std::string& where, const std::string& rule) {
+    return ConfigError(ConfigError::Subject::File, path.string(), where,
+                       rule +
+                           "; the manifest is damaged (angara-sweep run or slurm writes it "
+                           "again from the sweep file)");
+  };
+  if (!m.is_object() || !m.contains("axes") || !m["axes"].is_array() || !m.contains("points") ||
+      !m["points"].is_array()) {
+    throw damaged("", "expected an object with \"axes\" and \"points\" arrays");
+  }
+  for (const auto& axis : m["axes"]) {
+    if (!axis.is_string()) throw damaged("axes", "every axis key is a string");
+  }
+  for (std::size_t i = 0; i < m["points"].size(); ++i) {
+    const auto& p = m["points"][i];
+    const auto where = fmt::format("point {}", i);
+    if (!p.is_object() || !p.contains("name") || !p["name"].is_string() ||
+        !plain_name(p["name"].get<std::string>())) {
+      throw damaged(where, "every point has a name that is a plain directory name");
+    }
+    const std::string name = p["name"];
+    if (!p.contains("settings") || !p["settings"].is_object()) {
+      throw damaged(where + " '" + name + "'", "every point has its axis settings");
+    }
+    for (const auto& axis : m["axes"]) {
+      const std::string key = axis;
+      if (!p["settings"].contains(key) || !p["settings"][key].is_string()) {
+        throw damaged(
+            where + " '" + name + "'",
+            fmt::format("no value for axis key '{}': every point has one for each axis", key));
+      }
+    }
+    if (p.contains("after") && !(p["after"].is_string() && plain_name(p["after"]))) {
+      throw damaged(where + " '" + name + "'", "\"after\" names the point before it");
+    }
+  }
+}
+
+}  // namespace
+
 nlohmann::ordered_json SweepDir::manifest() const {
   const fs::path path = m_root / "manifest.json";
   if (!fs::exists(path)) {
@@ -223,7 +295,9 @@ nlohmann::ordered_json SweepDir::manifest() const {
                       "no manifest.json: not a sweep directory (make it with angara-sweep run or "
                       "slurm)");
   }
-  return nlohmann::ordered_json::parse(read_text(path));
+  auto m = nlohmann::ordered_json::parse(read_text(path), nullptr, false);
+  check_manifest(m, path);
+  return m;
 }
 
 std::vector<std::string> SweepDir::point_names() const {
@@ -233,8 +307,16 @@ std::vector<std::string> SweepDir::point_names() const {
   return names;
 }
 
+std::optional<nlohmann::ordered_json> SweepDir::results(const std::string& name) const {
+  const fs::path path = point(name) / "results.json";
+  if (!fs::is_regular_file(path)) return std::nullopt;
+  auto results = nlohmann::ordered_json::parse(read_text(path), nullptr, false);
+  if (!results.is_object()) return std::nullopt;  // cut short, or not JSON at all
+  return results;
+}
+
 bool SweepDir::done(const std::string& name) const {
-  return fs::exists(point(name) / "results.json");
+  return results(name).has_value();
 }
 
 std::vector<PointDir> sweep_points(const SweepDir& dir) {
@@ -289,9 +371,8 @@ RunReport run_points(const std::vector<PointDir>& points, int jobs, const fs::pa
 namespace {
 
 bool saturated(const PointDir& point) {
-  const auto results =
-      nlohmann::json::parse(read_text(point.path() / "results.json"), nullptr, false);
-  return results.is_object() && results.value("saturated", false);
+  const auto results = point.dir->results(point.name);
+  return results && results->value("saturated", false);
 }
 
 // Whether a waiting point can start now: not while the point before it along the
@@ -321,6 +402,7 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
     if (g_stop_signal != 0) throw Stopped{g_stop_signal};
     // Points start in the order given, each once the point before it on its line is done.
     const std::size_t waiting = todo.size();
+    int busy = 0;  // points another process holds
     for (auto it = todo.begin();
          it != todo.end() && static_cast<int>(running.size()) < std::max(jobs, 1);) {
       const Gate g = gate(*it, unfinished);
@@ -328,21 +410,39 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
         ++it;
         continue;
       }
+      const int now = static_cast<int>(running.size());
       if (g == Gate::Beyond) {
         write_text(it->path() / "beyond_saturation", "after " + it->after + "\n");
         ++report.beyond;
         unfinished.erase(it->path());
-        progress.finished(label(*it), Progress::Outcome::Beyond, static_cast<int>(running.size()));
+        progress.finished(label(*it), Progress::Outcome::Beyond, now);
+        it = todo.erase(it);  // the next point on its line comes later in plan order
+        continue;
+      }
+      // Another process (a runner killed a moment ago, a Slurm task) may be running it: wait.
+      auto lock = FileLock::try_take(it->path() / "running.lock");
+      if (!lock) {
+        ++busy;
+        ++it;
+        continue;
+      }
+      if (it->done()) {  // that process finished it
+        ++report.skipped;
+        unfinished.erase(it->path());
+        progress.finished(label(*it), Progress::Outcome::Elsewhere, now);
       } else {
         fs::remove(it->path() / "failed");
-        running.emplace(start_point(sim, it->path()), *it);
+        running.emplace(start_point(sim, it->path(), *lock), *it);
       }
-      it = todo.erase(it);  // the next point on its line comes later in plan order
+      it = todo.erase(it);
     }
     if (running.empty()) {
       // Points were marked beyond saturation: scan again. Lines run in plan order, so the first
-      // waiting point of every line can always be decided.
-      if (todo.size() == waiting) throw std::logic_error("sweep points wait on one another");
+      // waiting point of every line can always be decided, unless another process holds it.
+      if (todo.size() == waiting && busy == 0) {
+        throw std::logic_error("sweep points wait on one another");
+      }
+      if (todo.size() == waiting) usleep(50000);
       continue;
     }
     int status = 0;
@@ -370,8 +470,7 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
     ++report.ran;
     if (!ok) {
       report.failed.push_back(point);
-      std::string why = WIFEXITED(status) ? fmt::format("exit status {}", WEXITSTATUS(status))
-                                          : fmt::format("killed by signal {}", WTERMSIG(status));
+      std::string why = exit_text(status);
       if (WIFEXITED(status) && WEXITSTATUS(status) == 0) why += " but no results.json";
       const std::string log = log_tail(log_end(point.path() / "run.log"), 10);
       // A failure is recorded whatever its log holds (nothing, when the point died at once),

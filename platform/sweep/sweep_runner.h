@@ -4,19 +4,23 @@
 //   DIR/manifest.json              the points in plan order: name and axis settings
 //   DIR/points/NAME/config.toml    the point's resolved config
 //   DIR/points/NAME/results.json   angara-sim's results (written whole or not at all)
+//   DIR/runner.lock                the lock of the runner using the directory (its pid)
+//   DIR/points/NAME/running.lock   the lock a point's simulation holds while it runs
 //   DIR/points/NAME/run.log        its stdout and stderr
 //   DIR/points/NAME/failed         present if the last run failed: exit status and log tail
 //   DIR/points/NAME/beyond_saturation  present if it was not run: the point before it along the
 //                                  until_saturated axis was saturated
-// A point is done when its results.json exists; preparing a point whose config changed removes
+// A point is done when its results.json parses; preparing a point whose config changed removes
 // its old results, so a resumed sweep reruns exactly what is missing or stale.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "platform/sweep/file_lock.h"
 #include "platform/sweep/sweep_plan.h"
 
 namespace angara {
@@ -25,7 +29,11 @@ class SweepDir {
  public:
   explicit SweepDir(std::filesystem::path root) : m_root(std::move(root)) {}
 
-  // Writes the manifest and every point's config.
+  // The runner's lock on the directory (DIR/runner.lock, holding its pid), held while the result
+  // lives; a directory another runner holds is a ConfigError naming that runner's pid.
+  FileLock lock() const;
+  // Writes the manifest and every point's config. A directory whose manifest is another existing
+  // sweep file's is refused.
   void prepare(const SweepPlan& plan) const;
   // The manifest: {"axes": [...], "points": [{"name", "settings": {key: value}}]}.
   nlohmann::ordered_json manifest() const;
@@ -33,6 +41,9 @@ class SweepDir {
 
   const std::filesystem::path& root() const { return m_root; }
   std::filesystem::path point(const std::string& name) const { return m_root / "points" / name; }
+  // The point's results, if its results.json parses as a JSON object (a file cut short does
+  // not: the point is not done and runs again).
+  std::optional<nlohmann::ordered_json> results(const std::string& name) const;
   bool done(const std::string& name) const;
 
  private:

@@ -73,4 +73,22 @@ done
 [ "$(ls "$dir"/out/slurm/task-*_0.out 2> /dev/null | wc -l)" -eq 2 ] && ok || fail "expected task 0's log of each job"
 grep -q "2 already done" $(ls -t "$dir"/out/slurm/task-*_0.out | head -1) && ok || fail "task 0 did not skip its done points"
 
+# A directory whose path holds a quote, '#', '%' and spaces: sbatch reads the quoted #SBATCH
+# --output path whole (its task log lands there, '%' kept), and the collect job's shell command
+# collects there.
+odd="$dir/it's a #1 100% dir"
+if "$sweep" slurm "$dir/sweep.toml" --out "$odd" --chunk 5 --wait --collect > "$dir/odd.txt" 2>&1; then
+  ok
+else
+  fail "slurm into a directory with a quote, '#' and '%' failed: $(cat "$dir/odd.txt")"
+fi
+[ "$(ls "$odd"/slurm/task-*_0.out 2> /dev/null | wc -l)" -eq 1 ] && ok ||
+  fail "no task log in $odd/slurm: $(ls -R "$odd/slurm" "$dir" 2>&1 | head -20)"
+for _ in $(seq 1 120); do # the collect job: at most ~60 s
+  [ -s "$odd/results.csv" ] && break
+  sleep 0.5
+done
+[ "$(grep -c ',ok$' "$odd/results.csv" 2> /dev/null)" = 5 ] && ok ||
+  fail "the collect job did not collect into $odd: $(cat "$odd"/slurm/collect-*.out 2> /dev/null)"
+
 echo "slurm sweep test took $(($(date +%s) - start)) s"

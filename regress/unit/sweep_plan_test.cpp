@@ -354,6 +354,25 @@ TEST_F(SweepPlanTest, SameKeyInTwoAxes) {
       "traffic.rate", "swept by two axes");
 }
 
+TEST_F(SweepPlanTest, SameKeyInTwoAxesSpelledWithSpacesOrQuotes) {
+  for (const char* other : {"\" traffic . rate \"", "'traffic.\"rate\"'",
+                            "\"\\\"traffic\\\".rate\"", "\"traffic.'rate'\""}) {
+    expect_error(std::string("[[axis]]\nkey = \"traffic.rate\"\nvalues = [0.1]\n[[axis]]\nkey = ") +
+                     other + "\nvalues = [0.2]\n",
+                 "traffic.rate", "axis[0] and axis[1]");
+  }
+}
+
+TEST_F(SweepPlanTest, AxisKeyIsReadAsTheConfigReadsIt) {
+  const auto plan = load(
+      "[sweep]\nname = \"r{traffic.rate}\"\n"
+      "[[axis]]\nkey = \" traffic . 'rate' \"\nvalues = [0.25]\n");
+  ASSERT_EQ(plan.axes.size(), 1u);
+  EXPECT_EQ(plan.axes[0].key, "traffic.rate");
+  EXPECT_EQ(plan.points[0].name, "r0.25");
+  EXPECT_DOUBLE_EQ(plan.points[0].config.traffic.rate, 0.25);
+}
+
 TEST_F(SweepPlanTest, ZippedGroupOfDifferentLengths) {
   expect_error(
       "[[axis]]\nkey = \"traffic.rate\"\nvalues = [0.1, 0.2]\ngroup = \"g\"\n"

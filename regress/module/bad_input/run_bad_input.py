@@ -5,7 +5,8 @@ Each case runs in a directory of its own holding a FIFO (standing for a device s
 /dev/null), a directory, a regular file, a config and a compute table (the inputs a run must not
 replace). A case passes when the program exits with the status the table gives, within the time
 limit (a hang fails), its message names the key or flag the table gives, and it leaves no
-results, no temporary file, and every one of those as it was.
+results, no temporary file, every one of those as it was, and no file named pwn* (what a case's
+injected command would make).
 
 usage: run_bad_input.py --sim ANGARA_SIM --sweep ANGARA_SWEEP [--table cases.txt] [--only TEXT]
 """
@@ -81,6 +82,8 @@ def fixture_damage(tmp):
                 damage.append(f"left {os.path.relpath(os.path.join(root, name), tmp)}")
             if name == "sweep":
                 damage.append("made the sweep directory")
+            if name.startswith("pwn"):
+                damage.append(f"an injected command ran: it made {name}")
     return damage
 
 
