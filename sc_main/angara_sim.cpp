@@ -200,6 +200,7 @@ int diagram(int argc, char** argv) {
     request.block = vm["block"].template as<std::string>();
     if (vm.count("from")) request.from = vm["from"].template as<angara::Cycle>();
     if (vm.count("to")) request.to = vm["to"].template as<angara::Cycle>();
+    angara::check_diagram(config, request);
     config.trace.nodes = {request.node};
     config.validate();
     const std::string out = vm["out"].template as<std::string>();

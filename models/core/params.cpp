@@ -355,6 +355,10 @@ void SimParams::validate() const {
   if (train_packets < 1 || train_packets > 4096) {
     throw ConfigError("sim.train_packets", fmt::format("{}", train_packets), "1..4096 packets");
   }
+  if (source_queue_packets < 1 || source_queue_packets > kMaxSourceQueuePackets) {
+    throw ConfigError("sim.source_queue_packets", fmt::format("{}", source_queue_packets),
+                      fmt::format("must be from 1 to {} packets per node", kMaxSourceQueuePackets));
+  }
 }
 
 void PcieParams::validate() const {

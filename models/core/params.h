@@ -17,16 +17,17 @@ namespace angara {
 // The ranges every numeric key is held to, so that the model's integer time (router cycles, and
 // SystemC's picoseconds under them) can hold every time a run computes: a clock period of at
 // least 10 ps; latencies and cycle counts whose sum, in picoseconds, stays far below 2^64.
-inline constexpr double kMinClockMhz = 1.0;            // a period of 1 us
-inline constexpr double kMaxClockMhz = 100000.0;       // a period of 10 ps
-inline constexpr double kMaxLatencyNs = 1e6;           // 1 ms: latencies and overheads
-inline constexpr double kMinBandwidthGbps = 1e-3;      // 1 Mbit/s
-inline constexpr double kMaxBandwidthGbps = 1e6;       // 1 Pbit/s
-inline constexpr Cycle kMaxRunCycles = 1000000000000;  // 10^12 cycles: warm-up, measure, ...
-inline constexpr Cycle kMaxQuantumCycles = 100000;     // LT quantum (larger only slows LT)
-inline constexpr int kMaxBlockCycles = 1000000;        // a block's cycle count, a pipeline's
-inline constexpr int kMaxBufferFlits = 65536;          // a buffer per VC or per port
-inline constexpr int kMaxNodes = 65536;                // 16-bit node ids in the header
+inline constexpr double kMinClockMhz = 1.0;             // a period of 1 us
+inline constexpr double kMaxClockMhz = 100000.0;        // a period of 10 ps
+inline constexpr double kMaxLatencyNs = 1e6;            // 1 ms: latencies and overheads
+inline constexpr double kMinBandwidthGbps = 1e-3;       // 1 Mbit/s
+inline constexpr double kMaxBandwidthGbps = 1e6;        // 1 Pbit/s
+inline constexpr Cycle kMaxRunCycles = 1000000000000;   // 10^12 cycles: warm-up, measure, ...
+inline constexpr Cycle kMaxQuantumCycles = 100000;      // LT quantum (larger only slows LT)
+inline constexpr int kMaxBlockCycles = 1000000;         // a block's cycle count, a pipeline's
+inline constexpr int kMaxBufferFlits = 65536;           // a buffer per VC or per port
+inline constexpr int kMaxSourceQueuePackets = 1 << 20;  // per node: 32 MB of requests
+inline constexpr int kMaxNodes = 65536;                 // 16-bit node ids in the header
 
 // Throws a ConfigError under `key` unless `value` is a finite number from `min` to `max`; the
 // message gives the range in `unit` (e.g. "ns") and `why` the range is what it is, if given.
@@ -205,6 +206,9 @@ struct SimParams {
   // optimistic wherever buffers limit a stream or a load.
   bool lt_buffers = true;
   bool progress = true;  // progress lines on stderr for long runs
+  // Packets one endpoint's source queue holds; past saturation a source stops creating until
+  // the queue has room (its packets keep their creation cycles), so memory stays bounded.
+  int source_queue_packets = 4096;
 
   // The timing model has input buffers: AT, or LT with lt_buffers.
   bool buffers() const { return mode == SimMode::At || lt_buffers; }

@@ -27,6 +27,10 @@ void EndpointCore::refresh() {
 
 void EndpointCore::pull_created(Cycle now) {
   while (m_next && m_next->created <= now && m_next->created < m_stop) {
+    if (m_queue.size() >= m_queue_limit) {
+      m_capped = true;
+      return;
+    }
     m_observer.created(*m_next, m_id);
     m_queue.push_back(*m_next);
     m_next = m_source.next();
@@ -107,7 +111,8 @@ Packet* EndpointCore::start_packet(Cycle start) {
 // the next one only when that could start.
 Cycle EndpointCore::next_wakeup(Cycle now) {
   Cycle next = kNever;
-  if (m_next && m_next->created < m_stop) {
+  // A full queue takes the next packet when its front leaves, which the front's wakeup covers.
+  if (m_next && m_next->created < m_stop && m_queue.size() < m_queue_limit) {
     next = std::max(m_next->created, now + 1);
     if (m_flow != FlowControl::Credits) next = std::max(next, m_channel_free);
   }

@@ -1,8 +1,10 @@
 #pragma once
-// A traffic endpoint's logic without SystemC: an unbounded source queue (so offered load is what
-// the workload asks, and latency includes queueing at the source), the choice of VC, credits for
-// the router's injection buffers and the injection channel's serialization.
+// A traffic endpoint's logic without SystemC: a source queue (so offered load is what the workload
+// asks, and latency includes queueing at the source) bounded by sim.source_queue_packets, the
+// choice of VC, credits for the router's injection buffers and the injection channel's
+// serialization.
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -63,6 +65,11 @@ class EndpointCore {
   void stop_creating(Cycle at) { m_stop = at; }
 
   std::size_t queued() const { return m_queue.size(); }
+  // At most `packets` wait in the queue: the source's next packet stays with it, keeping its
+  // creation cycle, until one leaves. Never fewer than one.
+  void limit_queue(std::size_t packets) { m_queue_limit = std::max<std::size_t>(packets, 1); }
+  // Whether the queue was ever full with a created packet waiting to enter it.
+  bool queue_capped() const { return m_capped; }
 
  private:
   void pull_created(Cycle now);
@@ -84,6 +91,8 @@ class EndpointCore {
 
   std::optional<PacketRequest> m_next;  // the source's next request, not yet created
   RingQueue<PacketRequest> m_queue;
+  std::size_t m_queue_limit = static_cast<std::size_t>(SimParams{}.source_queue_packets);
+  bool m_capped = false;
   Cycle m_stop;
   Cycle m_channel_free = 0;
   std::vector<CreditCounter> m_credits;  // [vc]: free flits in the router's injection buffer

@@ -14,8 +14,19 @@ bool TraceParams::traces(const std::string& block) const {
   return std::find(blocks.begin(), blocks.end(), block) != blocks.end();
 }
 
-void TraceParams::validate(const TopologyParams& topology, SimMode mode) const {
+bool TraceParams::kind_traces(WorkloadKind kind) {
+  return kind == WorkloadKind::Synthetic || kind == WorkloadKind::Collective;
+}
+
+void TraceParams::validate(const TopologyParams& topology, SimMode mode, WorkloadKind kind) const {
   if (!on()) return;
+  // The CPU programs' experiments never write the file: refused rather than silently dropped.
+  if (!kind_traces(kind)) {
+    throw ConfigError("trace.nodes", fmt::format("{} nodes", nodes.size()),
+                      fmt::format("waveforms are recorded for workload.kind = \"synthetic\" and "
+                                  "\"collective\" only (here {}): leave [trace] out",
+                                  config_values::json_value(kind).dump()));
+  }
   if (mode != SimMode::At) {
     throw ConfigError("trace.nodes", fmt::format("{} nodes", nodes.size()),
                       "waveforms are drawn from the AT model: set sim.mode = \"at\"");
@@ -282,7 +293,7 @@ void Config::validate() const {
   traffic.validate(topology);
   sim.validate();
   rtl.validate(sim.mode, collective);
-  trace.validate(topology, sim.mode);
+  trace.validate(topology, sim.mode, workload.kind);
   stats.validate(workload.kind);
   pcie.validate();
   node.validate();

@@ -21,7 +21,9 @@ struct TraceParams {
 
   bool on() const { return !nodes.empty(); }
   bool traces(const std::string& block) const;
-  void validate(const TopologyParams& topology, SimMode mode) const;
+  // Whether a run of `kind` records waveforms (the kinds whose traffic the routers carry alone).
+  static bool kind_traces(WorkloadKind kind);
+  void validate(const TopologyParams& topology, SimMode mode, WorkloadKind kind) const;
 };
 
 // Network statistics (docs/STATS.md): per link, per input VC and per router, over the measurement

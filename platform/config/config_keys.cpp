@@ -279,6 +279,10 @@ const std::vector<KeySpec>& key_specs() {
           "LT: model buffers and credits, for AT's answers under load; false: links only (about "
           "twice as fast, optimistic where buffers limit)"),
       field<&Config::sim, &SimParams::progress>("sim", "progress", "progress lines on stderr"),
+      field<&Config::sim, &SimParams::source_queue_packets>(
+          "sim", "source_queue_packets",
+          "packets a node's source queue holds; a full queue stops its source creating "
+          "(results say so)"),
       field<&Config::stats, &StatsParams::network>(
           "stats", "network",
           "synthetic: per-link, per-VC and per-router statistics over the measurement window, a "

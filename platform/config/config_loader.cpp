@@ -180,6 +180,14 @@ void apply_override(toml::table& root, const std::string& text) {
 
 Config load_config(const std::string& toml_text, const std::string& origin,
                    const std::vector<std::string>& overrides) {
+  // Parsed TOML takes hundreds of times its text's size: a bound keeps a stray file from
+  // exhausting memory before any key is read.
+  if (toml_text.size() > kMaxConfigBytes) {
+    throw ConfigError(ConfigError::Subject::File, origin, fmt::format("{} bytes", toml_text.size()),
+                      fmt::format("a config is at most {} bytes ({} MiB): its parsed form takes "
+                                  "hundreds of times its size in memory",
+                                  kMaxConfigBytes, kMaxConfigBytes >> 20));
+  }
   toml::table root;
   try {
     root = toml::parse(toml_text, origin);
@@ -213,6 +221,10 @@ nlohmann::ordered_json config_to_json(const Config& config) {
       continue;
     // Statistics off: no [stats], so that results from before statistics existed stay the same.
     if (spec.section == "stats" && !config.stats.network) continue;
+    // The default source queue: no key, so that results from before the cap stay the same.
+    if (spec.section == "sim" && spec.name == "source_queue_packets" &&
+        config.sim.source_queue_packets == SimParams{}.source_queue_packets)
+      continue;
     // Virtual cut-through: no router.switching, so that results from before wormhole stay the same.
     if (spec.section == "router" && spec.name == "switching" && !config.router.wormhole()) continue;
     out[std::string(spec.section)][std::string(spec.name)] = spec.write(config);

@@ -14,6 +14,7 @@
 
 #include "models/core/config_error.h"
 #include "models/core/input_file.h"
+#include "platform/config/config_values.h"
 #include "platform/experiments/collective_experiment.h"
 #include "platform/experiments/experiment.h"
 #include "platform/machine/trace_signals.h"
@@ -48,7 +49,27 @@ class PrivateDirectory {
   std::filesystem::path m_path;
 };
 
+// --to names the window's end, the flag that widens it.
+void check_window(Cycle from, Cycle to) {
+  if (to <= from) throw ConfigError("--to", std::to_string(to), "must come after --from");
+  if (to - from > kMaxDiagramCycles) {
+    throw ConfigError("--to", std::to_string(to),
+                      fmt::format("a diagram draws at most {} cycles (here {}..{}, {} cycles): "
+                                  "narrow --from and --to",
+                                  kMaxDiagramCycles, from, to, to - from));
+  }
+}
+
 }  // namespace
+
+void check_diagram(const Config& config, const DiagramRequest& request) {
+  if (!TraceParams::kind_traces(config.workload.kind)) {
+    throw ConfigError("workload.kind", config_values::json_value(config.workload.kind).dump(),
+                      "diagram draws a run of workload.kind = \"synthetic\" or \"collective\" "
+                      "only: the other kinds record no waveform");
+  }
+  if (request.from && request.to) check_window(*request.from, *request.to);
+}
 
 std::string draw_diagram(Config config, const DiagramRequest& request) {
   config.trace.nodes = {request.node};
@@ -97,7 +118,7 @@ std::string draw_diagram(Config config, const DiagramRequest& request) {
     if (!request.to)
       to = (idle == id->changes.end() ? busy->first + 20 * period : idle->first) + 3 * period;
   }
-  if (to <= from) throw ConfigError("--to", std::to_string(to / period), "must come after --from");
+  check_window(from / period, to / period);
   const std::string title =
       fmt::format("node ({}) {}{}: cycles {}..{}", fmt::join(request.node, ","), request.block,
                   packet ? fmt::format(", packet {:x}", packet) : "", from / period, to / period);

@@ -17,6 +17,13 @@ struct DiagramRequest {
   std::optional<Cycle> from, to;  // the window, cycles; default: the block's first packet
 };
 
+// The most cycles one diagram draws: its SVG grows by about 100 bytes a cycle and signal.
+inline constexpr Cycle kMaxDiagramCycles = 100000;
+
+// Refuses, before the run, a workload kind that records no waveform (only synthetic and
+// collective runs do) and a window given by --from and --to wider than kMaxDiagramCycles.
+void check_diagram(const Config& config, const DiagramRequest& request);
+
 // Runs `config` (once per process, like run_experiment) and returns the SVG text.
 std::string draw_diagram(Config config, const DiagramRequest& request);
 

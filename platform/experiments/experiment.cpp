@@ -36,6 +36,17 @@ void check_live(const Config& config, const FaultMap& faults) {
                         "the node is failed ([faults]): it sends and receives nothing");
     }
   };
+  // With fewer than two live nodes no packet is ever sent: a latency of 0 would be no measurement.
+  if (faults.any() && faults.live_nodes() < 2) {
+    const FaultParams& f = config.faults;
+    throw ConfigError(
+        f.random_nodes > 0 ? "faults.random_nodes" : "faults.nodes",
+        f.random_nodes > 0 ? fmt::format("{}", f.random_nodes)
+                           : fmt::format("{} nodes", f.nodes.size()),
+        fmt::format("fails {} of the {} nodes: synthetic traffic needs at least two live nodes, "
+                    "or nothing is sent and nothing measured",
+                    faults.failed_nodes().size(), config.topology.node_count()));
+  }
   check("traffic.probe_src", t.probe_src, t.probes > 0);
   check("traffic.probe_dst", t.probe_dst, t.probes > 0);
   check("traffic.hotspot_node", t.hotspot_node, t.pattern == TrafficPattern::Hotspot);
@@ -62,6 +73,24 @@ std::string link_summary(const nlohmann::ordered_json& stats) {
                      stats["link_utilisation"]["mean"].get<double>(),
                      stats["link_utilisation"]["max"].get<double>(),
                      busiest["port"].get<std::string>(), busiest["router"].get<std::string>());
+}
+
+// " (SATURATED)", and why the offered load is undercounted if sources waited.
+std::string saturated_note(const ExperimentResult& r) {
+  if (r.capped_sources == 0) return " (SATURATED)";
+  return fmt::format(
+      " (SATURATED: the source queues of {} nodes reached sim.source_queue_packets "
+      "= {} and their sources waited, so offered load is undercounted)",
+      r.capped_sources, r.config.sim.source_queue_packets);
+}
+
+// Why saturation was not judged, or nothing.
+std::string window_note(const ExperimentResult& r) {
+  if (r.window_too_short_for == 0) return {};
+  return fmt::format(
+      " (sim.measure_cycles = {} is shorter than the zero-load latency, {} cycles: "
+      "too short to judge saturation)",
+      r.config.sim.measure_cycles, r.window_too_short_for);
 }
 
 }  // namespace
@@ -113,8 +142,13 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
     r.flit_hops = system.flit_hops();
     for (const RouterCore* router : system.routers()) r.packets_rerouted += router->rerouted();
     r.drain_complete = drain_complete;
-    r.saturated =
-        !drain_complete || r.accepted_flits_per_node_cycle < 0.9 * r.offered_flits_per_node_cycle;
+    if (const Cycle floor = config.first_delivery_floor(); sim.measure_cycles < floor) {
+      r.window_too_short_for = floor;
+    }
+    r.capped_sources = system.capped_sources();
+    r.saturated = !drain_complete || r.capped_sources > 0 ||
+                  (r.window_too_short_for == 0 &&
+                   r.accepted_flits_per_node_cycle < 0.9 * r.offered_flits_per_node_cycle);
     if (config.stats.network) {  // read once the network is empty: every packet has left
       NetworkStats stats = network_stats(system, config);
       r.network_stats = std::move(stats.summary);
@@ -153,6 +187,8 @@ nlohmann::ordered_json to_json(const ExperimentResult& r) {
   j["offered_flits_per_node_cycle"] = r.offered_flits_per_node_cycle;
   j["accepted_flits_per_node_cycle"] = r.accepted_flits_per_node_cycle;
   j["saturated"] = r.saturated;
+  if (r.window_too_short_for > 0) j["window_shorter_than_latency_cycles"] = r.window_too_short_for;
+  if (r.capped_sources > 0) j["source_queues_capped"] = r.capped_sources;
   j["drain_complete"] = r.drain_complete;
   j["mean_hops"] = r.mean_hops;
   j["flit_hops"] = r.flit_hops;
@@ -173,7 +209,7 @@ std::string summary_line(const ExperimentResult& r) {
                   r.offered_flits_per_node_cycle, r.accepted_flits_per_node_cycle, lat.mean(),
                   lat.percentile(0.5), lat.percentile(0.99),
                   lat.mean() * r.config.router.cycle_ns(), r.packets_delivered,
-                  r.saturated ? " (SATURATED)" : "", r.sim_cycles) +
+                  r.saturated ? saturated_note(r) : window_note(r), r.sim_cycles) +
           link_summary(r.network_stats),
       " in ");
 }

@@ -74,6 +74,7 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
         module_name("endpoint", n, m_topology).c_str(),
         EndpointCore(n, *m_sources[n], observer, m_ledger, m_pool, config.fabric()), m_clock,
         endpoint_args...);
+    endpoint->core().limit_queue(static_cast<std::size_t>(config.sim.source_queue_packets));
     if constexpr (std::is_same_v<RouterShell, RouterAt>) {
       if (config.rtl.vcup == BlockImpl::Rtl) {
         m_modules.push_back(make_rtl_vcup(module_name("rtl_vcup", n, m_topology),
@@ -171,6 +172,11 @@ std::size_t System::queued_at_sources() const {
   std::size_t queued = 0;
   for (const EndpointCore* e : m_endpoints) queued += e->queued();
   return queued;
+}
+
+int System::capped_sources() const {
+  return static_cast<int>(std::count_if(m_endpoints.begin(), m_endpoints.end(),
+                                        [](const EndpointCore* e) { return e->queue_capped(); }));
 }
 
 std::optional<std::string> System::oldest_blocked(Cycle now) const {

@@ -65,6 +65,8 @@ class System {
   // Every router's core: the nodes' in node order, then a fat tree's switches.
   const std::vector<const RouterCore*>& routers() const { return m_routers; }
   std::size_t queued_at_sources() const;
+  // Nodes whose source queue was full with a packet waiting to enter (sim.source_queue_packets).
+  int capped_sources() const;
   // The packet that has waited longest at the head of a router buffer, described for a person.
   std::optional<std::string> oldest_blocked(Cycle now) const;
 

@@ -32,8 +32,10 @@ std::optional<NodeId> over_failed_link(const Tree& tree, const FaultMap& faults)
                                 tree.rows[at].to_root->name(), faults.describe(torus)));
 }
 
-// A tree given row by row; the validator then checks it like any other.
-Tree tree_from_rows(const TreeSpec& spec, const TopologyParams& topology) {
+// A tree given row by row; the validator then checks it like any other. collective.transit
+// applies to it as to every tree: a row's processor takes part only if both say so.
+Tree tree_from_rows(const TreeSpec& spec, const TopologyParams& topology,
+                    const std::vector<bool>& pe) {
   Tree tree;
   tree.id = spec.id;
   tree.rows.resize(static_cast<std::size_t>(topology.node_count()));
@@ -42,7 +44,7 @@ Tree tree_from_rows(const TreeSpec& spec, const TopologyParams& topology) {
     TreeRow& row = tree.rows[n];
     row.member = true;
     row.is_root = r.root;
-    row.pe = r.pe;
+    row.pe = r.pe && pe[n];
     if (r.root) tree.root = n;
     if (Direction d; parse_direction(r.to_root, d)) row.to_root = d;
     for (Direction d : r.dirs) row.dirs |= static_cast<std::uint8_t>(1U << d.index());
@@ -99,7 +101,7 @@ std::vector<Tree> plan_trees(const Config& config, const Torus& torus) {
     validate_tree(torus, trees.back());
   }
   for (const TreeSpec& spec : c.tree) {
-    trees.push_back(tree_from_rows(spec, config.topology));
+    trees.push_back(tree_from_rows(spec, config.topology, pe));
     validate_tree(torus, trees.back());
     if (const auto at = over_failed_link(trees.back(), faults)) {
       refuse_tree(fmt::format("collective.tree[{}]", spec.id), torus.format(*at), trees.back(), *at,

@@ -333,7 +333,24 @@ INSTANTIATE_TEST_SUITE_P(
         BadConfig{"SetWithoutSection", "", {"rate=0.5"}, "--set", "section.key=value"},
         BadConfig{"SetWithoutKey", "", {"traffic.=0.5"}, "--set", "section.key=value"},
         BadConfig{
-            "SyntaxError", "[router]\nvcs = = 2\n", {}, "test.toml", "file 'test.toml' (line 2"}),
+            "SyntaxError", "[router]\nvcs = = 2\n", {}, "test.toml", "file 'test.toml' (line 2"},
+        // A comment past the bound: refused before the parser takes its memory.
+        BadConfig{"ConfigTooLarge",
+                  "# " + std::string(kMaxConfigBytes, 'x') + "\n",
+                  {},
+                  "test.toml",
+                  "file 'test.toml' (4194307 bytes): a config is at most 4194304 bytes (4 MiB)"},
+        BadConfig{"SourceQueueZero",
+                  "",
+                  {"sim.source_queue_packets=0"},
+                  "sim.source_queue_packets",
+                  "must be from 1 to 1048576 packets per node"},
+        BadConfig{"TraceOfAKindThatDoesNotTrace",
+                  "[workload]\nkind = \"pingpong\"\n[trace]\nnodes = [[0, 0, 0]]\n",
+                  {},
+                  "trace.nodes",
+                  "waveforms are recorded for workload.kind = \"synthetic\" and \"collective\" "
+                  "only (here \"pingpong\")"}),
     [](const testing::TestParamInfo<BadConfig>& param) { return param.param.name; });
 
 }  // namespace

@@ -195,5 +195,30 @@ TEST(EndpointCore, TheSinkChecksReportsAndRecyclesADeliveredPacket) {
   EXPECT_EQ(b.pool.acquire(), p);  // back in the pool
 }
 
+// A full source queue stops taking the source's packets; they enter as packets leave, in order
+// and with their creation cycles, so the queue never holds more than its limit.
+TEST(EndpointCore, AFullSourceQueueLeavesTheSourceWaiting) {
+  Bench b;
+  for (int i = 0; i < 10; ++i) b.request(0);
+  EndpointCore& e = b.start(3, FlowControl::None);
+  e.limit_queue(3);
+  EXPECT_FALSE(e.queue_capped());
+  Packet* first = e.inject(0, 1);
+  ASSERT_NE(first, nullptr);
+  EXPECT_TRUE(e.queue_capped());
+  EXPECT_EQ(b.observer.created_count, 3);  // unbounded: all 10
+  EXPECT_EQ(e.queued(), 2u);
+  int sent = 1;
+  for (Cycle now = 1; sent < 10 && now < 1000; ++now) {
+    if (Packet* p = e.inject(now, now + 1)) {
+      EXPECT_EQ(p->header.sequence(), PacketLedger::sequence(3, static_cast<std::uint64_t>(sent)));
+      ++sent;
+    }
+    EXPECT_LE(e.queued(), 3u);
+  }
+  EXPECT_EQ(sent, 10);
+  EXPECT_EQ(b.observer.created_count, 10);
+}
+
 }  // namespace
 }  // namespace angara

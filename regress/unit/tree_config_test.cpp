@@ -66,6 +66,19 @@ TEST(TreeConfig, RowsBecomeTheRoutingTable) {
   EXPECT_EQ(t.pe_count(), 6);
 }
 
+TEST(TreeConfig, TransitNodesTakeNoPartInGivenTrees) {
+  // collective.transit applies to every tree, the given ones included: (2,0) routes only.
+  const auto trees = trees_of(edited("trees = 1\n", "trees = 1\ntransit = [[2, 0]]\n"));
+  ASSERT_EQ(trees.size(), 2u);
+  for (const Tree& t : trees) {
+    EXPECT_TRUE(t.rows[2].member) << "tree " << t.id;
+    EXPECT_FALSE(t.rows[2].pe) << "tree " << t.id;
+    EXPECT_EQ(t.pe_count(), 5) << "tree " << t.id;
+  }
+  // A transit leaf of a given tree is refused as a leaf with pe = false is.
+  expect_rejected(edited("trees = 1\n", "trees = 1\ntransit = [[0, 1]]\n"), "(0,1) pe", "transit");
+}
+
 TEST(TreeConfig, RoundTripsThroughTheTomlWriter) {
   const Config c = load_config(kValid, "test.toml", {});
   EXPECT_EQ(load_config(config_to_toml(c), "again.toml", {}).collective.tree, c.collective.tree);
