@@ -105,6 +105,7 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
     r.results_digest = workload.results_digest();
     r.rtl = system.rtl_stats();
     r.rtl_vcup = system.rtl_vcup_stats();
+    r.capped_sources = system.capped_sources();
     if (system.tracing()) write_trace_files(system, config.trace);
     return runner.now();
   });
@@ -144,7 +145,8 @@ std::string summary_line(const CollectiveResult& r) {
       r, fmt::format("{}, {} of {} flits on tree {} ({} processors): {}, {} deliveries checked",
                      torus_name(r.config), op_name(r.config), r.config.workload.payload_flits,
                      r.config.workload.tree, r.pe_nodes, completion_summary(r.completion, r.config),
-                     r.deliveries));
+                     r.deliveries) +
+             (r.capped_sources > 0 ? "; " + capped_note(r) : ""));
 }
 
 }  // namespace angara

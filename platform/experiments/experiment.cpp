@@ -78,10 +78,7 @@ std::string link_summary(const nlohmann::ordered_json& stats) {
 // " (SATURATED)", and why the offered load is undercounted if sources waited.
 std::string saturated_note(const ExperimentResult& r) {
   if (r.capped_sources == 0) return " (SATURATED)";
-  return fmt::format(
-      " (SATURATED: the source queues of {} nodes reached sim.source_queue_packets "
-      "= {} and their sources waited, so offered load is undercounted)",
-      r.capped_sources, r.config.sim.source_queue_packets);
+  return " (SATURATED: " + capped_note(r) + ", so offered load is undercounted)";
 }
 
 // Why saturation was not judged, or nothing.
@@ -188,7 +185,6 @@ nlohmann::ordered_json to_json(const ExperimentResult& r) {
   j["accepted_flits_per_node_cycle"] = r.accepted_flits_per_node_cycle;
   j["saturated"] = r.saturated;
   if (r.window_too_short_for > 0) j["window_shorter_than_latency_cycles"] = r.window_too_short_for;
-  if (r.capped_sources > 0) j["source_queues_capped"] = r.capped_sources;
   j["drain_complete"] = r.drain_complete;
   j["mean_hops"] = r.mean_hops;
   j["flit_hops"] = r.flit_hops;

@@ -37,9 +37,6 @@ struct ExperimentResult : RunRecord {
   // The window is shorter than the zero-load latency (Config::first_delivery_floor(), cycles):
   // few packets can arrive in it at any load, so accepted < offered says nothing of saturation.
   Cycle window_too_short_for = 0;  // that latency when so, else 0
-  // Nodes whose source queue reached sim.source_queue_packets: their sources waited, so offered
-  // load is undercounted and the run is past saturation.
-  int capped_sources = 0;
   // sim_cycles: until injection stopped or the last packet arrived, if later
   // [stats] network = true: the summary (null when off) and the tables (network_stats.h).
   nlohmann::ordered_json network_stats;

@@ -31,6 +31,7 @@ LatencyStats completion_stats(const std::vector<Cycle>& completion) {
 }  // namespace
 
 void add_run(nlohmann::ordered_json& j, const RunRecord& r) {
+  if (r.capped_sources > 0) j["source_queues_capped"] = r.capped_sources;
   j["sim_cycles"] = r.sim_cycles;
   j["sim_ns"] = static_cast<double>(r.sim_cycles) * r.config.router.cycle_ns();
   j["wall_seconds"] = r.wall_seconds;
@@ -38,6 +39,14 @@ void add_run(nlohmann::ordered_json& j, const RunRecord& r) {
   j["angara_tlm"] = {{"version", version()},
                      {"git_revision", git_revision()},
                      {"results_schema", kResultsSchemaVersion}};
+}
+
+std::string capped_note(const RunRecord& r) {
+  if (r.capped_sources == 0) return {};
+  return fmt::format(
+      "the source queues of {} nodes reached sim.source_queue_packets = {} and "
+      "their sources waited",
+      r.capped_sources, r.config.sim.source_queue_packets);
 }
 
 void add_completion(nlohmann::ordered_json& j, const std::vector<Cycle>& completion,

@@ -41,6 +41,8 @@ inline constexpr int kResultsSchemaVersion = 1;
 // The tail every results file shares: how long the run was, the config it ran, and which
 // angara-tlm ran it ("angara_tlm": version, git_revision, results_schema).
 void add_run(nlohmann::ordered_json& j, const RunRecord& r);
+// For a summary line: that some nodes' source queues were full and their sources waited, or "".
+std::string capped_note(const RunRecord& r);
 // Completion times of repeated operations: their count, min, mean, max in cycles and ns, and
 // each one in cycles.
 void add_completion(nlohmann::ordered_json& j, const std::vector<Cycle>& completion,

@@ -15,6 +15,8 @@ struct RunRecord {
   int nodes = 0;            // routers of the torus (one node each)
   Cycle sim_cycles = 0;     // simulated, up to where the kind says its run ended
   double wall_seconds = 0;  // wall-clock time, elaboration included
+  // Nodes whose source queue reached sim.source_queue_packets (their sources waited for room).
+  int capped_sources = 0;
 };
 
 // Runs one experiment whose result type `Result` is a RunRecord: validates `config` (throwing

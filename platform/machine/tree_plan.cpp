@@ -1,6 +1,7 @@
 #include "platform/machine/tree_plan.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <optional>
 #include <string>
@@ -45,6 +46,14 @@ Tree tree_from_rows(const TreeSpec& spec, const TopologyParams& topology,
     row.member = true;
     row.is_root = r.root;
     row.pe = r.pe && pe[n];
+    // A leaf left without its processor would hold up every reduce: say which key made it so.
+    if (r.pe && !pe[n] && r.dirs.empty() && !r.root) {
+      throw ConfigError("collective.transit", fmt::format("[{}]", fmt::join(r.node, ", ")),
+                        fmt::format("the node is a leaf of tree {} given row by row "
+                                    "(collective.tree), and a transit node needs children: "
+                                    "leave it out of the tree or of collective.transit",
+                                    spec.id));
+    }
     if (r.root) tree.root = n;
     if (Direction d; parse_direction(r.to_root, d)) row.to_root = d;
     for (Direction d : r.dirs) row.dirs |= static_cast<std::uint8_t>(1U << d.index());

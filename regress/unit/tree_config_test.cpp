@@ -75,8 +75,11 @@ TEST(TreeConfig, TransitNodesTakeNoPartInGivenTrees) {
     EXPECT_FALSE(t.rows[2].pe) << "tree " << t.id;
     EXPECT_EQ(t.pe_count(), 5) << "tree " << t.id;
   }
-  // A transit leaf of a given tree is refused as a leaf with pe = false is.
-  expect_rejected(edited("trees = 1\n", "trees = 1\ntransit = [[0, 1]]\n"), "(0,1) pe", "transit");
+  // A transit leaf of a given tree is refused naming the key that made it transit.
+  expect_rejected(edited("trees = 1\n", "trees = 1\ntransit = [[0, 1]]\n"),
+                  "config key 'collective.transit' = [0, 1]",
+                  "the node is a leaf of tree 1 given row by row (collective.tree), and a transit "
+                  "node needs children");
 }
 
 TEST(TreeConfig, RoundTripsThroughTheTomlWriter) {
