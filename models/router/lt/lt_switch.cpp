@@ -98,7 +98,7 @@ LtSwitch::Onward LtSwitch::pass(PortId port, Packet& packet, RouterCore::Route r
     const RouterCore::IssuedCopy copy =
         m_core.start_issue(shell, port, packet.header.vc, packet, route,
                            static_cast<PortId>(std::countr_zero(route.outs)), input_free);
-    return hand_on(copy, left, arrival, !buffers(), now);
+    return hand_on(copy, left, arrival, false, now);
   }
   push_arrived(arrival);
   // Only a packet with several copies, with buffers, chooses among them: only then are its
@@ -127,7 +127,7 @@ LtSwitch::Onward LtSwitch::issue_copies(Copies& copies, Cycle now, Cycle& left) 
     m_fabric->copies().push_back(std::move(copies));
     m_fabric->chain().push_back({.kind = PathStep::Kind::Copies, .sw = this});
   }
-  return hand_on(copy, left, nullptr, false, now);
+  return hand_on(copy, left, nullptr, true, now);
 }
 
 Cycle LtSwitch::pass_whole(PortId port, Packet& packet, RouterCore::Route route, Cycle ready,
@@ -139,7 +139,7 @@ Cycle LtSwitch::pass_whole(PortId port, Packet& packet, RouterCore::Route route,
 }
 
 LtSwitch::Onward LtSwitch::hand_on(const RouterCore::IssuedCopy& copy, Cycle free,
-                                   const Arrival* arrival, bool skip, Cycle now) {
+                                   const Arrival* arrival, bool asked, Cycle now) {
   const Grant& g = copy.grant;
   const PortId port = g.out_port;
   const auto step = [&] {
@@ -156,7 +156,7 @@ LtSwitch::Onward LtSwitch::hand_on(const RouterCore::IssuedCopy& copy, Cycle fre
     leave(g);
     // The hop's last copy goes on (to_pegroup is false): its steps as one.
     InputOrder* order = arrival ? arrival->order : nullptr;
-    if (!skip || buffers() || copy.worm_id != 0 || order) {
+    if (asked || buffers() || copy.worm_id != 0) {  // an input order comes with buffers
       PathStep s = step();
       s.handed = buffers();
       s.order = order;

@@ -78,8 +78,9 @@ class LtSwitch : private WakeCalendar::Sleeper {
   Onward issue_copies(Copies& copies, Cycle now, Cycle& left);
   // Hands on a booked copy, the copies before it having left `free`: to the next switch, as the
   // path's next hop (with `arrival`, the hop's last copy: the hop's steps left as one), or here.
-  // `skip`: leave no step that only says when the copy has left, no one asks (no buffers).
-  Onward hand_on(const RouterCore::IssuedCopy& copy, Cycle free, const Arrival* arrival, bool skip,
+  // `asked`: a step below reads when the copy has left (a packet's other copies); else without
+  // buffers or a worm the copy's step is left out, as nothing reads it.
+  Onward hand_on(const RouterCore::IssuedCopy& copy, Cycle free, const Arrival* arrival, bool asked,
                  Cycle now);
 
   // Runs the path from `onward` to its end, and the steps left on the chain above `base` (with
