@@ -19,6 +19,8 @@
 #include "platform/experiments/registry.h"
 #include "platform/experiments/results_json.h"
 #include "platform/experiments/trace_files.h"
+#include "platform/machine/cut.h"
+#include "platform/parallel/ranks.h"
 #include "platform/version/version.h"
 #include "platform/waveform/vcd.h"
 
@@ -61,7 +63,14 @@ po::options_description common_options(const char* title) {
   return options;
 }
 
+// " (rank 2 of 4)" in a run split over MPI ranks, else nothing.
+std::string rank_text() {
+  const angara::Ranks& ranks = angara::Ranks::world();
+  return ranks.parallel() ? fmt::format(" (rank {} of {})", ranks.rank(), ranks.size()) : "";
+}
+
 // Parses the command line and runs `body` with the loaded config, turning errors into exit codes.
+// Split over MPI ranks, every rank parses and runs; rank 0 alone speaks and writes files.
 int command(const char* name, int argc, char** argv, const po::options_description& options,
             const std::function<int(angara::Config&, const po::variables_map&)>& body) {
   po::options_description all;
@@ -69,6 +78,7 @@ int command(const char* name, int argc, char** argv, const po::options_descripti
   po::positional_options_description positional;
   positional.add("config", 1);
   po::variables_map vm;
+  const angara::Ranks& ranks = angara::Ranks::world();
   try {
     po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
     // --help before notify(), which would refuse it for lack of the required options.
@@ -80,7 +90,8 @@ int command(const char* name, int argc, char** argv, const po::options_descripti
     }
     po::notify(vm);
   } catch (const po::error& e) {
-    std::cerr << "angara-sim " << name << ": " << e.what() << "\n\n" << kUsageText;
+    if (ranks.root())
+      std::cerr << "angara-sim " << name << ": " << e.what() << "\n\n" << kUsageText;
     return kUsage;
   }
   auto overrides =
@@ -90,16 +101,24 @@ int command(const char* name, int argc, char** argv, const po::options_descripti
     angara::Config config =
         vm.count("config") ? angara::load_config_file(vm["config"].as<std::string>(), overrides)
                            : angara::load_config("", "built-in default", overrides);
-    if (vm.count("quiet")) config.sim.progress = false;
+    if (vm.count("quiet") || !ranks.root()) config.sim.progress = false;
     return body(config, vm);
-  } catch (const angara::ConfigError& e) {
-    std::cerr << "angara-sim: bad config: " << e.what() << '\n';
+  } catch (const angara::ConfigError& e) {  // the same on every rank: rank 0 says it
+    if (ranks.root()) std::cerr << "angara-sim: bad config: " << e.what() << '\n';
     return kBadConfig;
+  } catch (const angara::SharedModelError& e) {  // found by every rank together
+    if (ranks.root()) {
+      std::cerr << "angara-sim: model failure: " << e.what() << "\nno results written\n";
+    }
+    return kModelFailure;
   } catch (const angara::ModelError& e) {
-    std::cerr << "angara-sim: model failure: " << e.what() << "\nno results written\n";
+    std::cerr << "angara-sim: model failure" << rank_text() << ": " << e.what()
+              << "\nno results written\n";
+    angara::Ranks::abort(kModelFailure);  // the other ranks would wait for this one
     return kModelFailure;
   } catch (const std::exception& e) {
-    std::cerr << "angara-sim: error: " << e.what() << "\nno results written\n";
+    std::cerr << "angara-sim: error" << rank_text() << ": " << e.what() << "\nno results written\n";
+    angara::Ranks::abort(kModelFailure);
     return kModelFailure;
   }
 }
@@ -110,9 +129,15 @@ int run(int argc, char** argv) {
       "out,o", po::value<std::string>()->default_value("results.json"),
       "where to write the JSON results (written whole or not at all); "
       "msgrate and pingpong also write a CSV per size beside it (.csv), [stats] network "
-      "= true its tables (.links.csv, .vcs.csv, .routers.csv)");
+      "= true its tables (.links.csv, .vcs.csv, .routers.csv)")(
+      "grid,g", po::value<std::string>(),
+      "started by mpirun or srun as R MPI ranks: the boxes of the torus, one per rank, as boxes "
+      "per dimension, e.g. 2x1x1 (default: the grid that cuts the fewest links; see "
+      "docs/PARALLEL.md)");
   return command("run", argc, argv, options, [](angara::Config& config, const auto& vm) {
     const std::string out = vm["out"].template as<std::string>();
+    angara::Ranks& ranks = angara::Ranks::world();
+    if (vm.count("grid")) ranks.request_grid(vm["grid"].template as<std::string>());
     // Before the run: a target that must not be written, or two outputs naming one file.
     std::vector<std::pair<std::string, std::filesystem::path>> outputs{{"--out", out}};
     for (const std::string& extension : angara::side_file_extensions(config)) {
@@ -126,12 +151,14 @@ int run(int argc, char** argv) {
     const angara::ProgressSink progress = [](const std::string& line) {
       std::cerr << "angara-sim: " << line << '\n';
     };
-    const auto warn_unused = [](const angara::Config& run, const std::string& where) {
+    const auto warn_unused = [&](const angara::Config& run, const std::string& where) {
+      if (!ranks.root()) return;
       for (const auto& key : angara::unused_keys(run)) {
         std::cerr << "angara-sim: warning: " << where << key << " is not used by workload.kind = "
                   << angara::config_to_json(run)["workload"]["kind"] << " (ignored)\n";
       }
     };
+    angara::check_parallel(config, ranks);
     if (!config.partitions.empty()) {
       for (std::size_t i = 0; i < config.partitions.size(); ++i) {
         warn_unused(config.partition_config(i), fmt::format("partition[{}].", i));
@@ -141,7 +168,8 @@ int run(int argc, char** argv) {
     }
     warn_unused(config, "");
     const angara::ExperimentEntry& experiment = angara::experiments().find(config.workload.kind);
-    angara::write_run_output(experiment.run(config, progress), out, std::cout);
+    const angara::RunOutput output = experiment.run(config, progress);
+    if (ranks.root()) angara::write_run_output(output, out, std::cout);
     return kOk;
   });
 }
@@ -283,8 +311,17 @@ int sc_main(int argc, char** argv) {
   return kUsage;
 }
 
-// Our own entry point, so that SystemC's banner does not mix into the summary on stdout.
+// Our own entry point, so that SystemC's banner does not mix into the summary on stdout, and
+// the process joins the other MPI ranks of its run when a launcher started it as one.
 int main(int argc, char** argv) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-  return sc_core::sc_elab_and_sim(argc, argv);
+  try {
+    angara::Ranks::start(&argc, &argv);
+  } catch (const std::exception& e) {
+    std::cerr << "angara-sim: " << e.what() << '\n';
+    return kUsage;
+  }
+  const int status = sc_core::sc_elab_and_sim(argc, argv);
+  angara::Ranks::stop();
+  return status;
 }

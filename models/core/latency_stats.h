@@ -17,6 +17,9 @@ class LatencyStats {
   };
 
   void add(Cycle latency) { m_samples.push_back(latency); }
+  // Every figure below depends on the samples alone, not on their order, so samples taken in
+  // parts (on several ranks) and put together give the figures of one run.
+  const std::vector<Cycle>& samples() const { return m_samples; }
 
   std::uint64_t count() const { return m_samples.size(); }
   double mean() const;

@@ -16,4 +16,9 @@ void model_error(const char* id, const std::string& message) {
   throw ModelError(message);
 }
 
+void shared_model_error(const char* id, const std::string& message) {
+  if (g_hook != nullptr) g_hook(id, message);
+  throw SharedModelError(message);
+}
+
 }  // namespace angara

@@ -15,6 +15,13 @@ class ModelError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A failure every rank of a run split over MPI ranks finds at the same point (the watchdog, the
+// ledger's count over all ranks): each throws it, and rank 0 alone reports it.
+class SharedModelError : public ModelError {
+ public:
+  using ModelError::ModelError;
+};
+
 // The message ids, one per kind of failure.
 namespace report_id {
 inline constexpr const char* kConservation = "/angara/conservation";  // the packet ledger
@@ -25,10 +32,12 @@ inline constexpr const char* kApplication = "/angara/application";    // applica
 inline constexpr const char* kRtl = "/angara/rtl";              // an RTL block against the model
 inline constexpr const char* kUserPort = "/angara/user_port";   // an embedding user's port
 inline constexpr const char* kPartition = "/angara/partition";  // a partition's run
+inline constexpr const char* kLookahead = "/angara/lookahead";  // a cut link's record too late
 // A TLM protocol broken on the model's own sockets (reported only, as SC_REPORT_ERROR).
 inline constexpr const char* kProtocol = "/angara/protocol";
-inline constexpr std::array<const char*, 8> kAll{kConservation, kDeadlock, kCollective, kNode,
-                                                 kApplication,  kRtl,      kUserPort,   kPartition};
+inline constexpr std::array<const char*, 9> kAll{kConservation, kDeadlock,    kCollective,
+                                                 kNode,         kApplication, kRtl,
+                                                 kUserPort,     kPartition,   kLookahead};
 }  // namespace report_id
 
 // Where failures are reported before they are thrown; none: thrown only.
@@ -37,5 +46,7 @@ void set_model_error_hook(ModelErrorHook hook);
 
 // Reports `message` under `id` to the hook, then throws ModelError(message).
 [[noreturn]] void model_error(const char* id, const std::string& message);
+// The same for a failure all ranks found together: throws SharedModelError(message).
+[[noreturn]] void shared_model_error(const char* id, const std::string& message);
 
 }  // namespace angara

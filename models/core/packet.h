@@ -95,6 +95,11 @@ struct Packet {
   // Wormhole: 1 + its index in the machine's worms (models/router/worm.h) while it spans
   // routers, else 0.
   std::uint32_t worm = 0;
+  // The message it is a part of, for measurement where it arrives: its packets, this one's
+  // place among them, and the tag of the request it was made from (PacketRequest).
+  std::uint32_t message_packets = 1;
+  std::uint32_t message_index = 0;
+  std::uint32_t request_tag = 0;
 
   int wire_flits() const { return static_cast<int>(train) * packet_flits(); }
   int packet_flits() const { return kHeaderFlits + header.data_flits; }  // one of a train's

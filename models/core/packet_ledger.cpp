@@ -17,12 +17,20 @@ void PacketLedger::injected(const Packet& packet) {
   }
   arrived.push_back(false);
   ++m_injected;
+  if (m_other_sources) {
+    if (src >= m_injected_by.size()) m_injected_by.resize(src + 1);
+    ++m_injected_by[src];
+  }
 }
 
 void PacketLedger::delivered(const Packet& packet, NodeId at) {
   const auto& h = packet.header;
   const auto src = static_cast<std::size_t>(h.sequence() >> kSeqSourceShift);
   const std::uint64_t n = h.sequence() & ((std::uint64_t{1} << kSeqSourceShift) - 1);
+  if (m_other_sources) {  // another rank's source: the end's counts check that it was injected
+    if (src >= m_arrived.size()) m_arrived.resize(src + 1);
+    if (n >= m_arrived[src].size()) m_arrived[src].resize(n + 1);
+  }
   if (src >= m_arrived.size() || n >= m_arrived[src].size()) {
     model_error(
         report_id::kConservation,
@@ -44,6 +52,25 @@ void PacketLedger::delivered(const Packet& packet, NodeId at) {
   }
   ++m_delivered;
   m_last_delivery = std::max(m_last_delivery, packet.tail_at);
+}
+
+std::vector<std::uint64_t> PacketLedger::counts_by_source(int sources) const {
+  std::vector<std::uint64_t> counts(3 * static_cast<std::size_t>(sources), 0);
+  for (std::size_t src = 0; src < m_arrived.size() && src < static_cast<std::size_t>(sources);
+       ++src) {
+    const auto& arrived = m_arrived[src];
+    counts[3 * src] =
+        m_other_sources ? (src < m_injected_by.size() ? m_injected_by[src] : 0) : arrived.size();
+    counts[3 * src + 1] =
+        static_cast<std::uint64_t>(std::count(arrived.begin(), arrived.end(), true));
+    for (std::size_t n = arrived.size(); n > 0; --n) {
+      if (arrived[n - 1]) {
+        counts[3 * src + 2] = n;
+        break;
+      }
+    }
+  }
+  return counts;
 }
 
 }  // namespace angara

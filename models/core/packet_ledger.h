@@ -16,6 +16,9 @@ namespace angara {
 
 class PacketLedger {
  public:
+  // Split over ranks: packets of other ranks' sources arrive here too, and whether each was
+  // injected is checked at the end, with the counts of every rank (counts_by_source).
+  void take_other_sources() { m_other_sources = true; }
   void injected(const Packet& packet);
   // `at` is the node whose endpoint received the packet.
   void delivered(const Packet& packet, NodeId at);
@@ -29,12 +32,17 @@ class PacketLedger {
   std::uint64_t injected_count() const { return m_injected; }
   std::uint64_t delivered_count() const { return m_delivered; }
   Cycle last_delivery() const { return m_last_delivery; }
+  // For each of `sources` sources, in order: its packets injected here, delivered here, and
+  // 1 + the highest number of one delivered here (0 if none).
+  std::vector<std::uint64_t> counts_by_source(int sources) const;
 
  private:
   std::vector<std::vector<bool>> m_arrived;  // [source][n]: delivered yet?
   std::uint64_t m_injected = 0;
   std::uint64_t m_delivered = 0;
   Cycle m_last_delivery = 0;
+  std::vector<std::uint64_t> m_injected_by;  // [source], with other sources
+  bool m_other_sources = false;
 };
 
 }  // namespace angara

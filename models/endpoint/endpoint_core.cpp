@@ -93,6 +93,9 @@ Packet* EndpointCore::start_packet(Cycle start) {
                                     : PacketLedger::sequence(m_id, m_sent));
   m_source.fill(*p, req);
   p->created = req.created;
+  p->message_packets = req.message_packets;
+  p->message_index = req.message_index;
+  p->request_tag = req.tag;
   p->head_at = start + m_channel.latency + m_channel.serialization(1);
   p->tail_at = start + m_channel.latency + m_channel.serialization(flits);
   m_queue.pop_front();

@@ -18,9 +18,10 @@ struct PacketRequest {
   PacketKind kind = PacketKind::Write;  // collective kinds enter the router's PEGroup FIFO
   std::uint32_t tag = 0;                // the workload's own mark (e.g. which operation)
   std::uint32_t train = 1;              // packets it stands for (Packet::train)
-  // Synthetic traffic: the packets of the message this request starts (the next ones, created
-  // at the same cycle, carry the rest of it with 0); a message is measured to its last packet.
+  // Synthetic traffic: the packets of the message this request is part of (all created at the
+  // same cycle) and this one's place among them; a message is measured to its last packet.
   std::uint32_t message_packets = 1;
+  std::uint32_t message_index = 0;
 
   int wire_flits() const { return static_cast<int>(train) * (kHeaderFlits + data_flits); }
 };

@@ -10,6 +10,7 @@
 #include "models/core/packet_ledger.h"
 #include "platform/config/config_values.h"
 #include "platform/experiments/network_stats.h"
+#include "platform/experiments/over_ranks.h"
 #include "platform/experiments/results_json.h"
 #include "platform/experiments/trace_files.h"
 #include "platform/machine/sim_runner.h"
@@ -98,7 +99,7 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
     const Cycle window_end = sim.warmup_cycles + sim.measure_cycles;
     const int nodes = config.topology.node_count();
 
-    TrafficMeasurement measurement(sim.warmup_cycles, window_end, nodes);
+    TrafficMeasurement measurement(sim.warmup_cycles, window_end);
     const Topology topology(config.topology);
     const FaultMap faults =
         topology.torus() ? FaultMap(*topology.torus(), config.faults, sim.seed) : FaultMap();
@@ -112,37 +113,48 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
                                              n == probes.src ? probes.schedule : ProbeSchedule{}));
     }
     System system(config, std::move(sources), measurement);
-    SimRunner runner(system, sim, progress,
-                     {[&] { return system.ledger().delivered_count(); },
-                      [&] { return system.ledger().in_flight(); }});
+    const PacketLedger& ledger = system.ledger();
+    const Ranks& ranks = system.ranks();  // split over ranks, each counts its own nodes' part
+    SimRunner runner(
+        system, sim, progress,
+        {[&] { return ledger.delivered_count(); }, [&] { return ledger.in_flight(); }});
 
     runner.plan(window_end);
     const auto never = [] { return false; };
     runner.run_until(window_end, "measure", never);
-    auto measured_arrived = [&] { return measurement.measured_outstanding() == 0; };
+    auto measured_arrived = [&] { return ranks.sum(measurement.measured_outstanding()) == 0; };
     runner.run_until(window_end + sim.drain_cycles, "drain", measured_arrived);
     const bool drain_complete = measured_arrived();
     const Cycle stopped_at = runner.now();
     system.stop_creating();
     runner.run_until(kNever, "flush", never);
+    system.check_conservation();
+    r.split = runner.split_record();
 
-    r.packets_delivered = measurement.latency().count();
-    r.packets_injected_total = system.ledger().injected_count();
-    r.packets_delivered_total = system.ledger().delivered_count();
-    r.latency = measurement.latency();
-    r.probe_latency = measurement.probe_latency();
+    using Counts = TrafficMeasurement::Counts;
+    const Counts counts =
+        sum_fields(measurement.counts(), ranks,
+                   std::array{&Counts::created, &Counts::probes_created, &Counts::offered_flits,
+                              &Counts::accepted_flits, &Counts::packets, &Counts::hops});
+    r.latency = gather_samples(measurement.latency(), ranks);
+    r.probe_latency = gather_samples(measurement.probe_latency(), ranks);
+    r.packets_delivered = r.latency.count();
+    r.packets_injected_total = ranks.sum(ledger.injected_count());
+    r.packets_delivered_total = ranks.sum(ledger.delivered_count());
     const double node_cycles = static_cast<double>(nodes) * static_cast<double>(sim.measure_cycles);
-    r.offered_flits_per_node_cycle = static_cast<double>(measurement.offered_flits()) / node_cycles;
-    r.accepted_flits_per_node_cycle =
-        static_cast<double>(measurement.accepted_flits()) / node_cycles;
-    r.mean_hops = measurement.mean_hops();
-    r.flit_hops = system.flit_hops();
-    for (const RouterCore* router : system.routers()) r.packets_rerouted += router->rerouted();
+    r.offered_flits_per_node_cycle = static_cast<double>(counts.offered_flits) / node_cycles;
+    r.accepted_flits_per_node_cycle = static_cast<double>(counts.accepted_flits) / node_cycles;
+    r.mean_hops = mean_hops(counts);
+    r.flit_hops = ranks.sum(system.flit_hops());
+    std::uint64_t rerouted = 0;
+    for (const RouterCore* router : system.routers()) rerouted += router->rerouted();
+    r.packets_rerouted = ranks.sum(rerouted);
     r.drain_complete = drain_complete;
     if (const Cycle floor = config.first_delivery_floor(); sim.measure_cycles < floor) {
       r.window_too_short_for = floor;
     }
-    r.capped_sources = system.capped_sources();
+    r.capped_sources =
+        static_cast<int>(ranks.sum(static_cast<std::uint64_t>(system.capped_sources())));
     r.saturated = !drain_complete || r.capped_sources > 0 ||
                   (r.window_too_short_for == 0 &&
                    r.accepted_flits_per_node_cycle < 0.9 * r.offered_flits_per_node_cycle);
@@ -152,7 +164,7 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
       r.network_files = std::move(stats.files);
     }
     if (system.tracing()) write_trace_files(system, config.trace);
-    return std::max(stopped_at, system.ledger().last_delivery());
+    return std::max(stopped_at, ranks.max(ledger.last_delivery()));
   });
 }
 

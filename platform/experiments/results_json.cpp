@@ -35,6 +35,17 @@ void add_run(nlohmann::ordered_json& j, const RunRecord& r) {
   j["sim_cycles"] = r.sim_cycles;
   j["sim_ns"] = static_cast<double>(r.sim_cycles) * r.config.router.cycle_ns();
   j["wall_seconds"] = r.wall_seconds;
+  if (r.split.ranks > 1) {
+    nlohmann::ordered_json work = nlohmann::ordered_json::array();
+    for (const RankWork& w : r.split.work) {
+      work.push_back({{"kernel_seconds", w.kernel_seconds},
+                      {"exchange_seconds", w.exchange_seconds},
+                      {"exchanges", w.windows},
+                      {"records_sent", w.records},
+                      {"bytes_sent", w.bytes}});
+    }
+    j["ranks"] = {{"count", r.split.ranks}, {"grid", r.split.grid}, {"each", work}};
+  }
   j["config"] = config_to_json(r.config);
   j["angara_tlm"] = {{"version", version()},
                      {"git_revision", git_revision()},
@@ -89,7 +100,13 @@ std::string torus_name(const Config& c) {
 }
 
 std::string with_wall_time(const RunRecord& r, std::string_view what, std::string_view joiner) {
-  return fmt::format("{}{}{:.2f} s", what, joiner, r.wall_seconds);
+  if (r.split.work.empty()) return fmt::format("{}{}{:.2f} s", what, joiner, r.wall_seconds);
+  const RankWork& root = r.split.work.front();
+  return fmt::format(
+      "{}{}{:.2f} s on {} ranks (grid {}; rank 0: {:.2f} s in the kernel, {:.2f} s "
+      "in {} exchanges)",
+      what, joiner, r.wall_seconds, r.split.ranks, r.split.grid, root.kernel_seconds,
+      root.exchange_seconds, root.windows);
 }
 
 void write_run_output(const RunOutput& output, const std::filesystem::path& json,

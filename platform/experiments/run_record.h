@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "platform/config/config.h"
+#include "platform/machine/cut.h"
 
 namespace angara {
 
@@ -17,6 +18,7 @@ struct RunRecord {
   double wall_seconds = 0;  // wall-clock time, elaboration included
   // Nodes whose source queue reached sim.source_queue_packets (their sources waited for room).
   int capped_sources = 0;
+  SplitRecord split;  // over MPI ranks: the grid and what each rank's part cost
 };
 
 // Runs one experiment whose result type `Result` is a RunRecord: validates `config` (throwing

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+
 #include "models/core/model_error.h"
 #include "models/core/packet_ledger.h"
 
@@ -25,21 +27,64 @@ void SimRunner::run_until(Cycle limit, const char* phase, const std::function<bo
   m_progress_at = now();
   // Before the first start nothing is pending yet: initialise (processes run once at time 0).
   if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  const Ranks& ranks = m_system.ranks();
   while (!done() && now() < limit) {
-    if (limit == kNever && !sc_core::sc_pending_activity()) {
-      if (m_watch.outstanding() > 0) deadlock("no event is pending");
+    // After an exchange nothing is on its way between ranks: idle everywhere is idle.
+    if (limit == kNever && ranks.sum(sc_core::sc_pending_activity() ? 1 : 0) == 0) {
+      if (ranks.sum(m_watch.outstanding()) > 0) deadlock("no event is pending");
       return;
     }
-    const Cycle slice = std::min(m_slice, limit - now());
-    sc_core::sc_start(m_system.clock().period() * static_cast<double>(slice));
+    advance(std::min(m_slice, limit - now()));
     check_progress();
     report(phase);
   }
 }
 
+void SimRunner::advance(Cycle cycles) {
+  const auto start = WallClock::now();
+  Cut* cut = m_system.cut();
+  if (!cut) {
+    sc_core::sc_start(m_system.clock().period() * static_cast<double>(cycles));
+  } else {
+    // sc_start(T) returns with the events at T triggered but not run: a record landing at T
+    // would come too late, so windows are shorter than the earliest a record can land.
+    for (const Cycle end = now() + cycles; now() < end;) {
+      const Cycle window = std::min(cut->window(), end - now());
+      sc_core::sc_start(m_system.clock().period() * static_cast<double>(window));
+      const auto ran = WallClock::now();
+      cut->exchange();
+      m_kernel_seconds -= std::chrono::duration<double>(WallClock::now() - ran).count();
+    }
+  }
+  m_kernel_seconds += std::chrono::duration<double>(WallClock::now() - start).count();
+}
+
+SimRunner::Totals SimRunner::totals() const {
+  std::array<std::uint64_t, 3> counts{m_watch.delivered(), m_watch.outstanding(),
+                                      m_system.queued_at_sources()};
+  m_system.ranks().sum(counts);
+  return {counts[0], counts[1], counts[2]};
+}
+
+SplitRecord SimRunner::split_record() const {
+  const Cut* cut = m_system.cut();
+  if (!cut) return {};
+  RankWork mine = cut->work();
+  mine.kernel_seconds = m_kernel_seconds;
+  Bytes bytes;
+  put(bytes, mine);
+  SplitRecord record{m_system.ranks().size(), cut->grid().text(), {}};
+  for (const Bytes& theirs : m_system.ranks().gather(bytes)) {
+    std::size_t at = 0;
+    record.work.push_back(take<RankWork>(theirs, at));
+  }
+  return record;
+}
+
 void SimRunner::check_progress() {
-  const auto delivered = m_watch.delivered();
-  if (delivered != m_delivered || m_watch.outstanding() == 0) {
+  m_totals = totals();
+  const auto delivered = m_totals.delivered;
+  if (delivered != m_delivered || m_totals.outstanding == 0) {
     m_delivered = delivered;
     m_progress_at = now();
   } else if (now() - m_progress_at >= m_sim.watchdog_cycles) {
@@ -52,10 +97,12 @@ void SimRunner::deadlock(const std::string& why) const {
     model_error(report_id::kDeadlock,
                 fmt::format("deadlock at cycle {}: {}; {}", now(), why, m_watch.blocked()));
   }
-  model_error(
+  // Every rank is here at the same cycle (the counts are summed); rank 0 reports.
+  const std::uint64_t outstanding = m_system.ranks().sum(m_watch.outstanding());
+  shared_model_error(
       report_id::kDeadlock,
       fmt::format("deadlock at cycle {}: {} with {} outstanding; oldest blocked: {}", now(), why,
-                  m_watch.outstanding(), m_system.oldest_blocked(now()).value_or("none")));
+                  outstanding, m_system.oldest_blocked(now()).value_or("none")));
 }
 
 void SimRunner::report(const char* phase) {
@@ -65,10 +112,9 @@ void SimRunner::report(const char* phase) {
   }
   m_last_report = WallClock::now();
   const double wall = wall_seconds();
-  m_progress(progress_line({wall, phase, now(), m_planned_end,
-                            wall > 0 ? static_cast<double>(now()) / wall : 0.0, m_watch.delivered(),
-                            m_watch.outstanding(), m_system.queued_at_sources(),
-                            m_work ? m_work() : WorkDone{}}));
+  m_progress(progress_line(
+      {wall, phase, now(), m_planned_end, wall > 0 ? static_cast<double>(now()) / wall : 0.0,
+       m_totals.delivered, m_totals.outstanding, m_totals.queued, m_work ? m_work() : WorkDone{}}));
 }
 
 }  // namespace angara

@@ -1,7 +1,9 @@
 #pragma once
 // Runs the SystemC kernel in slices so that a watchdog and progress reports see a run as it
 // goes: "nothing delivered for sim.watchdog_cycles while work is outstanding" (or an empty event
-// queue with work outstanding) becomes a ModelError naming the oldest blocked packet.
+// queue with work outstanding) becomes a ModelError naming the oldest blocked packet. Split over
+// MPI ranks, a slice runs as windows with an exchange of the cut links' records after each, and
+// the watchdog and progress read counts summed over the ranks at every slice's end.
 
 #include <chrono>
 #include <cstdint>
@@ -17,7 +19,9 @@ namespace angara {
 class SimRunner {
  public:
   // What the watchdog watches: a count that grows with every delivery, and the amount of
-  // outstanding work (packets in flight, operations not complete).
+  // outstanding work (packets in flight, operations not complete). Each rank counts its own
+  // part; the runner sums the parts (modulo 2^64, so a part may be "negative": a rank that
+  // delivers more than it injected).
   struct Watch {
     std::function<std::uint64_t()> delivered;
     std::function<std::uint64_t()> outstanding;
@@ -36,10 +40,22 @@ class SimRunner {
   void count(std::function<WorkDone()> work) { m_work = std::move(work); }
 
   // Runs until `done()` holds or cycle `limit` is reached (kNever: until the kernel is idle).
+  // Split over ranks, `done()` must give every rank the same answer (it may sum over them).
   void run_until(Cycle limit, const char* phase, const std::function<bool()>& done);
+
+  // Split over ranks, the grid and every rank's work so far (complete on rank 0; every rank
+  // calls it at the same point); one rank: {1, "", {}}.
+  SplitRecord split_record() const;
 
  private:
   using WallClock = std::chrono::steady_clock;
+  // The watched counts summed over the ranks.
+  struct Totals {
+    std::uint64_t delivered = 0, outstanding = 0, queued = 0;
+  };
+  Totals totals() const;
+  // Runs the kernel `cycles` further, in windows when split over ranks.
+  void advance(Cycle cycles);
   void check_progress();
   [[noreturn]] void deadlock(const std::string& why) const;
   void report(const char* phase);
@@ -51,6 +67,8 @@ class SimRunner {
   Cycle m_slice;
   WallClock::time_point m_start, m_last_report;
   std::uint64_t m_delivered = 0;
+  Totals m_totals;  // at the last slice's end
+  double m_kernel_seconds = 0;
   Cycle m_progress_at = 0;
   Cycle m_planned_end = 0;
   std::function<WorkDone()> m_work;

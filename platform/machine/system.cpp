@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <functional>
 #include <sstream>
+#include <tuple>
 #include <type_traits>
 
 #include "collectives/subnet/collective_node.h"
 #include "models/core/config_error.h"
+#include "models/core/model_error.h"
 #include "models/endpoint/endpoint_at.h"
 #include "models/endpoint/endpoint_lt.h"
 #include "models/router/lt/lt_fabric.h"
@@ -24,11 +26,17 @@ namespace angara {
 System::System(const Config& config, std::vector<std::unique_ptr<TrafficSource>> sources,
                TrafficObserver& observer)
     : m_topology(config.topology),
+      m_ranks(Ranks::world()),
       m_router_shared(m_topology, config.fabric(), config.sim.seed),
       m_clock(config.router.clock_mhz),
       m_sources(std::move(sources)),
       m_trace(config, m_topology) {
   check_rtl_built(config.rtl);
+  check_parallel(config, m_ranks);
+  if (m_ranks.parallel()) {
+    m_cut = std::make_unique<Cut>(config, torus(), m_ranks);
+    m_ledger.take_other_sources();
+  }
   report_model_errors_to_systemc();
   if (m_topology.torus()) m_trees = plan_trees(config, torus());
   m_tree_set.fill(nullptr);
@@ -63,6 +71,12 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
   const Cycle stats_from = config.sim.warmup_cycles;
   const Cycle stats_to = stats_from + config.sim.measure_cycles;
   for (NodeId n = 0; n < nodes; ++n) {
+    if (m_cut && !m_cut->local(n)) {  // on another rank
+      routers.push_back(nullptr);
+      endpoints.push_back(nullptr);
+      m_endpoint_wakers.emplace_back([] {});
+      continue;
+    }
     RouterCore core(n, m_router_shared, collective_unit(n, config), m_pool);
     if (config.stats.network) core.set_stats(stats_from, stats_to, config.sim.buffers());
     auto router = std::make_unique<RouterShell>(module_name("router", n, m_topology).c_str(),
@@ -100,7 +114,9 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     m_modules.push_back(std::move(router));
   }
   if constexpr (std::is_same_v<RouterShell, RouterAt>) {
-    m_at_routers.assign(routers.begin(), routers.end());
+    for (RouterAt* router : routers) {
+      if (router) m_at_routers.push_back(router);  // this rank's
+    }
   }
   // Multi-socket indices follow binding order, so every router's out[p] and in[p] are bound in
   // port order, and the local port last.
@@ -123,11 +139,14 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     const Torus& t = torus();
     for (int d = 0; d < t.direction_count(); ++d) {
       const Direction dir = Direction::from_index(d);
-      for (NodeId n = 0; n < nodes; ++n)
-        routers[t.neighbor(n, dir.opposite())]->out.bind(routers[n]->in);
+      for (NodeId n = 0; n < nodes; ++n) {
+        const NodeId up = t.neighbor(n, dir.opposite());
+        bind_link(up, dir, n, routers[up], routers[n]);
+      }
     }
   }
   for (NodeId n = 0; n < nodes; ++n) {
+    if (!endpoints[n]) continue;
     endpoints[n]->inject.bind(routers[n]->in);
     routers[n]->out.bind(endpoints[n]->eject);
   }
@@ -137,6 +156,29 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     m_lt_fabric = std::make_unique<LtFabric>(
         std::move(switches), std::vector<EjectionEnd*>(endpoints.begin(), endpoints.end()),
         *m_wake_calendar, config.sim.lt_buffers);
+  }
+}
+
+template <typename RouterShell>
+void System::bind_link(NodeId up, Direction dir, NodeId down, RouterShell* from, RouterShell* to) {
+  if (from && to) {
+    from->out.bind(to->in);
+    return;
+  }
+  if (!from && !to) return;
+  const LinkId link = Cut::link(torus(), up, dir);
+  const std::string name = fmt::format("cut_{}_{}", link, from ? "tx" : "rx");
+  const CutLinkEnd end{link, m_topology.format(up) + " " + dir.name(), *m_cut, m_pool, m_clock};
+  if (from) {
+    auto tx = std::make_unique<LinkTx>(name.c_str(), end);
+    from->out.bind(tx->in);
+    m_cut->add(*tx, link, down);
+    m_modules.push_back(std::move(tx));
+  } else {
+    auto rx = std::make_unique<LinkRx>(name.c_str(), end);
+    rx->out.bind(to->in);
+    m_cut->add(*rx, link, up);
+    m_modules.push_back(std::move(rx));
   }
 }
 
@@ -179,14 +221,60 @@ int System::capped_sources() const {
                                         [](const EndpointCore* e) { return e->queue_capped(); }));
 }
 
+void System::check_conservation() const {
+  if (!m_ranks.parallel()) return;
+  const int nodes = m_topology.node_count();
+  const std::vector<std::uint64_t> counts = m_ledger.counts_by_source(nodes);
+  std::vector<std::uint64_t> sums, reach;  // [2 src]: injected, delivered; [src]: highest + 1
+  for (int src = 0; src < nodes; ++src) {
+    sums.push_back(counts[3 * src]);
+    sums.push_back(counts[3 * src + 1]);
+    reach.push_back(counts[3 * src + 2]);
+  }
+  m_ranks.sum(sums);
+  m_ranks.max(reach);
+  for (int src = 0; src < nodes; ++src) {
+    const std::uint64_t injected = sums[2 * src], delivered = sums[2 * src + 1];
+    if (delivered == injected && reach[src] <= injected) continue;
+    shared_model_error(
+        report_id::kConservation,
+        fmt::format("the packets of node {}, over all ranks: {} injected, {} delivered{}",
+                    m_topology.format(static_cast<NodeId>(src)), injected, delivered,
+                    reach[src] > injected
+                        ? fmt::format(", one numbered #{} that was never injected", reach[src] - 1)
+                        : ""));
+  }
+}
+
 std::optional<std::string> System::oldest_blocked(Cycle now) const {
-  std::optional<AtSwitch::Blocked> oldest;
+  // The first of the oldest in node order, as one rank would find it: (since, node, what).
+  struct Oldest {
+    Cycle since = kNever;
+    NodeId node = 0;
+    std::string what;
+  } oldest;
   for (const RouterAt* r : m_at_routers) {
     auto b = r->oldest_blocked(now);
-    if (b && (!oldest || b->since < oldest->since)) oldest = std::move(b);
+    if (b && b->since < oldest.since) oldest = {b->since, r->core().id(), std::move(b->what)};
   }
-  if (!oldest) return std::nullopt;
-  return oldest->what;
+  if (m_ranks.parallel()) {
+    Bytes mine;
+    put(mine, oldest.since);
+    put(mine, oldest.node);
+    for (char c : oldest.what) put(mine, c);
+    for (const Bytes& theirs : m_ranks.gather(mine)) {
+      std::size_t at = 0;
+      Oldest other;
+      other.since = take<Cycle>(theirs, at);
+      other.node = take<NodeId>(theirs, at);
+      other.what = take_rest(theirs, at);
+      if (std::tie(other.since, other.node) < std::tie(oldest.since, oldest.node)) {
+        oldest = std::move(other);
+      }
+    }
+  }
+  if (oldest.since == kNever) return std::nullopt;
+  return oldest.what;
 }
 
 }  // namespace angara

@@ -21,6 +21,7 @@
 #include "models/router/router_core.h"
 #include "models/topology/topology.h"
 #include "platform/config/config.h"
+#include "platform/machine/cut.h"
 #include "platform/machine/trace_signals.h"
 
 namespace angara {
@@ -42,7 +43,12 @@ class System {
   // The torus (workloads other than synthetic traffic run on a torus only).
   const Torus& torus() const { return *m_topology.torus(); }
   const FabricClock& clock() const { return m_clock; }
+  // This rank's ledger (every packet's, on one rank).
   const PacketLedger& ledger() const { return m_ledger; }
+  // Split over ranks: every packet injected on any rank was delivered on some rank, exactly once
+  // (each rank checked its deliveries as they came); a SharedModelError if not. Every rank
+  // calls it once the network is empty.
+  void check_conservation() const;
   // What the RTL Reducers' transactors compared (rtl.reducer = "rtl"; zero otherwise).
   const RtlReducerStats& rtl_stats() const { return m_rtl_stats; }
   // What the RTL VCUps' transactors compared (rtl.vcup = "rtl"; zero otherwise).
@@ -51,6 +57,9 @@ class System {
   WakeCalendar* wake_calendar() { return m_wake_calendar.get(); }
 
   const TreeSet& trees() const { return m_tree_set; }
+  // Split over MPI ranks: this rank's part of the machine and its cut links; null on one rank.
+  Cut* cut() { return m_cut.get(); }
+  const Ranks& ranks() const { return m_ranks; }
 
   // The waveforms recorded so far as VCD text (tracing on: config [trace]).
   std::string trace_vcd() const { return m_trace.vcd(m_clock); }
@@ -62,20 +71,27 @@ class System {
   void wake_endpoints();
   void wake_endpoint(NodeId node) { m_endpoint_wakers.at(node)(); }
   std::uint64_t flit_hops() const;
-  // Every router's core: the nodes' in node order, then a fat tree's switches.
+  // Every router's core (this rank's): the nodes' in node order, then a fat tree's switches.
   const std::vector<const RouterCore*>& routers() const { return m_routers; }
   std::size_t queued_at_sources() const;
   // Nodes whose source queue was full with a packet waiting to enter (sim.source_queue_packets).
   int capped_sources() const;
-  // The packet that has waited longest at the head of a router buffer, described for a person.
+  // The packet that has waited longest at the head of a router buffer, described for a person
+  // (over every rank: each calls it, and rank 0 gets the answer).
   std::optional<std::string> oldest_blocked(Cycle now) const;
 
  private:
   template <typename RouterShell, typename EndpointShell, typename... ShellArgs>
   void build(const Config& config, TrafficObserver& observer, ShellArgs... endpoint_args);
+  // Binds the link from `up` to `down` (direction `dir`): router to router, or to the end of a
+  // link cut between this rank and another. Either router is null when on another rank.
+  template <typename RouterShell>
+  void bind_link(NodeId up, Direction dir, NodeId down, RouterShell* from, RouterShell* to);
   std::unique_ptr<CollectiveUnit> collective_unit(NodeId node, const Config& config);
 
   Topology m_topology;
+  const Ranks& m_ranks;
+  std::unique_ptr<Cut> m_cut;
   RouterShared m_router_shared;
   FabricClock m_clock;
   RtlReducerStats m_rtl_stats;

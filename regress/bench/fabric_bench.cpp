@@ -97,7 +97,7 @@ nlohmann::json light_run(const TopologyParams& machine, SimMode mode) {
   c.topology = machine;
   c.sim.mode = mode;
   const int nodes = c.topology.node_count();
-  TrafficMeasurement measurement(0, kNever, nodes);
+  TrafficMeasurement measurement(0, kNever);
   std::vector<std::unique_ptr<TrafficSource>> sources;
   for (int n = 0; n < nodes; ++n) {
     const auto dst = static_cast<NodeId>((static_cast<long long>(n) * 7919 + nodes / 2) % nodes);

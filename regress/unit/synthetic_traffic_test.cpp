@@ -293,9 +293,10 @@ TEST(SyntheticTraffic, AMessageLongerThanAPacketGoesAsPacketsCreatedTogether) {
   for (int m = 0; m < 100; ++m) {
     const auto a = source.next(), b = source.next(), c = source.next();
     ASSERT_TRUE(a && b && c);
-    EXPECT_EQ(a->message_packets, 3U);
-    EXPECT_EQ(b->message_packets, 0U);
-    EXPECT_EQ(c->message_packets, 0U);
+    EXPECT_TRUE(a->message_packets == 3U && b->message_packets == 3U && c->message_packets == 3U);
+    EXPECT_EQ(a->message_index, 0U);
+    EXPECT_EQ(b->message_index, 1U);
+    EXPECT_EQ(c->message_index, 2U);
     EXPECT_EQ(a->data_flits + b->data_flits + c->data_flits, 40);
     EXPECT_EQ(c->data_flits, 8);
     EXPECT_TRUE(a->created == b->created && b->created == c->created);
@@ -306,23 +307,26 @@ TEST(SyntheticTraffic, AMessageLongerThanAPacketGoesAsPacketsCreatedTogether) {
 // A message is measured once its last packet is in, whichever that is: packets of a message may
 // take different VCs and overtake one another.
 TEST(TrafficMeasurement, AMessageIsMeasuredToItsLastPacket) {
-  TrafficMeasurement m(0, 1000, 4);
+  TrafficMeasurement m(0, 1000);
   PacketRequest message{1, 16, 100};
   message.message_packets = 3;
   PacketRequest rest = message;
-  rest.message_packets = 0;
   PacketRequest single{3, 8, 120};
   m.created(message, 2);  // packets 0, 1, 2 of node 2
+  rest.message_index = 1;
   m.created(rest, 2);
+  rest.message_index = 2;
   m.created(rest, 2);
   m.created(single, 2);  // packet 3
-  EXPECT_EQ(m.measured_created(), 2U);
+  EXPECT_EQ(m.counts().created, 2U);
   const auto packet = [](std::uint64_t n, Cycle created, Cycle tail) {
     Packet p;
     p.header.src = 2;
     p.header.high_word = PacketLedger::sequence(2, n);
     p.created = created;
     p.tail_at = tail;
+    p.message_packets = n < 3 ? 3 : 1;
+    p.message_index = n < 3 ? static_cast<std::uint32_t>(n) : 0;
     return p;
   };
   m.delivered(packet(2, 100, 300), 1);
@@ -358,7 +362,7 @@ TEST(SyntheticTraffic, ProbesGoAmongTheLoadInCreationOrder) {
   ASSERT_EQ(probes.size(), 8U);  // 4 probes of 2 packets
   for (std::size_t i = 0; i < probes.size(); i += 2) {
     EXPECT_EQ(probes[i].message_packets, 2U);
-    EXPECT_EQ(probes[i + 1].message_packets, 0U);
+    EXPECT_EQ(probes[i + 1].message_index, 1U);
     EXPECT_EQ(probes[i].dst, 42U);
   }
   EXPECT_EQ(probes[2].created, 100U);
@@ -372,13 +376,13 @@ TEST(SyntheticTraffic, ProbesGoAmongTheLoadInCreationOrder) {
 
 // Probes are measured apart: not in the load's latency, offered or accepted flits.
 TEST(TrafficMeasurement, ProbesAreMeasuredApart) {
-  TrafficMeasurement m(0, 1000, 4);
+  TrafficMeasurement m(0, 1000);
   PacketRequest load{1, 16, 100};
   PacketRequest probe{3, 16, 100};
   probe.tag = kProbeTag;
   m.created(load, 2);   // packet 0 of node 2
   m.created(probe, 2);  // packet 1
-  EXPECT_EQ(m.offered_flits(), 17U);
+  EXPECT_EQ(m.counts().offered_flits, 17U);
   EXPECT_EQ(m.measured_outstanding(), 2U);
   Packet p;
   p.header.src = 2;
@@ -386,12 +390,14 @@ TEST(TrafficMeasurement, ProbesAreMeasuredApart) {
   p.created = 100;
   p.header.high_word = PacketLedger::sequence(2, 1);
   p.tail_at = 400;
+  p.request_tag = kProbeTag;
   m.delivered(p, 3);
   p.header.high_word = PacketLedger::sequence(2, 0);
   p.tail_at = 150;
+  p.request_tag = 0;
   m.delivered(p, 1);
   EXPECT_EQ(m.measured_outstanding(), 0U);
-  EXPECT_EQ(m.accepted_flits(), 17U);
+  EXPECT_EQ(m.counts().accepted_flits, 17U);
   ASSERT_EQ(m.latency().count(), 1U);
   EXPECT_EQ(m.latency().max(), 50U);
   ASSERT_EQ(m.probe_latency().count(), 1U);

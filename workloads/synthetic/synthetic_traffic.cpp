@@ -47,6 +47,7 @@ bool SyntheticTraffic::start_message() {
   m_rest = m_message.data_flits;
   m_message.message_packets =
       static_cast<std::uint32_t>((m_rest + kMaxDataFlits - 1) / kMaxDataFlits);
+  m_message.message_index = 0;
   return true;
 }
 
@@ -54,7 +55,7 @@ std::optional<PacketRequest> SyntheticTraffic::next() {
   if (m_rest == 0) {
     if (!start_message()) return std::nullopt;
   } else {
-    m_message.message_packets = 0;  // the rest of the message
+    ++m_message.message_index;  // the rest of the message
   }
   PacketRequest packet = m_message;
   packet.data_flits = std::min(m_rest, kMaxDataFlits);

@@ -2,60 +2,46 @@
 
 #include <algorithm>
 
-#include "models/core/packet_ledger.h"
 #include "workloads/synthetic/synthetic_traffic.h"
 
 namespace angara {
 
-void TrafficMeasurement::created(const PacketRequest& request, NodeId at) {
-  if (m_sequence.empty()) m_sequence.assign(m_messages.size(), 0);
-  const std::uint64_t sequence = m_sequence[at]++;
+void TrafficMeasurement::created(const PacketRequest& request, NodeId /*at*/) {
   if (!in_window(request.created)) return;
   const bool probe = request.tag == kProbeTag;
-  if (!probe) m_offered_flits += static_cast<std::uint64_t>(request.wire_flits());
-  if (request.message_packets == 0) return;  // the rest of a message
-  ++(probe ? m_probes_created : m_created);
-  if (request.message_packets > 1 || probe) {
-    const auto packets = static_cast<int>(request.message_packets);
-    m_messages[at].push_back({sequence, packets, packets, 0, probe});
-  }
+  if (!probe) m_counts.offered_flits += static_cast<std::uint64_t>(request.wire_flits());
+  if (request.message_index == 0) ++(probe ? m_counts.probes_created : m_counts.created);
 }
 
 void TrafficMeasurement::delivered(const Packet& packet, NodeId /*at*/) {
   if (!in_window(packet.created)) {  // before the window: load, never a probe
-    if (in_window(packet.tail_at)) m_accepted_flits += packet.wire_flits();
+    if (in_window(packet.tail_at)) m_counts.accepted_flits += packet.wire_flits();
     return;
   }
-  // A packet of a message of several, or of a probe: the message is measured when its last
-  // packet is in.
-  const std::uint64_t sequence =
-      packet.header.sequence() & ((std::uint64_t{1} << PacketLedger::kSeqSourceShift) - 1);
-  std::deque<Message>& messages = m_messages[packet.header.src];
-  const auto after =
-      std::upper_bound(messages.begin(), messages.end(), sequence,
-                       [](std::uint64_t s, const Message& m) { return s < m.first; });
-  const bool tracked =
-      after != messages.begin() &&
-      sequence < std::prev(after)->first + static_cast<std::uint64_t>(std::prev(after)->packets);
-  const bool probe = tracked && std::prev(after)->probe;
+  const bool probe = packet.request_tag == kProbeTag;
   if (!probe) {
-    if (in_window(packet.tail_at)) m_accepted_flits += packet.wire_flits();
-    ++m_packets;
-    m_hops += packet.hops;
+    if (in_window(packet.tail_at)) m_counts.accepted_flits += packet.wire_flits();
+    ++m_counts.packets;
+    m_counts.hops += packet.hops;
   }
-  if (!tracked) {
+  if (packet.message_packets == 1 && !probe) {
     m_latency.add(packet.tail_at - packet.created);
     return;
   }
-  Message& m = *std::prev(after);
+  // A packet of a message of several, or of a probe: the message is measured when its last
+  // packet is in (packets of a message may take different VCs and overtake one another).
+  const std::uint64_t first = packet.header.sequence() - packet.message_index;
+  auto it = m_messages.try_emplace(first, Message{packet.message_packets, 0}).first;
+  Message& m = it->second;
   m.last_tail = std::max(m.last_tail, packet.tail_at);
   if (--m.missing > 0) return;
   (probe ? m_probe_latency : m_latency).add(m.last_tail - packet.created);
-  messages.erase(std::prev(after));
+  m_messages.erase(it);
 }
 
-double TrafficMeasurement::mean_hops() const {
-  return m_packets ? static_cast<double>(m_hops) / static_cast<double>(m_packets) : 0.0;
+double mean_hops(const TrafficMeasurement::Counts& counts) {
+  return counts.packets ? static_cast<double>(counts.hops) / static_cast<double>(counts.packets)
+                        : 0.0;
 }
 
 }  // namespace angara

@@ -1,0 +1,155 @@
+#include "platform/machine/cut.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "models/core/config_error.h"
+#include "models/core/model_error.h"
+#include "platform/config/config_loader.h"
+
+namespace angara {
+namespace {
+
+enum class Record : char { Packet = 'P', Credit = 'C' };
+
+RankGrid grid_of(const Torus& torus, const Ranks& ranks) {
+  return ranks.grid_request().empty() ? RankGrid::fewest_cuts(torus, ranks.size())
+                                      : RankGrid::parse(ranks.grid_request(), torus, ranks.size());
+}
+
+// An effect of one router on another lands at least the link's latency plus one flit after the
+// cycle that made it (a head: start + latency + serialization(1); a credit: tail + latency).
+Cycle lookahead(const Config& config) {
+  const ChannelTiming link(config.link, config.router.clock_mhz);
+  return link.latency + link.serialization(1);
+}
+
+}  // namespace
+
+Cut::Cut(const Config& config, const Torus& torus, const Ranks& ranks)
+    : m_ranks(ranks), m_grid(grid_of(torus, ranks)), m_window(lookahead(config) - 1) {
+  // The project's own test of the lookahead check runs windows longer than allowed.
+  if (const char* test_window = std::getenv("ANGARA_TEST_WINDOW_CYCLES")) {
+    m_window = std::strtoull(test_window, nullptr, 10);
+  }
+  m_owner.resize(static_cast<std::size_t>(torus.node_count()));
+  for (NodeId n = 0; n < m_owner.size(); ++n) m_owner[n] = m_grid.owner(n);
+}
+
+void Cut::add(LinkTx& tx, LinkId link, NodeId downstream) {
+  m_tx.emplace(link, &tx);
+  m_peer_of.emplace(link, m_owner[downstream]);
+}
+
+void Cut::add(LinkRx& rx, LinkId link, NodeId upstream) {
+  m_rx.emplace(link, &rx);
+  m_peer_of.emplace(link, m_owner[upstream]);
+}
+
+Bytes& Cut::outbox(int rank) {
+  if (m_peers.empty()) {  // the first post: the neighbour ranks are known once every end is added
+    for (const auto& [link, peer] : m_peer_of) m_peers.push_back(peer);
+    std::sort(m_peers.begin(), m_peers.end());
+    m_peers.erase(std::unique(m_peers.begin(), m_peers.end()), m_peers.end());
+    m_out.resize(m_peers.size());
+  }
+  const auto it = std::lower_bound(m_peers.begin(), m_peers.end(), rank);
+  return m_out[static_cast<std::size_t>(it - m_peers.begin())];
+}
+
+void Cut::post_packet(LinkId link, const Packet& packet) {
+  Bytes& out = outbox(m_peer_of.at(link));
+  put(out, Record::Packet);
+  put(out, link);
+  put(out, packet);
+  ++m_work.records;
+}
+
+void Cut::post_credit(LinkId link, Credit credit, Cycle at) {
+  Bytes& out = outbox(m_peer_of.at(link));
+  put(out, Record::Credit);
+  put(out, link);
+  put(out, credit);
+  put(out, at);
+  ++m_work.records;
+}
+
+void Cut::exchange() {
+  const auto start = std::chrono::steady_clock::now();
+  if (m_peers.empty() && !m_peer_of.empty()) outbox(m_peer_of.begin()->second);
+  m_ranks.exchange(m_peers, m_out, m_in);
+  for (Bytes& out : m_out) {
+    m_work.bytes += out.size();
+    out.clear();
+  }
+  for (const Bytes& in : m_in) {
+    std::size_t at = 0;
+    while (at < in.size()) {
+      const auto kind = take<Record>(in, at);
+      const auto link = take<LinkId>(in, at);
+      if (kind == Record::Packet) {
+        m_rx.at(link)->deliver(take<Packet>(in, at));
+      } else {
+        const auto credit = take<Credit>(in, at);
+        m_tx.at(link)->give_credit(credit, take<Cycle>(in, at));
+      }
+    }
+  }
+  ++m_work.windows;
+  m_work.exchange_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void check_parallel(const Config& config, const Ranks& ranks) {
+  if (!ranks.grid_request().empty()) {
+    if (config.topology.kind != TopologyKind::Torus) {
+      throw ConfigError("--grid", ranks.grid_request(),
+                        "boxes of a torus: topology.kind is not "
+                        "\"torus\"");
+    }
+    static_cast<void>(
+        RankGrid::parse(ranks.grid_request(), Torus(config.topology.dims), ranks.size()));
+  }
+  if (!ranks.parallel()) return;
+  const std::string why = fmt::format(
+      ": a run over several MPI ranks ({} here) does not model it; run it as one process",
+      ranks.size());
+  if (config.sim.mode == SimMode::Lt) {
+    throw ConfigError("sim.mode", "\"lt\"",
+                      "a run over several MPI ranks is AT only: LT books a packet's whole path "
+                      "in one call through every router on it, so its routers cannot be apart; "
+                      "run LT as one process (a sweep runs its points side by side)");
+  }
+  if (config.topology.kind == TopologyKind::FatTree) {
+    throw ConfigError("topology.kind", "\"fat_tree\"", "the torus is split into boxes" + why);
+  }
+  if (config.router.switching == Switching::Wormhole) {
+    throw ConfigError("router.switching", "\"wormhole\"",
+                      "a worm spans routers that may be on other ranks" + why);
+  }
+  if (config.workload.kind != WorkloadKind::Synthetic) {
+    throw ConfigError("workload.kind", config_to_json(config)["workload"]["kind"].dump(),
+                      "runs over several MPI ranks take synthetic traffic only" + why);
+  }
+  if (!config.partitions.empty()) {
+    throw ConfigError("partition", fmt::format("{} partitions", config.partitions.size()),
+                      "partitions run as processes of their own" + why);
+  }
+  if (config.trace.on()) throw ConfigError("trace.nodes", "(nodes given)", "waveforms" + why);
+  if (config.stats.network) throw ConfigError("stats.network", "true", "statistics" + why);
+  if (config.rtl.reducer == BlockImpl::Rtl || config.rtl.vcup == BlockImpl::Rtl) {
+    throw ConfigError(config.rtl.reducer == BlockImpl::Rtl ? "rtl.reducer" : "rtl.vcup", "\"rtl\"",
+                      "RTL co-simulation" + why);
+  }
+  if (lookahead(config) < 2) {
+    throw ConfigError("link.latency_ns", fmt::format("{}", config.link.latency_ns),
+                      "ranks exchange what crosses a link once per window, and a window must be "
+                      "shorter than the link's latency plus one flit: at least 1 cycle of "
+                      "latency is needed");
+  }
+}
+
+}  // namespace angara

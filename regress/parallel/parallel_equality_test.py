@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""One run split over MPI ranks gives the one-process run's results, byte for byte.
+
+For every case below, angara-sim runs once as one process and then under mpirun at 2 ranks
+(the default grid and a grid cut along another dimension) and at 4 ranks (oversubscribed on
+small machines): the results JSON must be the same, wall time and the ranks' own record aside.
+A deadlocking config must fail with the same message, and a window longer than the lookahead
+(a test-only override) must be caught as a lookahead error, never give other results.
+
+usage: parallel_equality_test.py ANGARA_SIM MPIRUN [--quick]
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+SIM, MPIRUN = sys.argv[1], sys.argv[2]
+QUICK = "--quick" in sys.argv[3:]
+
+BASE = ["--set", "topology.dims=[8,8,8]", "--set", "sim.warmup_cycles=500",
+        "--set", "sim.measure_cycles=1500", "-q"]
+# (name, overrides, rank runs: (ranks, grid or None)). The grids cut along X and along Z.
+R2 = [(2, None), (2, "2x1x1")]
+R24 = R2 + [(4, None), (4, "2x2x1")]
+CASES = [
+    ("uniform 0.1", ["--set", "traffic.rate=0.1"], R24),
+    ("uniform 0.3", ["--set", "traffic.rate=0.3"], R24),
+    ("uniform 1.0 (saturated)", ["--set", "traffic.rate=1.0", "--set", "sim.measure_cycles=600",
+                                 "--set", "sim.drain_cycles=2000"], R2 + [(4, None)]),
+    ("transpose on 4x4x4", ["--set", "topology.dims=[4,4,4]", "--set", "traffic.pattern=\"transpose\"",
+                            "--set", "traffic.rate=0.2"], [(2, None), (2, "2x1x1"), (4, None)]),
+    ("hotspot", ["--set", "traffic.pattern=\"hotspot\"", "--set", "traffic.rate=0.1"], R2),
+    ("bubble", ["--set", "router.deadlock=\"bubble\"", "--set", "traffic.rate=0.3"], R2),
+    ("adaptive", ["--set", "router.routing=\"adaptive\"", "--set", "traffic.rate=0.3"], R2),
+    ("messages of 3 packets, probes",
+     ["--set", "traffic.message_flits=40", "--set", "traffic.rate=0.2",
+      "--set", "traffic.probes=4", "--set", "traffic.probe_src=[0,0,0]",
+      "--set", "traffic.probe_dst=[7,7,7]"], R2),
+    ("links failed from the start",
+     ["--set", "faults.random_links=0.02", "--set", "traffic.rate=0.2"], R2),
+    ("a link failing mid-run",
+     ["--set", "faults.links=[[3,3,3,\"+Z\"]]", "--set", "faults.fail_at_cycle=900",
+      "--set", "traffic.rate=0.2"], R2),
+    ("4D torus", ["--set", "topology.dims=[4,4,2,2]", "--set", "traffic.rate=0.3"],
+     [(2, None), (2, "1x1x1x2"), (4, "2x2x1x1")]),
+]
+if QUICK:
+    CASES = CASES[:2]
+
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMPI_MCA_rmaps_base_oversubscribe="1")
+failures = []
+
+
+def run(args, out, ranks=None, grid=None, env=ENV):
+    command = [SIM, "run"] + args + ["--out", out]
+    if grid:
+        command += ["--grid", grid]
+    if ranks:
+        command = [MPIRUN, "-np", str(ranks)] + command
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+
+
+def ours(stderr):
+    """angara-sim's lines, without what mpirun adds about a rank's exit status."""
+    return [l for l in stderr.splitlines() if l.startswith("angara-sim") or l == "no results written"]
+
+
+def comparable(path):
+    with open(path) as f:
+        results = json.load(f)
+    results.pop("wall_seconds")
+    return results, results.pop("ranks", None)
+
+
+with tempfile.TemporaryDirectory() as work:
+    for name, overrides, rank_runs in CASES:
+        one = run(BASE + overrides, f"{work}/one.json")
+        if one.returncode != 0:
+            failures.append(f"{name}: one process: exit {one.returncode}: {one.stderr}")
+            continue
+        expected, _ = comparable(f"{work}/one.json")
+        for ranks, grid in rank_runs:
+            label = f"{name}, {ranks} ranks" + (f", grid {grid}" if grid else "")
+            split = run(BASE + overrides, f"{work}/split.json", ranks, grid)
+            if split.returncode != 0:
+                failures.append(f"{label}: exit {split.returncode}: {split.stderr[-2000:]}")
+                continue
+            actual, record = comparable(f"{work}/split.json")
+            if record is None or record["count"] != ranks or (grid and record["grid"] != grid):
+                failures.append(f"{label}: the results' ranks record is {record}")
+            if actual != expected:
+                differ = [k for k in expected if expected.get(k) != actual.get(k)]
+                failures.append(f"{label}: results differ in {differ}")
+            else:
+                print(f"same: {label}")
+
+    # A deadlock: the same message from the split run as from the one process.
+    deadlock = BASE + ["--set", "topology.dims=[8,8]", "--set", "router.deadlock=\"none\"",
+                       "--set", "traffic.rate=1.0", "--set", "sim.watchdog_cycles=4000"]
+    one = run(deadlock, f"{work}/dl.json")
+    split = run(deadlock, f"{work}/dl.json", 2)
+    if one.returncode != 3 or "deadlock at cycle" not in one.stderr:
+        failures.append(f"deadlock config, one process: exit {one.returncode}: {one.stderr}")
+    elif (split.returncode, ours(split.stderr)) != (one.returncode, ours(one.stderr)):
+        failures.append(f"deadlock config, 2 ranks: exit {split.returncode}, {split.stderr!r} "
+                        f"where one process gave {one.stderr!r}")
+    else:
+        print("same: deadlock message")
+
+    # A window one cycle longer than allowed: the first record that lands inside it is caught.
+    late = run(BASE + ["--set", "traffic.rate=0.3"], f"{work}/late.json", 2,
+               env=dict(ENV, ANGARA_TEST_WINDOW_CYCLES="41"))
+    if late.returncode != 3 or "cut link" not in late.stderr or "must land after" not in late.stderr:
+        failures.append(f"window of 41 cycles: exit {late.returncode}: {late.stderr[-2000:]}")
+    else:
+        print("caught: a window longer than the lookahead")
+
+    # What a split run does not model is refused before it starts, naming the key.
+    for args, key in [(["--set", "sim.mode=\"lt\""], "sim.mode"),
+                      (["--set", "workload.kind=\"collective\""], "workload.kind"),
+                      (["--set", "stats.network=true"], "stats.network"),
+                      (["--grid", "3x1x1"], "--grid")]:
+        refused = run(BASE + args, f"{work}/refused.json", 2)
+        said = "\n".join(ours(refused.stderr))
+        if refused.returncode != 2 or f"'{key}'" not in said or os.path.exists(f"{work}/refused.json"):
+            failures.append(f"{args} at 2 ranks: exit {refused.returncode}: {refused.stderr[-2000:]}")
+        else:
+            print(f"refused: {key} at 2 ranks")
+
+for f in failures:
+    print("FAIL:", f)
+sys.exit(1 if failures else 0)
