@@ -350,7 +350,14 @@ INSTANTIATE_TEST_SUITE_P(
                   {},
                   "trace.nodes",
                   "waveforms are recorded for workload.kind = \"synthetic\" and \"collective\" "
-                  "only (here \"pingpong\")"}),
+                  "only (here \"pingpong\")"},
+        // Without nodes nothing is traced: a file named for it would never be written.
+        BadConfig{"TraceFileWithoutNodes",
+                  "[trace]\nfile = \"run.vcd\"\n",
+                  {},
+                  "trace.file",
+                  "config key 'trace.file' = \"run.vcd\": names the VCD file a traced run writes, "
+                  "but trace.nodes, which selects the nodes traced, is empty"}),
     [](const testing::TestParamInfo<BadConfig>& param) { return param.param.name; });
 
 }  // namespace
