@@ -8,6 +8,7 @@
 
 #include "models/core/config_error.h"
 #include "platform/config/config_loader.h"
+#include "platform/config/toml_text.h"
 
 namespace angara {
 namespace {
@@ -336,7 +337,7 @@ INSTANTIATE_TEST_SUITE_P(
             "SyntaxError", "[router]\nvcs = = 2\n", {}, "test.toml", "file 'test.toml' (line 2"},
         // A comment past the bound: refused before the parser takes its memory.
         BadConfig{"ConfigTooLarge",
-                  "# " + std::string(kMaxConfigBytes, 'x') + "\n",
+                  "# " + std::string(kMaxTomlBytes, 'x') + "\n",
                   {},
                   "test.toml",
                   "file 'test.toml' (4194307 bytes): a config is at most 4194304 bytes (4 MiB)"},
