@@ -136,14 +136,11 @@ void check_target(const std::string& key, const fs::path& path, bool probe) {
                     fs::is_directory(status) ? "a directory" : "a device or other special file"));
   }
   if (const auto identity = file_identity(path)) {
-    for (const InputFile& input : inputs_read()) {
-      // Only while the input's path still names what was read: an inode is reused once freed.
-      if (input.identity == *identity && file_identity(input.path) == input.identity) {
-        throw refused(key, path,
-                      fmt::format("is the {} this run reads (\"{}\"): writing it would replace "
-                                  "it; name another file",
-                                  input.name, input.path.string()));
-      }
+    if (const InputFile* input = input_of(*identity)) {
+      throw refused(key, path,
+                    fmt::format("is the {} this run reads (\"{}\"): writing it would replace it; "
+                                "name another file",
+                                input->name, input->path.string()));
     }
   }
   // The nearest existing ancestor must be a directory, so that the missing ones can be made.
