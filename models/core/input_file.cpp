@@ -103,4 +103,11 @@ const std::vector<InputFile>& inputs_read() {
   return inputs();
 }
 
+const InputFile* input_of(const FileIdentity& identity) {
+  for (const InputFile& input : inputs()) {
+    if (input.identity == identity && file_identity(input.path) == input.identity) return &input;
+  }
+  return nullptr;
+}
+
 }  // namespace angara

@@ -47,4 +47,9 @@ std::string read_input_file(const std::filesystem::path& path, const std::string
 // Every input this process has read, in order: what the output writer refuses to replace.
 const std::vector<InputFile>& inputs_read();
 
+// The input among inputs_read() that is the file of `identity`, while the input's path still
+// names that file (an inode is reused once its file is gone), or nullptr: a file no output and
+// no lock may write.
+const InputFile* input_of(const FileIdentity& identity);
+
 }  // namespace angara

@@ -19,7 +19,17 @@ bool TraceParams::kind_traces(WorkloadKind kind) {
 }
 
 void TraceParams::validate(const TopologyParams& topology, SimMode mode, WorkloadKind kind) const {
-  if (!on()) return;
+  if (!on()) {
+    // Nothing is recorded, so a file named here would never be written: refused rather than
+    // silently ignored. The default name is what every untraced config written out holds.
+    if (file != TraceParams{}.file) {
+      throw ConfigError("trace.file", config_values::json_value(file).dump(),
+                        "names the VCD file a traced run writes, but trace.nodes, which selects "
+                        "the nodes traced, is empty: nothing would be written; give trace.nodes "
+                        "= [[x, y, ...]] or leave trace.file out");
+    }
+    return;
+  }
   // The CPU programs' experiments never write the file: refused rather than silently dropped.
   if (!kind_traces(kind)) {
     throw ConfigError("trace.nodes", fmt::format("{} nodes", nodes.size()),

@@ -16,6 +16,7 @@
 #include "models/core/input_file.h"
 #include "platform/config/config_keys.h"
 #include "platform/config/config_values.h"
+#include "platform/config/toml_text.h"
 #include "platform/config/utf8_strings.h"
 
 namespace angara {
@@ -180,23 +181,7 @@ void apply_override(toml::table& root, const std::string& text) {
 
 Config load_config(const std::string& toml_text, const std::string& origin,
                    const std::vector<std::string>& overrides) {
-  // Parsed TOML takes hundreds of times its text's size: a bound keeps a stray file from
-  // exhausting memory before any key is read.
-  if (toml_text.size() > kMaxConfigBytes) {
-    throw ConfigError(ConfigError::Subject::File, origin, fmt::format("{} bytes", toml_text.size()),
-                      fmt::format("a config is at most {} bytes ({} MiB): its parsed form takes "
-                                  "hundreds of times its size in memory",
-                                  kMaxConfigBytes, kMaxConfigBytes >> 20));
-  }
-  toml::table root;
-  try {
-    root = toml::parse(toml_text, origin);
-  } catch (const toml::parse_error& error) {
-    const auto& at = error.source().begin;
-    throw ConfigError(ConfigError::Subject::File, origin,
-                      fmt::format("line {}, column {}", at.line, at.column),
-                      std::string(error.description()));
-  }
+  toml::table root = parse_toml(toml_text, origin, "config");
   for (const auto& text : overrides) apply_override(root, text);
   check_utf8_strings(root);
   Config config;

@@ -2,7 +2,6 @@
 // The only place where text becomes parameters: TOML config files and `--set key=value`
 // overrides into a validated Config. Every error is a ConfigError naming the key.
 
-#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -12,9 +11,6 @@
 #include "platform/config/config.h"
 
 namespace angara {
-
-// The largest config text load_config() parses, bytes.
-inline constexpr std::size_t kMaxConfigBytes = std::size_t{4} << 20;
 
 // Parses `toml_text` (from `origin`, used in messages), applies `overrides` ("section.key=value",
 // the value in TOML syntax; a bare word is taken as a string), checks that every key is known and

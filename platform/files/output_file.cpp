@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -136,14 +137,11 @@ void check_target(const std::string& key, const fs::path& path, bool probe) {
                     fs::is_directory(status) ? "a directory" : "a device or other special file"));
   }
   if (const auto identity = file_identity(path)) {
-    for (const InputFile& input : inputs_read()) {
-      // Only while the input's path still names what was read: an inode is reused once freed.
-      if (input.identity == *identity && file_identity(input.path) == input.identity) {
-        throw refused(key, path,
-                      fmt::format("is the {} this run reads (\"{}\"): writing it would replace "
-                                  "it; name another file",
-                                  input.name, input.path.string()));
-      }
+    if (const InputFile* input = input_of(*identity)) {
+      throw refused(key, path,
+                    fmt::format("is the {} this run reads (\"{}\"): writing it would replace it; "
+                                "name another file",
+                                input->name, input->path.string()));
     }
   }
   // The nearest existing ancestor must be a directory, so that the missing ones can be made.
@@ -199,6 +197,29 @@ void check_distinct(const std::vector<OutputTarget>& outputs) {
   }
 }
 
+// Syncs the directory of each of `files` once, after the renames: the files' data were synced
+// before, and this makes their new names last through a crash too. A file system that cannot
+// sync a directory says EINVAL, which leaves nothing to do.
+void sync_directories(const std::vector<OutputText>& files) {
+  std::vector<fs::path> synced;
+  for (const auto& [key, path, text] : files) {
+    const fs::path dir = directory_of(path);
+    if (std::find(synced.begin(), synced.end(), dir) != synced.end()) continue;
+    synced.push_back(dir);
+    const auto failed = [&](const char* step, int error) {
+      return refused(key, path,
+                     fmt::format("it is written, but {} its directory {} failed: {}; the file's "
+                                 "new name may be lost if the machine stops now",
+                                 step, dir.string(), std::strerror(error)));
+    };
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) throw failed("opening", errno);
+    const int error = ::fsync(fd) == 0 ? 0 : errno;
+    if (::close(fd) != 0 && error == 0) throw failed("closing", errno);
+    if (error != 0 && error != EINVAL) throw failed("syncing", error);
+  }
+}
+
 }  // namespace
 
 void check_output_path(const std::string& key, const fs::path& path) {
@@ -233,6 +254,7 @@ void write_files(const std::vector<OutputText>& files) {
       }
       temporaries[i].clear();
     }
+    sync_directories(files);
   } catch (...) {
     for (const auto& temporary : temporaries) {
       if (!temporary.empty()) ::unlink(temporary.c_str());

@@ -2,9 +2,10 @@
 // The one writer of every file the tools write (results, side files, waveforms, tables,
 // diagrams, sweep files, scripts): each text goes to a temporary created exclusively beside its
 // target under a name nobody can guess, is written, synced and closed with every step checked,
-// and is renamed over the target only when all of a group are whole; on any failure the
-// temporaries are removed and the targets left as they were. A symlink is never written
-// through (the rename replaces it), and a target that is an input of the run is refused.
+// and is renamed over the target only when all of a group are whole, the targets' directories
+// synced after; on any failure before the renames the temporaries are removed and the targets
+// left as they were. A symlink is never written through (the rename replaces it), and a target
+// that is an input of the run is refused.
 
 #include <filesystem>
 #include <string>

@@ -88,6 +88,13 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
         module_name("endpoint", n, m_topology).c_str(),
         EndpointCore(n, *m_sources[n], observer, m_ledger, m_pool, config.fabric()), m_clock,
         endpoint_args...);
+    // The cap bounds memory past saturation. Synthetic and collective runs report a queue that
+    // reached it (capped_sources()): their offered load is then undercounted. The CPU programs'
+    // adapters (PcieEndpoint) reach it too, with many small messages behind a slow injection
+    // channel, but it changes nothing they measure, so they report nothing: their CPUs wait on
+    // node.tx_buffer_bytes already (which bounds what can queue here), a packet held back keeps
+    // its creation cycle and its place in send order, only the queue's front is ever started,
+    // and NodeMachine's observer ignores created(). result_limits_test.sh checks the results.
     endpoint->core().limit_queue(static_cast<std::size_t>(config.sim.source_queue_packets));
     if constexpr (std::is_same_v<RouterShell, RouterAt>) {
       if (config.rtl.vcup == BlockImpl::Rtl) {

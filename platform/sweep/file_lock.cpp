@@ -10,6 +10,10 @@
 #include <cstring>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
+#include "models/core/config_error.h"
+#include "models/core/input_file.h"
 #include "platform/sweep/sweep_files.h"
 
 namespace angara {
@@ -24,6 +28,16 @@ std::optional<FileLock> FileLock::try_take(const std::filesystem::path& path) {
   if (fd < 0) throw fail(std::strerror(errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) throw fail("not a regular file");
+  // Opened without truncating, so an input of the run standing at the lock's name (a sweep file
+  // kept in --out under that name, a hard link to a config) is found before anything writes it.
+  if (const InputFile* input = input_of({st.st_dev, st.st_ino})) {
+    ::close(fd);
+    throw ConfigError(ConfigError::Subject::File, path.string(), "",
+                      fmt::format("is the {} this run reads (\"{}\"): a lock there would "
+                                  "write into it (a runner's records its pid); give the sweep a "
+                                  "directory of its own (--out)",
+                                  input->name, input->path.string()));
+  }
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     if (errno != EWOULDBLOCK) throw fail(std::strerror(errno));
     ::close(fd);

@@ -12,7 +12,8 @@ namespace angara {
 class FileLock {
  public:
   // Takes the lock on `path` (created if missing; a symlink or other non-file there is an
-  // error), or nullopt if another process holds it. The descriptor is close-on-exec.
+  // error, an input this process read a ConfigError), or nullopt if another process holds it.
+  // The descriptor is close-on-exec.
   static std::optional<FileLock> try_take(const std::filesystem::path& path);
 
   FileLock(FileLock&& other) noexcept;

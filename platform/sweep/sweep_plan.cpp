@@ -13,6 +13,7 @@
 #include "models/core/config_error.h"
 #include "models/core/input_file.h"
 #include "platform/config/config_loader.h"
+#include "platform/config/toml_text.h"
 
 namespace angara {
 namespace {
@@ -256,15 +257,8 @@ bool plain_name(const std::string& name) {
 }
 
 SweepPlan load_sweep(const std::filesystem::path& file) {
-  toml::table root;
-  try {
-    root = toml::parse(read_input_file(file, "", "sweep file"), file.string());
-  } catch (const toml::parse_error& e) {
-    throw ConfigError(
-        ConfigError::Subject::File, file.string(),
-        fmt::format("line {}, column {}", e.source().begin.line, e.source().begin.column),
-        std::string(e.description()));
-  }
+  const toml::table root =
+      parse_toml(read_input_file(file, "", "sweep file"), file.string(), "sweep file");
   for (const auto& [k, v] : root) {
     const std::string name(k.str());
     if (name != "sweep" && name != "config" && name != "axis") {

@@ -31,6 +31,29 @@ else
   ok
 fi
 
+# The results' directory is synced after the rename onto them, so that their name outlasts a
+# crash: the system calls as strace sees them (skipped where strace cannot run).
+if command -v strace > /dev/null && strace -o /dev/null true 2> /dev/null; then
+  mkdir "$work/synced"
+  strace -f -e trace=rename,renameat,renameat2,open,openat,fsync -o "$work/strace.txt" \
+    "$sim" run "${quick[@]}" --out "$work/synced/r.json" > /dev/null
+  if python3 - "$work/strace.txt" "$work/synced" << 'EOF'; then
+import re, sys
+calls, directory = open(sys.argv[1]).read().splitlines(), sys.argv[2]
+renamed = [i for i, c in enumerate(calls) if "rename" in c and f'"{directory}/r.json"' in c]
+after = calls[renamed[0]:] if renamed else []
+opened = re.compile(r'open(at)?\((AT_FDCWD, )?"%s", [^)]*O_DIRECTORY[^)]*\) = (\d+)' % re.escape(directory))
+fds = [m.group(3) for c in after if (m := opened.search(c))]
+sys.exit(0 if any(re.search(r"fsync\(%s\) += 0" % fd, c) for fd in fds for c in after) else 1)
+EOF
+    ok
+  else
+    fail "no fsync of the results' directory after the rename: $(grep -E 'rename|synced' "$work/strace.txt")"
+  fi
+else
+  echo "strace cannot run here: the directory sync is not checked"
+fi
+
 # Bad configs: exit status 2, the key named on stderr, no results file.
 expect_bad() {
   local key=$1

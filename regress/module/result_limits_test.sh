@@ -3,7 +3,8 @@
 # is bounded. A window shorter than the zero-load latency (a ring of 1024 nodes at light load:
 # few packets can arrive inside 1000 cycles) must not claim SATURATED; it says the window is too
 # short to judge. Past saturation a source queue stops at sim.source_queue_packets: the run says
-# how many nodes' queues were full, calls itself saturated and names the key in its summary.
+# how many nodes' queues were full, calls itself saturated and names the key in its summary. The
+# CPU programs' kinds measure the same with any cap, so they report none.
 # usage: result_limits_test.sh ANGARA_SIM
 set -u
 sim=$1
@@ -52,4 +53,27 @@ if "$sim" run --set "topology.dims=[4,4]" --set sim.mode=lt --set sim.progress=f
 else
   fail "4x4 at 0.05: exit $?"
 fi
+
+# The CPU programs' kinds: 10000 one-byte messages behind a slow injection channel fill the
+# sender's queue past the default cap (4096; its CPU waits on node.tx_buffer_bytes, here 65536),
+# and the results are the same with any cap, a queue of 1 or one never full: nothing to report.
+strip() {
+  python3 -c "import json, sys; d = json.load(open(sys.argv[1])); [d.pop(k) for k in ('config', 'wall_seconds')]; print(json.dumps(d))" "$1"
+}
+for cap in 1 4096 1048576; do
+  out="$work/msgrate_$cap.json"
+  if "$sim" run --set workload.kind=msgrate --set "topology.dims=[2,2]" --set "workload.sizes=[1]" \
+    --set workload.messages=10000 --set endpoint.bandwidth_gbps=1 --set node.tx_buffer_bytes=65536 \
+    --set sim.progress=false --set sim.source_queue_packets=$cap --out "$out" > "$work/msgrate.txt"; then
+    ok
+  else
+    fail "msgrate with a queue of $cap: exit $?"
+  fi
+  [ "$(field "$out" source_queues_capped)" = "None" ] && ok || fail "msgrate reports a capped queue"
+  grep -q SATURATED "$work/msgrate.txt" && fail "msgrate says: $(cat "$work/msgrate.txt")" || ok
+done
+for cap in 1 4096; do
+  [ "$(strip "$work/msgrate_$cap.json")" = "$(strip "$work/msgrate_1048576.json")" ] && ok ||
+    fail "msgrate's results with a queue of $cap differ from those with a queue never full"
+done
 summary

@@ -3,8 +3,9 @@
 # without an axis value, a name leaving the directory, not JSON) is refused naming what is wrong;
 # a results file cut short is not done and runs again; an array task index past the array is
 # refused; keys spelled with spaces are one key; a second runner on a directory is refused naming
-# the first's pid; a runner killed by SIGKILL takes its simulations with it; a point another
-# process holds is not started beside it; two sweep files of one name get a directory each.
+# the first's pid; a lock file that is an input of the run is refused; a runner killed by SIGKILL
+# takes its simulations with it; a point another process holds is not started beside it; two
+# sweep files of one name get a directory each.
 # angara-sim is faked, so points take milliseconds.
 # usage: sweep_bookkeeping_test.sh ANGARA_SWEEP
 set -u
@@ -115,6 +116,24 @@ check "the two load.toml did not keep their own points: $seeds" \
 expect_error "given twice" "$sweep" run "$work/a/load.toml" "$work/a/../a/load.toml" --out "$work/twice"
 expect_error "directory '$dir': holds the sweep of $work/three.toml, not of $work/a/load.toml" \
   "$sweep" run "$work/a/load.toml" --out "$dir"
+
+# A lock file that is an input of the run (the sweep file kept in --out under the runner's lock's
+# name, a base config hard-linked at a point's lock's name) is refused naming it, and left as it
+# was: a runner writes its pid into its lock.
+mkdir -p "$work/kept"
+cp "$work/three.toml" "$work/kept/runner.lock"
+expect_error "file '$work/kept/runner.lock': is the sweep file this run reads (\"$work/kept/runner.lock\"): a lock there would write into it" \
+  "$sweep" run "$work/kept/runner.lock" --out "$work/kept"
+cmp -s "$work/three.toml" "$work/kept/runner.lock" && ok || fail "the sweep file kept as runner.lock changed"
+check "the refused sweep wrote a manifest" [ ! -e "$work/kept/manifest.json" ]
+mkdir -p "$work/linked/points/point_0"
+printf '[topology]\ndims = [2, 2]\n' > "$work/base.toml"
+ln "$work/base.toml" "$work/linked/points/point_0/running.lock"
+printf '[sweep]\nbase = "base.toml"\n[[axis]]\nkey = "sim.seed"\nvalues = [1]\n' > "$work/based.toml"
+expect_error "file '$work/linked/points/point_0/running.lock': is the base config file (sweep.base) this run reads (\"$work/base.toml\")" \
+  "$sweep" run "$work/based.toml" --out "$work/linked"
+check "the base config hard-linked as running.lock changed" \
+  [ "$(cat "$work/base.toml")" = "$(printf '[topology]\ndims = [2, 2]')" ]
 
 # A runner and its simulations: this fake angara-sim records its pid and sleeps.
 mkdir -p "$work/sleepy"

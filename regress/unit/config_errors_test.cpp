@@ -8,6 +8,7 @@
 
 #include "models/core/config_error.h"
 #include "platform/config/config_loader.h"
+#include "platform/config/toml_text.h"
 
 namespace angara {
 namespace {
@@ -336,7 +337,7 @@ INSTANTIATE_TEST_SUITE_P(
             "SyntaxError", "[router]\nvcs = = 2\n", {}, "test.toml", "file 'test.toml' (line 2"},
         // A comment past the bound: refused before the parser takes its memory.
         BadConfig{"ConfigTooLarge",
-                  "# " + std::string(kMaxConfigBytes, 'x') + "\n",
+                  "# " + std::string(kMaxTomlBytes, 'x') + "\n",
                   {},
                   "test.toml",
                   "file 'test.toml' (4194307 bytes): a config is at most 4194304 bytes (4 MiB)"},
@@ -350,7 +351,14 @@ INSTANTIATE_TEST_SUITE_P(
                   {},
                   "trace.nodes",
                   "waveforms are recorded for workload.kind = \"synthetic\" and \"collective\" "
-                  "only (here \"pingpong\")"}),
+                  "only (here \"pingpong\")"},
+        // Without nodes nothing is traced: a file named for it would never be written.
+        BadConfig{"TraceFileWithoutNodes",
+                  "[trace]\nfile = \"run.vcd\"\n",
+                  {},
+                  "trace.file",
+                  "config key 'trace.file' = \"run.vcd\": names the VCD file a traced run writes, "
+                  "but trace.nodes, which selects the nodes traced, is empty"}),
     [](const testing::TestParamInfo<BadConfig>& param) { return param.param.name; });
 
 }  // namespace

@@ -61,5 +61,22 @@ TEST_F(InputFileTest, InputsAreRememberedByIdentity) {
   EXPECT_FALSE(file_identity(m_dir / "none"));
 }
 
+// A hard link to an input is that input; once its path names another file, the old identity
+// (whose inode may be reused) is no input any more.
+TEST_F(InputFileTest, AnInputIsFoundByIdentityWhileItsPathNamesIt) {
+  std::ofstream(m_dir / "c.toml") << "[topology]\n";
+  read_input_file(m_dir / "c.toml", "", "config file");
+  ASSERT_EQ(::link((m_dir / "c.toml").c_str(), (m_dir / "link").c_str()), 0);
+  const InputFile* input = input_of(*file_identity(m_dir / "link"));
+  ASSERT_NE(input, nullptr);
+  EXPECT_EQ(input->name, "config file");
+  EXPECT_EQ(input->path, m_dir / "c.toml");
+  std::ofstream(m_dir / "other.txt") << "not read\n";
+  EXPECT_EQ(input_of(*file_identity(m_dir / "other.txt")), nullptr);
+  fs::remove(m_dir / "c.toml");
+  std::ofstream(m_dir / "c.toml") << "[router]\n";
+  EXPECT_EQ(input_of(*file_identity(m_dir / "link")), nullptr);
+}
+
 }  // namespace
 }  // namespace angara

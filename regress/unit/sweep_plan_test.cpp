@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "models/core/config_error.h"
+#include "platform/config/toml_text.h"
 
 namespace angara {
 namespace {
@@ -461,6 +462,15 @@ TEST_F(SweepPlanTest, MissingBaseFile) {
 TEST_F(SweepPlanTest, TomlSyntaxError) {
   // The file is named, with the line of the error (line 3: the unclosed array).
   expect_error("[[axis]]\nkey = \"traffic.rate\"\nvalues = [0.1,\n", "sweep.toml", "line 3");
+}
+
+TEST_F(SweepPlanTest, SweepFileLargerThanTheTomlBound) {
+  // A comment past the bound that configs have too: refused before the parser takes its memory.
+  expect_error("[[axis]]\nkey = \"traffic.rate\"\nvalues = [0.1]\n# " +
+                   std::string(kMaxTomlBytes, 'x') + "\n",
+               "sweep.toml",
+               "(4194352 bytes): a sweep file is at most 4194304 bytes (4 MiB): its parsed form "
+               "takes hundreds of times its size in memory");
 }
 
 TEST_F(SweepPlanTest, MissingSweepFile) {

@@ -42,7 +42,8 @@ TEST(Utf8, AConfigStringThatIsNotUtf8IsRefusedNamingTheKey) {
   } catch (const ConfigError& e) {
     EXPECT_EQ(e.key(), "compute.table");
   }
-  EXPECT_NO_THROW(load_config("[trace]\nfile = \"\xd1\x82.vcd\"\n", "test", {}));
+  EXPECT_NO_THROW(
+      load_config("[trace]\nnodes = [[0, 0, 0]]\nfile = \"\xd1\x82.vcd\"\n", "test", {}));
 }
 
 }  // namespace
