@@ -1,5 +1,7 @@
 #include "models/endpoint/endpoint_at.h"
 
+#include <algorithm>
+
 #include "models/core/model_error.h"
 
 namespace angara {
@@ -11,7 +13,14 @@ EndpointAt::EndpointAt(const sc_core::sc_module_name& name, const EndpointCore& 
   inject.register_nb_transport_bw(this, &EndpointAt::nb_transport_bw);
   SC_HAS_PROCESS(EndpointAt);
   SC_METHOD(evaluate);
-  sensitive << m_wake;
+  sensitive << m_wake.event() << m_look_again.event();
+}
+
+void EndpointAt::wake() {
+  m_core.refresh();
+  m_wake.notify(sc_core::SC_ZERO_TIME);
+  m_refresh_at = std::min(m_refresh_at, m_clock.now() + 1);
+  m_look_again.notify(m_clock.until(m_refresh_at));
 }
 
 // Ejection: the sink takes the whole packet when its tail arrives, so the buffer space is free
@@ -44,6 +53,10 @@ tlm::tlm_sync_enum EndpointAt::nb_transport_bw(int /*port*/, FabricPayload& payl
 
 void EndpointAt::evaluate() {
   const Cycle now = m_clock.now();
+  if (m_refresh_at <= now) {
+    m_refresh_at = kNever;
+    m_core.refresh();
+  }
   if (Packet* packet = m_core.inject(now, now + 1)) {
     FabricPayload payload{packet, {}};
     tlm::tlm_phase begin_req = tlm::BEGIN_REQ;

@@ -7,6 +7,7 @@
 
 #include "models/endpoint/endpoint_core.h"
 #include "models/fabric/fabric_protocol.h"
+#include "models/timing/wake_event.h"
 
 namespace angara {
 
@@ -19,11 +20,10 @@ class EndpointAt : public sc_core::sc_module {
              const FabricClock& clock);
 
   EndpointCore& core() { return m_core; }
-  // Looks at the source again now (it was given more work).
-  void wake() {
-    m_core.refresh();
-    m_wake.notify(sc_core::SC_ZERO_TIME);
-  }
+  // Looks at the source again (it was given more work): now, and at the next cycle, from which a
+  // source shows what it was given during this one (so that what the endpoint does at a cycle
+  // does not depend on whether the module that gave the work ran before it in that cycle).
+  void wake();
   const EndpointCore& core() const { return m_core; }
 
  private:
@@ -35,7 +35,9 @@ class EndpointAt : public sc_core::sc_module {
 
   EndpointCore m_core;
   const FabricClock& m_clock;
-  sc_core::sc_event m_wake;
+  WakeEvent m_wake;
+  WakeEvent m_look_again;  // the cycle after a wake
+  Cycle m_refresh_at = kNever;
 };
 
 }  // namespace angara

@@ -10,7 +10,7 @@ RouterAt::RouterAt(const sc_core::sc_module_name& name, RouterCore core, const F
   out.register_nb_transport_bw(this, &RouterAt::nb_transport_bw);
   SC_HAS_PROCESS(RouterAt);
   SC_METHOD(evaluate);
-  sensitive << m_wake;
+  sensitive << m_wake.event();
   dont_initialize();
   m_core.set_worm_owner(this);
 }
@@ -42,6 +42,16 @@ tlm::tlm_sync_enum RouterAt::nb_transport_bw(int port, FabricPayload& payload,
 
 void RouterAt::evaluate() {
   const Cycle now = m_clock.now();
+  // A second run in a cycle allocates nothing: everything that reaches the switch is stamped
+  // later than the cycle it arrives in, so the first run saw all there is. (An adaptive packet
+  // that lost its best output would otherwise take another in the second run: results would
+  // depend on how often SystemC woke the router in a cycle.)
+  if (now == m_allocated_at) {
+    const Cycle next = m_switch.next_wakeup(now);
+    if (next != kNever) wake_at(next);
+    return;
+  }
+  m_allocated_at = now;
   m_grants.clear();
   m_switch.allocate(now, m_grants);
   for (const Grant& g : m_grants) {

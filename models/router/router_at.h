@@ -15,6 +15,7 @@
 #include "models/router/at_switch.h"
 #include "models/router/router_core.h"
 #include "models/router/router_probe.h"
+#include "models/timing/wake_event.h"
 
 namespace angara {
 
@@ -52,8 +53,9 @@ class RouterAt : public sc_core::sc_module, private WormOwner {
   RouterCore m_core;
   AtSwitch m_switch{m_core};
   const FabricClock& m_clock;
-  sc_core::sc_event m_wake;
+  WakeEvent m_wake;
   std::vector<Grant> m_grants;
+  Cycle m_allocated_at = kNever;  // the last cycle the switch allocated in
   RouterProbe* m_probe = nullptr;
 };
 

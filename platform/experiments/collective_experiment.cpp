@@ -49,20 +49,33 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
                                 std::move(targets));
     System system(config, workload.make_sources(), workload);
     workload.set_waker([&system](NodeId n) { system.wake_endpoint(n); });
+    if (config.sim.mode == SimMode::At) workload.count_reports_from_next_cycle();
+    const Ranks& ranks = system.ranks();
+    // The operations' deliveries over the whole machine, before anything reads them.
+    auto count_deliveries = [&] {
+      std::vector<std::uint64_t> received = workload.received_here(), done = workload.done_here();
+      ranks.sum(received);
+      ranks.max(done);
+      workload.take_totals(received, done);
+    };
+    const auto incomplete = [&] {
+      std::uint64_t open = 0;
+      for (int k = 0; k < workload.operations(); ++k) open += !workload.complete(k);
+      return open;
+    };
 
-    // The watchdog sees collective deliveries and background packets alike.
+    // The watchdog sees collective deliveries and background packets alike (each rank counts its
+    // own; the open operations are counted once, on rank 0).
     SimRunner runner(
         system, config.sim, progress,
         {[&] { return workload.delivered_count() + system.ledger().delivered_count(); },
          [&] {
-           std::uint64_t open = system.ledger().in_flight();
-           for (int k = 0; k < workload.operations(); ++k) open += !workload.complete(k);
-           return open;
+           count_deliveries();
+           return system.ledger().in_flight() + (ranks.root() ? incomplete() : 0);
          }});
-    runner.count([&workload] {
-      std::uint64_t done = 0;
-      for (int k = 0; k < workload.operations(); ++k) done += workload.complete(k) ? 1 : 0;
-      return WorkDone{"operation", done, static_cast<std::uint64_t>(workload.operations())};
+    runner.count([&] {
+      return WorkDone{"operation", workload.operations() - incomplete(),
+                      static_cast<std::uint64_t>(workload.operations())};
     });
     // An operation is over for the next to start once the kernel has passed the cycle at which
     // AT's endpoints took its last delivery: an AT router hands a packet to its endpoint as it
@@ -73,6 +86,7 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
         ejection.latency + ejection.serialization(kHeaderFlits + wl.payload_flits);
     std::vector<Cycle> starts;
     auto all_done = [&] {
+      count_deliveries();
       Cycle taken = 0;
       for (int k = 0; k < workload.operations(); ++k) {
         if (!workload.complete(k)) return false;
@@ -96,16 +110,20 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
     // counted.
     system.stop_creating();
     runner.run_until(kNever, "drain", [] { return false; });
+    system.check_conservation();
+    count_deliveries();
+    r.split = runner.split_record();
 
     r.pe_nodes = workload.pe_nodes();
     for (int k = 0; k < workload.operations(); ++k)
       r.completion.push_back(workload.completion_cycles(k));
-    r.deliveries = workload.delivered_count();
-    r.background_packets = system.ledger().delivered_count();
+    r.deliveries = ranks.sum(workload.delivered_count());
+    r.background_packets = ranks.sum(system.ledger().delivered_count());
     r.results_digest = workload.results_digest();
     r.rtl = system.rtl_stats();
     r.rtl_vcup = system.rtl_vcup_stats();
-    r.capped_sources = system.capped_sources();
+    r.capped_sources =
+        static_cast<int>(ranks.sum(static_cast<std::uint64_t>(system.capped_sources())));
     if (system.tracing()) write_trace_files(system, config.trace);
     return runner.now();
   });

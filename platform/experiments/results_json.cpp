@@ -42,7 +42,8 @@ void add_run(nlohmann::ordered_json& j, const RunRecord& r) {
                       {"exchange_seconds", w.exchange_seconds},
                       {"exchanges", w.windows},
                       {"records_sent", w.records},
-                      {"bytes_sent", w.bytes}});
+                      {"bytes_sent", w.bytes},
+                      {"peak_memory_mib", static_cast<double>(w.peak_memory_kib) / 1024.0}});
     }
     j["ranks"] = {{"count", r.split.ranks}, {"grid", r.split.grid}, {"each", work}};
   }

@@ -130,9 +130,12 @@ void check_parallel(const Config& config, const Ranks& ranks) {
     throw ConfigError("router.switching", "\"wormhole\"",
                       "a worm spans routers that may be on other ranks" + why);
   }
-  if (config.workload.kind != WorkloadKind::Synthetic) {
+  if (config.workload.kind != WorkloadKind::Synthetic &&
+      config.workload.kind != WorkloadKind::Collective) {
     throw ConfigError("workload.kind", config_to_json(config)["workload"]["kind"].dump(),
-                      "runs over several MPI ranks take synthetic traffic only" + why);
+                      "runs over several MPI ranks take synthetic traffic and the subnet's "
+                      "collectives" +
+                          why);
   }
   if (!config.partitions.empty()) {
     throw ConfigError("partition", fmt::format("{} partitions", config.partitions.size()),

@@ -23,8 +23,9 @@ struct RankWork {
   double kernel_seconds = 0;    // in SystemC's kernel
   double exchange_seconds = 0;  // in exchanges, waiting for the neighbours included
   std::uint64_t windows = 0;
-  std::uint64_t records = 0;  // sent: packets and credits
-  std::uint64_t bytes = 0;    // sent
+  std::uint64_t records = 0;          // sent: packets and credits
+  std::uint64_t bytes = 0;            // sent
+  std::uint64_t peak_memory_kib = 0;  // the process's peak resident set
 };
 
 // A run split over ranks, for its results: the grid and every rank's work, in rank order.

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <sys/resource.h>
+
 #include <array>
 
 #include "models/core/model_error.h"
@@ -71,6 +73,9 @@ SplitRecord SimRunner::split_record() const {
   if (!cut) return {};
   RankWork mine = cut->work();
   mine.kernel_seconds = m_kernel_seconds;
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) == 0)
+    mine.peak_memory_kib = static_cast<std::uint64_t>(usage.ru_maxrss);
   Bytes bytes;
   put(bytes, mine);
   SplitRecord record{m_system.ranks().size(), cut->grid().text(), {}};

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
+#include <numeric>
+#include <random>
 #include <sstream>
 #include <tuple>
 #include <type_traits>
@@ -61,22 +64,35 @@ System::~System() {
   for (auto& module : m_modules) static_cast<void>(module.release());
 }
 
+namespace {
+
+// The order the nodes' modules are made in: node order, or, for the project's test that AT does
+// not depend on the order SystemC runs same-time processes in, a shuffle of it
+// (ANGARA_TEST_CONSTRUCTION_SEED). Ports are bound in port order either way.
+std::vector<NodeId> construction_order(NodeId nodes) {
+  std::vector<NodeId> order(nodes);
+  std::iota(order.begin(), order.end(), NodeId{0});
+  if (const char* seed = std::getenv("ANGARA_TEST_CONSTRUCTION_SEED")) {
+    std::shuffle(order.begin(), order.end(), std::mt19937_64(std::strtoull(seed, nullptr, 10)));
+  }
+  return order;
+}
+
+}  // namespace
+
 template <typename RouterShell, typename EndpointShell, typename... ShellArgs>
 void System::build(const Config& config, TrafficObserver& observer, ShellArgs... endpoint_args) {
   const auto nodes = static_cast<NodeId>(m_topology.node_count());
   const auto router_count = static_cast<NodeId>(m_topology.router_count());
-  std::vector<RouterShell*> routers;
-  std::vector<EndpointShell*> endpoints;
+  // [node]: null for a node on another rank.
+  std::vector<RouterShell*> routers(nodes, nullptr);
+  std::vector<EndpointShell*> endpoints(nodes, nullptr);
+  m_endpoint_wakers.assign(nodes, [] {});
   // [stats]: the measurement window of synthetic traffic.
   const Cycle stats_from = config.sim.warmup_cycles;
   const Cycle stats_to = stats_from + config.sim.measure_cycles;
-  for (NodeId n = 0; n < nodes; ++n) {
-    if (m_cut && !m_cut->local(n)) {  // on another rank
-      routers.push_back(nullptr);
-      endpoints.push_back(nullptr);
-      m_endpoint_wakers.emplace_back([] {});
-      continue;
-    }
+  for (const NodeId n : construction_order(nodes)) {
+    if (m_cut && !m_cut->local(n)) continue;  // on another rank
     RouterCore core(n, m_router_shared, collective_unit(n, config), m_pool);
     if (config.stats.network) core.set_stats(stats_from, stats_to, config.sim.buffers());
     auto router = std::make_unique<RouterShell>(module_name("router", n, m_topology).c_str(),
@@ -103,13 +119,16 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
                                           m_clock, m_rtl_vcup_stats));
       }
     }
-    routers.push_back(router.get());
-    endpoints.push_back(endpoint.get());
-    m_routers.push_back(&router->core());
-    m_endpoints.push_back(&endpoint->core());
-    m_endpoint_wakers.push_back([e = endpoint.get()] { e->wake(); });
+    routers[n] = router.get();
+    endpoints[n] = endpoint.get();
+    m_endpoint_wakers[n] = [e = endpoint.get()] { e->wake(); };
     m_modules.push_back(std::move(router));
     m_modules.push_back(std::move(endpoint));
+  }
+  for (NodeId n = 0; n < nodes; ++n) {
+    if (!routers[n]) continue;
+    m_routers.push_back(&routers[n]->core());
+    m_endpoints.push_back(&endpoints[n]->core());
   }
   for (NodeId n = nodes; n < router_count; ++n) {  // a fat tree's switches: no endpoint
     RouterCore core(n, m_router_shared, nullptr, m_pool);

@@ -4,6 +4,8 @@
 For every case below, angara-sim runs once as one process and then under mpirun at 2 ranks
 (the default grid and a grid cut along another dimension) and at 4 ranks (oversubscribed on
 small machines): the results JSON must be the same, wall time and the ranks' own record aside.
+The cases: synthetic traffic (loads, patterns, deadlock schemes, adaptive routing, faults, a 4D
+torus) and the subnet's collectives (one tree; 16 overlapping trees with background traffic).
 A deadlocking config must fail with the same message, and a window longer than the lookahead
 (a test-only override) must be caught as a lookahead error, never give other results.
 
@@ -18,12 +20,13 @@ import tempfile
 SIM, MPIRUN = sys.argv[1], sys.argv[2]
 QUICK = "--quick" in sys.argv[3:]
 
-BASE = ["--set", "topology.dims=[8,8,8]", "--set", "sim.warmup_cycles=500",
-        "--set", "sim.measure_cycles=1500", "-q"]
+BASE = ["--set", "topology.dims=[8,8,8]", "-q"]
+COLLECTIVE = ["--set", "workload.kind=\"collective\"", "--set", "workload.repetitions=5"]
+SHORT = ["--set", "sim.warmup_cycles=500", "--set", "sim.measure_cycles=1500"]
 # (name, overrides, rank runs: (ranks, grid or None)). The grids cut along X and along Z.
 R2 = [(2, None), (2, "2x1x1")]
 R24 = R2 + [(4, None), (4, "2x2x1")]
-CASES = [
+SYNTHETIC = [
     ("uniform 0.1", ["--set", "traffic.rate=0.1"], R24),
     ("uniform 0.3", ["--set", "traffic.rate=0.3"], R24),
     ("uniform 1.0 (saturated)", ["--set", "traffic.rate=1.0", "--set", "sim.measure_cycles=600",
@@ -44,6 +47,17 @@ CASES = [
       "--set", "traffic.rate=0.2"], R2),
     ("4D torus", ["--set", "topology.dims=[4,4,2,2]", "--set", "traffic.rate=0.3"],
      [(2, None), (2, "1x1x1x2"), (4, "2x2x1x1")]),
+]
+CASES = [(name, SHORT + overrides, runs) for name, overrides, runs in SYNTHETIC] + [
+    (f"{op} on one tree", COLLECTIVE + ["--set", f"workload.op=\"{op}\""], R2)
+    for op in ("broadcast", "reduce", "allreduce")
+] + [
+    (f"{op} on 16 trees, overlapped, background traffic",
+     COLLECTIVE + ["--set", f"workload.op=\"{op}\"", "--set", "collective.trees=16",
+                   "--set", "workload.all_trees=true", "--set", "workload.overlap=true",
+                   "--set", "workload.repetitions=20", "--set", "workload.background_rate=0.1"],
+     R2 + [(4, None)])
+    for op in ("broadcast", "allreduce")
 ]
 if QUICK:
     CASES = CASES[:2]
@@ -97,7 +111,7 @@ with tempfile.TemporaryDirectory() as work:
                 print(f"same: {label}")
 
     # A deadlock: the same message from the split run as from the one process.
-    deadlock = BASE + ["--set", "topology.dims=[8,8]", "--set", "router.deadlock=\"none\"",
+    deadlock = BASE + SHORT + ["--set", "topology.dims=[8,8]", "--set", "router.deadlock=\"none\"",
                        "--set", "traffic.rate=1.0", "--set", "sim.watchdog_cycles=4000"]
     one = run(deadlock, f"{work}/dl.json")
     split = run(deadlock, f"{work}/dl.json", 2)
@@ -110,7 +124,7 @@ with tempfile.TemporaryDirectory() as work:
         print("same: deadlock message")
 
     # A window one cycle longer than allowed: the first record that lands inside it is caught.
-    late = run(BASE + ["--set", "traffic.rate=0.3"], f"{work}/late.json", 2,
+    late = run(BASE + SHORT + ["--set", "traffic.rate=0.3"], f"{work}/late.json", 2,
                env=dict(ENV, ANGARA_TEST_WINDOW_CYCLES="41"))
     if late.returncode != 3 or "cut link" not in late.stderr or "must land after" not in late.stderr:
         failures.append(f"window of 41 cycles: exit {late.returncode}: {late.stderr[-2000:]}")
@@ -119,10 +133,10 @@ with tempfile.TemporaryDirectory() as work:
 
     # What a split run does not model is refused before it starts, naming the key.
     for args, key in [(["--set", "sim.mode=\"lt\""], "sim.mode"),
-                      (["--set", "workload.kind=\"collective\""], "workload.kind"),
+                      (["--set", "workload.kind=\"heat\""], "workload.kind"),
                       (["--set", "stats.network=true"], "stats.network"),
                       (["--grid", "3x1x1"], "--grid")]:
-        refused = run(BASE + args, f"{work}/refused.json", 2)
+        refused = run(BASE + SHORT + args, f"{work}/refused.json", 2)
         said = "\n".join(ours(refused.stderr))
         if refused.returncode != 2 or f"'{key}'" not in said or os.path.exists(f"{work}/refused.json"):
             failures.append(f"{args} at 2 ranks: exit {refused.returncode}: {refused.stderr[-2000:]}")

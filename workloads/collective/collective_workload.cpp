@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <systemc>
 #include <utility>
 
 #include "models/core/collective_format.h"
@@ -35,9 +36,21 @@ class CollectiveWorkload::Source : public TrafficSource {
       : m_w(w), m_node(node), m_background(std::move(background)) {}
 
   void add(const PacketRequest& r) { m_queue.push_back(r); }
-  void report(const ReduceReport& completed) { m_completed = completed; }
+  // A credit report reaches the processor now. AT counts it from the next cycle: what a node
+  // does at a cycle must not depend on which of its modules SystemC ran first in that cycle.
+  void report(const ReduceReport& completed) {
+    if (!m_w.m_reports_next_cycle) {
+      m_completed = completed;
+      return;
+    }
+    m_reports.push_back({sc_core::sc_time_stamp(), completed});
+  }
 
   std::optional<PacketRequest> next() override {
+    while (!m_reports.empty() && m_reports.front().first < sc_core::sc_time_stamp()) {
+      m_completed = m_reports.front().second;
+      m_reports.pop_front();
+    }
     if (m_background && !m_background_next) m_background_next = m_background->next();
     const bool collective = !m_queue.empty() && window_open(m_queue.front());
     if (collective &&
@@ -92,6 +105,7 @@ class CollectiveWorkload::Source : public TrafficSource {
   std::deque<PacketRequest> m_queue;
   std::array<std::uint32_t, kMaxTrees> m_issued{};
   ReduceReport m_completed{};
+  std::deque<std::pair<sc_core::sc_time, ReduceReport>> m_reports;  // not counted yet
   std::unique_ptr<TrafficSource> m_background;
   std::optional<PacketRequest> m_background_next;
 };
@@ -184,23 +198,53 @@ void CollectiveWorkload::start(int k, Cycle at) {
   }
 }
 
+std::vector<std::uint64_t> CollectiveWorkload::received_here() const {
+  std::vector<std::uint64_t> counts;
+  for (int k = 0; k < m_started; ++k) {
+    for (const Job& j : m_jobs) counts.push_back(static_cast<std::uint64_t>(j.ops[k].received));
+  }
+  return counts;
+}
+
+std::vector<std::uint64_t> CollectiveWorkload::done_here() const {
+  std::vector<std::uint64_t> cycles;
+  for (int k = 0; k < m_started; ++k) {
+    for (const Job& j : m_jobs) cycles.push_back(j.ops[k].done);
+  }
+  return cycles;
+}
+
+void CollectiveWorkload::take_totals(const std::vector<std::uint64_t>& received,
+                                     const std::vector<std::uint64_t>& done) {
+  std::size_t i = 0;
+  for (int k = 0; k < m_started; ++k) {
+    for (Job& j : m_jobs) {
+      j.ops[k].received_total = received.at(i);
+      j.ops[k].done_total = done.at(i++);
+    }
+  }
+}
+
 bool CollectiveWorkload::complete(int k) const {
   for (const Job& j : m_jobs) {
-    if (j.ops.at(k).received != j.expected) return false;
+    if (j.ops.at(k).received_total != static_cast<std::uint64_t>(j.expected)) return false;
   }
   return true;
 }
 
 Cycle CollectiveWorkload::completion_cycles(int k) const {
   Cycle done = 0;
-  for (const Job& j : m_jobs) done = std::max(done, j.ops.at(k).done);
+  for (const Job& j : m_jobs) done = std::max(done, j.ops.at(k).done_total);
   return done - m_jobs.front().ops.at(k).start;
 }
 
 std::uint64_t CollectiveWorkload::results_digest() const {
   ResultDigest digest;
   for (int k = 0; k < m_started; ++k) {
-    for (const Job& j : m_jobs) digest.add(j.ops.at(k).delivered);
+    for (const Job& j : m_jobs) {
+      const Op& op = j.ops.at(k);
+      digest.add(op.received_total > 0 ? op.words : std::vector<std::int64_t>{});
+    }
   }
   return digest.value();
 }
@@ -223,12 +267,14 @@ CollectiveWorkload::Job& CollectiveWorkload::job_of(const Packet& p) {
       fmt::format("a collective packet on tree {}, which runs no operation", p.header.tree_id));
 }
 
-// The oldest operation still open on the job's tree with this packet's ReduceId (at most 16 are
-// in flight per tree).
-CollectiveWorkload::Op& CollectiveWorkload::op_of(Job& job, const Packet& p) {
+// The oldest operation on the job's tree with this packet's ReduceId that has not delivered to
+// node `at` yet (at most 16 are in flight per tree, and a node gets each operation's delivery
+// before the 16th next one's). A second delivery of one operation is taken for the next with its
+// ReduceId, whose words differ, or for none: either is an error below.
+CollectiveWorkload::Op& CollectiveWorkload::op_of(Job& job, const Packet& p, NodeId at) {
   for (Op& op : job.ops) {
     const auto k = static_cast<int>(&op - job.ops.data());
-    if (k % kReducesPerTree == p.header.reduce_id && op.received != job.expected) return op;
+    if (k % kReducesPerTree == p.header.reduce_id && !op.got[at]) return op;
   }
   model_error(report_id::kCollective,
               fmt::format("a collective packet (tree {}, reduce id {}) for no open operation",
@@ -244,10 +290,9 @@ void CollectiveWorkload::delivered(const Packet& p, NodeId at) {
   }
   ++m_delivered;
   Job& job = job_of(p);
-  Op& op = op_of(job, p);
+  Op& op = op_of(job, p, at);
   const auto& wl = m_workload;
   const Target& t = job.target;
-  expect(!op.got[at], p, at, "delivered twice to this node");
   expect(t.tree.rows[at].pe, p, at, "delivered to a transit node or a node outside the tree");
   if (wl.op == CollectiveOp::Broadcast) {
     expect(p.header.kind == PacketKind::Broadcast && at != t.source, p, at,
@@ -266,7 +311,6 @@ void CollectiveWorkload::delivered(const Packet& p, NodeId at) {
   expect(got == op.words, p, at,
          wl.op == CollectiveOp::Broadcast ? "broadcast payload corrupted"
                                           : "the result differs from the reduction of the inputs");
-  if (op.delivered.empty()) op.delivered = std::move(got);
   op.got[at] = true;
   ++op.received;
   op.done = std::max(op.done, p.tail_at);

@@ -9,6 +9,10 @@
 // A processor keeps at most 16 reduces of one tree in flight: it counts what it issued and learns
 // from its router's credit reports (every 128 results or 4096 cycles) how many have completed.
 // Uniform point-to-point traffic may run beside (workload.background_rate); the ledger checks it.
+//
+// Deliveries are counted where they arrive. Whether an operation is complete and when it ended
+// are read from totals handed back with take_totals(): on one process the counts themselves,
+// split over ranks their sums and maxima over all ranks.
 
 #include <deque>
 #include <functional>
@@ -40,19 +44,31 @@ class CollectiveWorkload : public TrafficObserver {
   std::vector<std::unique_ptr<TrafficSource>> make_sources();
   // Called when a node's source has new work (so its endpoint looks again).
   void set_waker(std::function<void(NodeId)> wake) { m_wake = std::move(wake); }
+  // AT: a processor counts a credit report from the cycle after it arrives (its endpoint looks
+  // at its source again then), so that same-cycle order does not matter. LT takes it at once.
+  void count_reports_from_next_cycle() { m_reports_next_cycle = true; }
 
   // Operation k starts at cycle `at` on every target tree: its packets are created at its
   // participants.
   void start(int k, Cycle at);
   int operations() const { return m_started; }
+
+  // For each operation k and target tree j, at [k x trees + j]: the deliveries counted here, and
+  // the latest tail among them (0 if none).
+  std::vector<std::uint64_t> received_here() const;
+  std::vector<std::uint64_t> done_here() const;
+  // The same over the whole machine (sums and maxima), which the three below read.
+  void take_totals(const std::vector<std::uint64_t>& received,
+                   const std::vector<std::uint64_t>& done);
   bool complete(int k) const;
   // Cycles from the start of operation k to its last expected delivery on any of the trees.
   Cycle completion_cycles(int k) const;
-  std::uint64_t delivered_count() const { return m_delivered; }
   // FNV-1a 64 over what was delivered, operation by operation (then tree by tree): a broadcast's
-  // payload words, a reduce's or allreduce's result words, as the first delivery carried them
-  // (every other delivery was checked equal). The software experiment computes the same.
+  // payload words, a reduce's or allreduce's result words (every delivery was checked equal to
+  // them). The software experiment computes the same.
   std::uint64_t results_digest() const;
+
+  std::uint64_t delivered_count() const { return m_delivered; }  // here
   int pe_nodes() const;  // processors taking part, over all target trees
 
   void created(const PacketRequest&, NodeId) override {}
@@ -62,11 +78,12 @@ class CollectiveWorkload : public TrafficObserver {
   class Source;
   struct Op {
     Cycle start = 0;
-    int received = 0;
-    Cycle done = 0;
-    std::vector<bool> got;                // [node]: delivered once already
-    std::vector<std::int64_t> words;      // the expected payload or reduce result
-    std::vector<std::int64_t> delivered;  // the words of the first delivery
+    int received = 0;  // here
+    Cycle done = 0;    // here
+    std::uint64_t received_total = 0;
+    Cycle done_total = 0;
+    std::vector<bool> got;            // [node]: delivered once already
+    std::vector<std::int64_t> words;  // the expected payload or reduce result
   };
   struct Job {  // one target tree's operations
     Target target;
@@ -75,7 +92,7 @@ class CollectiveWorkload : public TrafficObserver {
     std::vector<Op> ops;
   };
   Job& job_of(const Packet& packet);
-  Op& op_of(Job& job, const Packet& packet);
+  Op& op_of(Job& job, const Packet& packet, NodeId at);
   void expect(bool condition, const Packet& packet, NodeId at, const char* what) const;
 
   WorkloadParams m_workload;
@@ -88,6 +105,7 @@ class CollectiveWorkload : public TrafficObserver {
   std::vector<Source*> m_sources;
   std::function<void(NodeId)> m_wake;
   std::uint64_t m_delivered = 0;
+  bool m_reports_next_cycle = false;
 };
 
 }  // namespace angara
