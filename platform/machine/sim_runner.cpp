@@ -49,9 +49,13 @@ void SimRunner::advance(Cycle cycles) {
     sc_core::sc_start(m_system.clock().period() * static_cast<double>(cycles));
   } else {
     // sc_start(T) returns with the events at T triggered but not run: a record landing at T
-    // would come too late, so windows are shorter than the earliest a record can land.
+    // would come too late, so windows are shorter than the earliest a record can land. After an
+    // exchange nothing is on its way, so no rank does anything before the first event any rank
+    // has pending: the ranks agree on it and run idle cycles up to it in the same window.
     for (const Cycle end = now() + cycles; now() < end;) {
-      const Cycle window = std::min(cut->window(), end - now());
+      const Cycle first_event = m_system.ranks().min(next_event());
+      const Cycle from = std::max(now(), std::min(first_event, end));
+      const Cycle window = std::min(from - now() + cut->window(), end - now());
       sc_core::sc_start(m_system.clock().period() * static_cast<double>(window));
       const auto ran = WallClock::now();
       cut->exchange();
@@ -59,6 +63,12 @@ void SimRunner::advance(Cycle cycles) {
     }
   }
   m_kernel_seconds += std::chrono::duration<double>(WallClock::now() - start).count();
+}
+
+Cycle SimRunner::next_event() const {
+  if (!sc_core::sc_pending_activity()) return kNever;
+  const sc_core::sc_time to = sc_core::sc_time_to_pending_activity();
+  return now() + to.value() / m_system.clock().period().value();
 }
 
 SimRunner::Totals SimRunner::totals() const {

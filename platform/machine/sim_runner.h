@@ -56,6 +56,8 @@ class SimRunner {
   Totals totals() const;
   // Runs the kernel `cycles` further, in windows when split over ranks.
   void advance(Cycle cycles);
+  // The cycle of this rank's first pending event (kNever: none).
+  Cycle next_event() const;
   void check_progress();
   [[noreturn]] void deadlock(const std::string& why) const;
   void report(const char* phase);

@@ -78,6 +78,11 @@ std::uint64_t Ranks::max(std::uint64_t value) const {
   return value;
 }
 
+std::uint64_t Ranks::min(std::uint64_t value) const {
+  if (parallel()) MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+  return value;
+}
+
 std::vector<Bytes> Ranks::gather(const Bytes& bytes) const {
   if (!parallel()) return {bytes};
   int size = count(bytes.size());

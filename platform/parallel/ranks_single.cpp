@@ -23,6 +23,9 @@ void Ranks::max(std::span<std::uint64_t> /*values*/) const {}
 std::uint64_t Ranks::max(std::uint64_t value) const {
   return value;
 }
+std::uint64_t Ranks::min(std::uint64_t value) const {
+  return value;
+}
 std::vector<Bytes> Ranks::gather(const Bytes& bytes) const {
   return {bytes};
 }
