@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# One run split over 2 MPI ranks under a real Slurm (a throw-away cluster on localhost,
+# local_cluster.sh): started by srun --mpi=pmix, and by mpirun inside an sbatch allocation of 2
+# tasks; both give the one-process results. srun without PMIx starts two processes that cannot
+# see each other: each refuses, naming the fix, and nothing is written. Last line "N passed, M
+# failed"; exit 77 (skip) without root, Slurm or MPI.
+# usage: slurm_mpi_test.sh ANGARA_SIM
+set -uo pipefail
+sim=$1
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cluster=$here/local_cluster.sh
+passed=0
+failed=0
+dir=
+ok() { passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+cleanup() {
+  trap - EXIT INT TERM
+  if [ -n "$dir" ]; then
+    "$cluster" stop "$dir/cluster" > /dev/null 2>&1
+    rm -rf "$dir"
+  fi
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ] || exit 1
+  exit 0
+}
+if [ "$(id -u)" -ne 0 ] || ! command -v sbatch > /dev/null || ! command -v munged > /dev/null ||
+  ! command -v mpirun > /dev/null; then
+  echo "needs root, Debian's slurm-wlm and OpenMPI; skipped"
+  echo "0 passed, 0 failed"
+  exit 77
+fi
+dir=$(mktemp -d /tmp/angara-slurm-mpi-XXXXXX)
+trap cleanup EXIT INT TERM
+if eval "$("$cluster" start "$dir/cluster")"; then ok; else fail "the local cluster did not start"; exit 1; fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+
+args=(run -q --set "topology.dims=[8,8,4]" --set traffic.rate=0.3 --set sim.measure_cycles=1000)
+same() { # same A.json B.json: equal but for the wall time and the ranks' record
+  python3 -c 'import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+for r in (a, b):
+    r.pop("wall_seconds"); r.pop("ranks", None)
+sys.exit(a != b)' "$1" "$2"
+}
+ranks_of() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["ranks"]["count"])' "$1"; }
+
+"$sim" "${args[@]}" --out "$dir/one.json" > /dev/null || fail "the one-process run failed"
+
+if timeout 120 srun --mpi=pmix -n 2 -O "$sim" "${args[@]}" --out "$dir/srun.json" > "$dir/srun.txt" 2>&1; then
+  same "$dir/one.json" "$dir/srun.json" && ok || fail "srun --mpi=pmix: results differ"
+  [ "$(ranks_of "$dir/srun.json")" = 2 ] && ok || fail "srun --mpi=pmix: not 2 ranks"
+else
+  fail "srun --mpi=pmix -n 2: $(cat "$dir/srun.txt")"
+fi
+
+cat > "$dir/job.sh" <<JOB
+#!/usr/bin/env bash
+mpirun -np 2 "$sim" ${args[*]@Q} --out "$dir/sbatch.json"
+JOB
+if timeout 120 sbatch --wait --ntasks=2 --overcommit -o "$dir/sbatch.txt" "$dir/job.sh" > /dev/null 2>&1; then
+  same "$dir/one.json" "$dir/sbatch.json" && ok || fail "mpirun in sbatch: results differ"
+else
+  fail "mpirun inside sbatch --ntasks=2: $(cat "$dir/sbatch.txt" 2> /dev/null)"
+fi
+
+said=$(timeout 120 srun --mpi=none -n 2 -O "$sim" "${args[@]}" --out "$dir/none.json" 2>&1)
+[ ! -e "$dir/none.json" ] && ok || fail "srun --mpi=none wrote results"
+case "$said" in
+  *"srun --mpi=pmix"*) ok ;;
+  *) fail "srun --mpi=none said: $said" ;;
+esac
