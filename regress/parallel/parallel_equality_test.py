@@ -21,16 +21,16 @@ SIM, MPIRUN = sys.argv[1], sys.argv[2]
 QUICK = "--quick" in sys.argv[3:]
 
 BASE = ["--set", "topology.dims=[8,8,8]", "-q"]
-COLLECTIVE = ["--set", "workload.kind=\"collective\"", "--set", "workload.repetitions=5"]
-SHORT = ["--set", "sim.warmup_cycles=500", "--set", "sim.measure_cycles=1500"]
+COLLECTIVE = ["--set", "workload.kind=\"collective\"", "--set", "workload.repetitions=3"]
+SHORT = ["--set", "sim.warmup_cycles=300", "--set", "sim.measure_cycles=800"]
 # (name, overrides, rank runs: (ranks, grid or None)). The grids cut along X and along Z.
 R2 = [(2, None), (2, "2x1x1")]
 R24 = R2 + [(4, None), (4, "2x2x1")]
 SYNTHETIC = [
-    ("uniform 0.1", ["--set", "traffic.rate=0.1"], R24),
+    ("uniform 0.1", ["--set", "traffic.rate=0.1"], R2 + [(4, "2x2x1")]),
     ("uniform 0.3", ["--set", "traffic.rate=0.3"], R24),
-    ("uniform 1.0 (saturated)", ["--set", "traffic.rate=1.0", "--set", "sim.measure_cycles=600",
-                                 "--set", "sim.drain_cycles=2000"], R2 + [(4, None)]),
+    ("uniform 1.0 (saturated)", ["--set", "traffic.rate=1.0", "--set", "sim.measure_cycles=500",
+                                 "--set", "sim.drain_cycles=1000"], R2 + [(4, None)]),
     ("transpose on 4x4x4", ["--set", "topology.dims=[4,4,4]", "--set", "traffic.pattern=\"transpose\"",
                             "--set", "traffic.rate=0.2"], [(2, None), (2, "2x1x1"), (4, None)]),
     ("hotspot", ["--set", "traffic.pattern=\"hotspot\"", "--set", "traffic.rate=0.1"], R2),
@@ -59,8 +59,11 @@ CASES = [(name, SHORT + overrides, runs) for name, overrides, runs in SYNTHETIC]
      R2 + [(4, None)])
     for op in ("broadcast", "allreduce")
 ]
+# --quick (the default test command): every case at 2 ranks, the whole set of rank counts and
+# grids for three of them; the nightly test runs them all.
+WIDE = ("uniform 0.3", "4D torus", "allreduce on 16 trees, overlapped, background traffic")
 if QUICK:
-    CASES = CASES[:2]
+    CASES = [(name, overrides, runs if name in WIDE else runs[:1]) for name, overrides, runs in CASES]
 
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            OMPI_MCA_rmaps_base_oversubscribe="1")
