@@ -1,5 +1,3 @@
-// sc_spawn is declared only with SC_INCLUDE_DYNAMIC_PROCESSES, before SystemC's header.
-#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "models/timing/wake_event.h"
 
 #include <cstdlib>
@@ -19,15 +17,29 @@ std::uint64_t next_stream() {
 
 }  // namespace
 
+// Passes a wake-up on one delta cycle later.
+class WakeEvent::Relay : public sc_core::sc_module {
+ public:
+  Relay(const sc_core::sc_module_name& name, WakeEvent& wake)
+      : sc_core::sc_module(name), m_wake(wake) {
+    SC_HAS_PROCESS(Relay);
+    SC_METHOD(pass);
+    sensitive << m_wake.m_relay;
+    dont_initialize();
+  }
+
+ private:
+  void pass() { m_wake.m_event.notify(sc_core::SC_ZERO_TIME); }
+  WakeEvent& m_wake;
+};
+
 WakeEvent::WakeEvent() : m_jitter(next_stream()) {
-  if (m_jitter == 0) return;
-  sc_core::sc_spawn_options options;
-  options.spawn_method();
-  options.set_sensitivity(&m_relay);
-  options.dont_initialize();
-  sc_core::sc_spawn([this] { m_event.notify(sc_core::SC_ZERO_TIME); },
-                    sc_core::sc_gen_unique_name("wake_relay"), &options);
+  if (m_jitter != 0) {
+    m_relay_process = std::make_unique<Relay>(sc_core::sc_gen_unique_name("wake_relay"), *this);
+  }
 }
+
+WakeEvent::~WakeEvent() = default;
 
 bool WakeEvent::coin() {
   m_jitter ^= m_jitter << 13;  // xorshift64

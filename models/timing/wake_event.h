@@ -5,6 +5,7 @@
 // that reorders it among that time's processes, and adds wake-ups a module must take as no-ops.
 
 #include <cstdint>
+#include <memory>
 #include <systemc>
 
 namespace angara {
@@ -13,6 +14,7 @@ class WakeEvent {
  public:
   // Call during elaboration (the relay is a process of its own).
   WakeEvent();
+  ~WakeEvent();
 
   const sc_core::sc_event& event() const { return m_event; }  // to be sensitive to
   void notify(const sc_core::sc_time& delay) {
@@ -24,11 +26,13 @@ class WakeEvent {
   }
 
  private:
+  class Relay;
   bool coin();
 
   sc_core::sc_event m_event;
   sc_core::sc_event m_relay;
-  std::uint64_t m_jitter = 0;  // the RNG's state; 0: off
+  std::uint64_t m_jitter = 0;              // the RNG's state; 0: off
+  std::unique_ptr<Relay> m_relay_process;  // with the test's jitter only
 };
 
 }  // namespace angara
