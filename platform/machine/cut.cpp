@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 
 #include "models/core/config_error.h"
 #include "models/core/model_error.h"
