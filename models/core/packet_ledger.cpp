@@ -54,21 +54,17 @@ void PacketLedger::delivered(const Packet& packet, NodeId at) {
   m_last_delivery = std::max(m_last_delivery, packet.tail_at);
 }
 
-std::vector<std::uint64_t> PacketLedger::counts_by_source(int sources) const {
-  std::vector<std::uint64_t> counts(3 * static_cast<std::size_t>(sources), 0);
-  for (std::size_t src = 0; src < m_arrived.size() && src < static_cast<std::size_t>(sources);
-       ++src) {
+PacketLedger::SourceCounts PacketLedger::counts_by_source(int sources) const {
+  const auto n = static_cast<std::size_t>(sources);
+  SourceCounts counts{std::vector<std::uint64_t>(2 * n, 0), std::vector<std::uint64_t>(n, 0)};
+  for (std::size_t src = 0; src < m_arrived.size() && src < n; ++src) {
     const auto& arrived = m_arrived[src];
-    counts[3 * src] =
+    counts.injected_delivered[2 * src] =
         m_other_sources ? (src < m_injected_by.size() ? m_injected_by[src] : 0) : arrived.size();
-    counts[3 * src + 1] =
+    counts.injected_delivered[2 * src + 1] =
         static_cast<std::uint64_t>(std::count(arrived.begin(), arrived.end(), true));
-    for (std::size_t n = arrived.size(); n > 0; --n) {
-      if (arrived[n - 1]) {
-        counts[3 * src + 2] = n;
-        break;
-      }
-    }
+    const auto last = std::find(arrived.rbegin(), arrived.rend(), true);
+    counts.reach[src] = static_cast<std::uint64_t>(arrived.rend() - last);
   }
   return counts;
 }

@@ -32,9 +32,13 @@ class PacketLedger {
   std::uint64_t injected_count() const { return m_injected; }
   std::uint64_t delivered_count() const { return m_delivered; }
   Cycle last_delivery() const { return m_last_delivery; }
-  // For each of `sources` sources, in order: its packets injected here, delivered here, and
-  // 1 + the highest number of one delivered here (0 if none).
-  std::vector<std::uint64_t> counts_by_source(int sources) const;
+  // Per source of `sources`: its packets injected and delivered here ([2 src], [2 src + 1]),
+  // and 1 + the highest number of one delivered here ([src]; 0 if none).
+  struct SourceCounts {
+    std::vector<std::uint64_t> injected_delivered;
+    std::vector<std::uint64_t> reach;
+  };
+  SourceCounts counts_by_source(int sources) const;
 
  private:
   std::vector<std::vector<bool>> m_arrived;  // [source][n]: delivered yet?

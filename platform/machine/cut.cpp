@@ -40,21 +40,23 @@ Cut::Cut(const Config& config, const Torus& torus, const Ranks& ranks)
 
 void Cut::add(LinkTx& tx, LinkId link, NodeId downstream) {
   m_tx.emplace(link, &tx);
-  m_peer_of.emplace(link, m_owner[downstream]);
+  add_peer(link, m_owner[downstream]);
 }
 
 void Cut::add(LinkRx& rx, LinkId link, NodeId upstream) {
   m_rx.emplace(link, &rx);
-  m_peer_of.emplace(link, m_owner[upstream]);
+  add_peer(link, m_owner[upstream]);
+}
+
+void Cut::add_peer(LinkId link, int rank) {
+  m_peer_of.emplace(link, rank);
+  const auto it = std::lower_bound(m_peers.begin(), m_peers.end(), rank);
+  if (it != m_peers.end() && *it == rank) return;
+  m_peers.insert(it, rank);
+  m_out.resize(m_peers.size());  // all empty while the machine is bound
 }
 
 Bytes& Cut::outbox(int rank) {
-  if (m_peers.empty()) {  // the first post: the neighbour ranks are known once every end is added
-    for (const auto& [link, peer] : m_peer_of) m_peers.push_back(peer);
-    std::sort(m_peers.begin(), m_peers.end());
-    m_peers.erase(std::unique(m_peers.begin(), m_peers.end()), m_peers.end());
-    m_out.resize(m_peers.size());
-  }
   const auto it = std::lower_bound(m_peers.begin(), m_peers.end(), rank);
   return m_out[static_cast<std::size_t>(it - m_peers.begin())];
 }
@@ -78,7 +80,6 @@ void Cut::post_credit(LinkId link, Credit credit, Cycle at) {
 
 void Cut::exchange() {
   const auto start = std::chrono::steady_clock::now();
-  if (m_peers.empty() && !m_peer_of.empty()) outbox(m_peer_of.begin()->second);
   m_ranks.exchange(m_peers, m_out, m_in);
   for (Bytes& out : m_out) {
     m_work.bytes += out.size();

@@ -63,6 +63,7 @@ class Cut : public CutPost {
   const RankWork& work() const { return m_work; }
 
  private:
+  void add_peer(LinkId link, int rank);
   Bytes& outbox(int rank);
 
   const Ranks& m_ranks;

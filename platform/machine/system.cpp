@@ -250,13 +250,7 @@ int System::capped_sources() const {
 void System::check_conservation() const {
   if (!m_ranks.parallel()) return;
   const int nodes = m_topology.node_count();
-  const std::vector<std::uint64_t> counts = m_ledger.counts_by_source(nodes);
-  std::vector<std::uint64_t> sums, reach;  // [2 src]: injected, delivered; [src]: highest + 1
-  for (int src = 0; src < nodes; ++src) {
-    sums.push_back(counts[3 * src]);
-    sums.push_back(counts[3 * src + 1]);
-    reach.push_back(counts[3 * src + 2]);
-  }
+  auto [sums, reach] = m_ledger.counts_by_source(nodes);
   m_ranks.sum(sums);
   m_ranks.max(reach);
   for (int src = 0; src < nodes; ++src) {

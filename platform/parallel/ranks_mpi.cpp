@@ -25,6 +25,12 @@ int count(std::size_t bytes) {
   return static_cast<int>(bytes);
 }
 
+// In place, over all ranks.
+void all_reduce(std::span<std::uint64_t> values, MPI_Op op) {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), count(values.size()), MPI_UINT64_T, op,
+                MPI_COMM_WORLD);
+}
+
 }  // namespace
 
 Ranks& Ranks::world() {
@@ -57,9 +63,7 @@ void Ranks::abort(int code) {
 }
 
 void Ranks::sum(std::span<std::uint64_t> values) const {
-  if (!parallel()) return;
-  MPI_Allreduce(MPI_IN_PLACE, values.data(), count(values.size()), MPI_UINT64_T, MPI_SUM,
-                MPI_COMM_WORLD);
+  if (parallel()) all_reduce(values, MPI_SUM);
 }
 
 std::uint64_t Ranks::sum(std::uint64_t value) const {
@@ -68,9 +72,7 @@ std::uint64_t Ranks::sum(std::uint64_t value) const {
 }
 
 void Ranks::max(std::span<std::uint64_t> values) const {
-  if (!parallel()) return;
-  MPI_Allreduce(MPI_IN_PLACE, values.data(), count(values.size()), MPI_UINT64_T, MPI_MAX,
-                MPI_COMM_WORLD);
+  if (parallel()) all_reduce(values, MPI_MAX);
 }
 
 std::uint64_t Ranks::max(std::uint64_t value) const {
@@ -79,7 +81,7 @@ std::uint64_t Ranks::max(std::uint64_t value) const {
 }
 
 std::uint64_t Ranks::min(std::uint64_t value) const {
-  if (parallel()) MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+  if (parallel()) all_reduce(std::span<std::uint64_t>(&value, 1), MPI_MIN);
   return value;
 }
 

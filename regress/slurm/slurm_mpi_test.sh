@@ -7,32 +7,7 @@
 # usage: slurm_mpi_test.sh ANGARA_SIM
 set -uo pipefail
 sim=$1
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-cluster=$here/local_cluster.sh
-passed=0
-failed=0
-dir=
-ok() { passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
-cleanup() {
-  trap - EXIT INT TERM
-  if [ -n "$dir" ]; then
-    "$cluster" stop "$dir/cluster" > /dev/null 2>&1
-    rm -rf "$dir"
-  fi
-  echo "$passed passed, $failed failed"
-  [ "$failed" -eq 0 ] || exit 1
-  exit 0
-}
-if [ "$(id -u)" -ne 0 ] || ! command -v sbatch > /dev/null || ! command -v munged > /dev/null ||
-  ! command -v mpirun > /dev/null; then
-  echo "needs root, Debian's slurm-wlm and OpenMPI; skipped"
-  echo "0 passed, 0 failed"
-  exit 77
-fi
-dir=$(mktemp -d /tmp/angara-slurm-mpi-XXXXXX)
-trap cleanup EXIT INT TERM
-if eval "$("$cluster" start "$dir/cluster")"; then ok; else fail "the local cluster did not start"; exit 1; fi
+. "$(dirname "$0")/on_local_cluster.sh" mpirun
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
 args=(run -q --set "topology.dims=[8,8,4]" --set traffic.rate=0.3 --set sim.measure_cycles=1000)

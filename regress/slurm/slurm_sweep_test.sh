@@ -5,33 +5,8 @@
 # usage: slurm_sweep_test.sh ANGARA_SWEEP
 set -uo pipefail
 sweep=$1
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-cluster=$here/local_cluster.sh
-passed=0
-failed=0
-dir=
-ok() { passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
-cleanup() {
-  trap - EXIT INT TERM
-  if [ -n "$dir" ]; then
-    "$cluster" stop "$dir/cluster" > /dev/null 2>&1
-    rm -rf "$dir"
-  fi
-  echo "$passed passed, $failed failed"
-  [ "$failed" -eq 0 ] || exit 1
-  exit 0
-}
-if [ "$(id -u)" -ne 0 ] || ! command -v sbatch > /dev/null || ! command -v munged > /dev/null; then
-  echo "needs root and Debian's slurm-wlm; skipped"
-  echo "0 passed, 0 failed"
-  exit 77
-fi
-dir=$(mktemp -d /tmp/angara-slurm-XXXXXX)
-trap cleanup EXIT INT TERM
 start=$(date +%s)
-
-if eval "$("$cluster" start "$dir/cluster")"; then ok; else fail "the local cluster did not start"; exit 1; fi
+. "$(dirname "$0")/on_local_cluster.sh"
 
 cat > "$dir/sweep.toml" <<'TOML'
 [sweep]
