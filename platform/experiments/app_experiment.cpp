@@ -55,6 +55,24 @@ void check_compute_fits(const Config& config, const Kernel& kernel, double ns) {
                                 heat ? "app.grid" : "app.rows"));
 }
 
+// Split over MPI ranks, each node's records are on its own rank and zero on the others: the sums.
+void join_over_ranks(AppLog& log, const Ranks& ranks) {
+  if (!ranks.parallel()) return;
+  std::vector<std::uint64_t> fields;
+  for (const auto& node : log) {
+    for (const IterationRecord& i : node)
+      fields.insert(fields.end(), {i.end, i.compute, i.collective});
+  }
+  ranks.sum(fields);
+  std::size_t at = 0;
+  for (auto& node : log) {
+    for (IterationRecord& i : node) {
+      i = {fields[at], fields[at + 1], fields[at + 2]};
+      at += 3;
+    }
+  }
+}
+
 }  // namespace
 
 AppResult run_app_experiment(const Config& config, const ProgressSink& progress) {
@@ -110,6 +128,7 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
         heat ? grid.largest_face_bytes(nodes)
              : static_cast<std::size_t>(config.app.rows / static_cast<std::uint64_t>(nodes)) * 8);
     for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
+      if (!machine.local(n)) continue;
       const NodeContext ctx{n,
                             machine.host(n),
                             nodes,
@@ -122,16 +141,19 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
                             outgoing};
       machine.load(n, heat ? heat_program(ctx, grid, expected_max, log) : spmv_program(ctx, log));
     }
-    // An iteration is done when every node has ended it.
-    machine.run(progress, [&log, iterations] {
+    // An iteration is done when every node (of this rank) has ended it.
+    machine.run(progress, [&log, &machine, iterations] {
       std::uint64_t done = static_cast<std::uint64_t>(iterations);
-      for (const auto& node : log) {
+      for (NodeId n = 0; n < log.size(); ++n) {
+        if (!machine.local(n)) continue;
+        const auto& node = log[n];
         std::uint64_t ended = 0;
         while (ended < node.size() && node[ended].end != 0) ++ended;
         done = std::min(done, ended);
       }
       return WorkDone{"iteration", done, static_cast<std::uint64_t>(iterations)};
     });
+    join_over_ranks(log, machine.system().ranks());
 
     Cycle previous = 0;
     double collective_sum = 0;
@@ -148,6 +170,7 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
     }
     r.collective_mean = collective_sum / (static_cast<double>(nodes) * iterations);
     r.messages = machine.messages_delivered();
+    r.split = machine.split_record();
     return machine.now();
   });
 }

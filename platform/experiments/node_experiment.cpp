@@ -31,6 +31,23 @@ Figures figures(const MessageBenchResult& r, const SizePoint& p) {
   return f;
 }
 
+// Each field was written on one rank (both programs' ranks, split over MPI ranks): the sums.
+std::vector<SizePoint> over_ranks(std::vector<SizePoint> points, const Ranks& ranks) {
+  if (!ranks.parallel()) return points;
+  points.resize(ranks.max(points.size()));  // a rank without node 0 or the peer has none
+  std::vector<std::uint64_t> fields;
+  for (const SizePoint& p : points) {
+    fields.insert(fields.end(), {static_cast<std::uint64_t>(p.bytes),
+                                 static_cast<std::uint64_t>(p.count), p.start, p.end, p.cycles});
+  }
+  ranks.sum(fields);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const std::uint64_t* f = &fields[5 * i];
+    points[i] = {static_cast<int>(f[0]), static_cast<int>(f[1]), f[2], f[3], f[4]};
+  }
+  return points;
+}
+
 }  // namespace
 
 MessageBenchResult run_message_benchmark(const Config& config, const ProgressSink& progress) {
@@ -41,16 +58,21 @@ MessageBenchResult run_message_benchmark(const Config& config, const ProgressSin
     r.peer =
         wl.peer.empty() ? torus.neighbor(0, Direction{0, false}) : config.topology.node_at(wl.peer);
     r.hops = torus.min_hops(0, r.peer);
-    MessageChannel& rank0 = machine.host(0).channel(0);
-    MessageChannel& rank1 = machine.host(r.peer).channel(0);
-    if (is_msgrate(config)) {
-      machine.load(0, msgrate_sender(rank0, rank1.address(), wl, r.points));
-      machine.load(r.peer, msgrate_receiver(rank1, rank0.address(), wl, r.points));
-    } else {
-      machine.load(0, pingpong_initiator(rank0, rank1.address(), wl, r.points));
-      machine.load(r.peer, pingpong_responder(rank1, rank0.address(), wl));
+    const NetAddr first{0, 0}, second{r.peer, 0};
+    if (machine.local(0)) {
+      MessageChannel& channel = machine.host(0).channel(0);
+      machine.load(0, is_msgrate(config) ? msgrate_sender(channel, second, wl, r.points)
+                                         : pingpong_initiator(channel, second, wl, r.points));
+    }
+    if (machine.local(r.peer)) {
+      MessageChannel& channel = machine.host(r.peer).channel(0);
+      machine.load(r.peer, is_msgrate(config) ? msgrate_receiver(channel, first, wl, r.points)
+                                              : pingpong_responder(channel, first, wl));
     }
     machine.run(progress);
+    r.points = over_ranks(std::move(r.points), machine.system().ranks());
+    if (is_msgrate(config)) msgrate_cycles(r.points);
+    r.split = machine.split_record();
     return machine.now();
   });
 }

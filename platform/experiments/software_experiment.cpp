@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 
 #include "collectives/software/software_collectives.h"
 #include "collectives/software/subnet_collectives.h"
@@ -26,9 +27,9 @@ const char* op_label(CollectiveOp op) {
 }
 
 // Runs the operations on every node and checks them. The gate: each node's program waits on its
-// own CpuSignal before operation k; when the last node reports operation k-1 finished, every
-// gate is notified at that cycle, so operation k starts at the same cycle everywhere and the
-// harness itself costs no simulated time.
+// own CpuSignal before operation k; once every node has finished operation k-1, the machine's
+// barrier notifies every gate at one cycle (a link's latency plus a flit after the last), so
+// operation k starts at the same cycle everywhere, and its time is counted from there.
 class Harness {
  public:
   Harness(const Config& config, NodeMachine& machine, const Tree* tree, NodeId source,
@@ -43,9 +44,12 @@ class Harness {
         m_gates(static_cast<std::size_t>(m_nodes)),
         m_start(static_cast<std::size_t>(m_wl.repetitions), 0),
         m_last(static_cast<std::size_t>(m_wl.repetitions), 0),
-        m_reported(static_cast<std::size_t>(m_wl.repetitions), 0),
-        m_digest_words(static_cast<std::size_t>(m_wl.repetitions)) {
+        m_checked(static_cast<std::size_t>(m_wl.repetitions), 0) {
     for (CpuSignal& gate : m_gates) gate.notify(0);  // operation 0 starts at once
+    machine.barrier().on_release([this](Cycle at) {
+      m_start[++m_started] = at;
+      for (CpuSignal& gate : m_gates) gate.notify(at);
+    });
   }
 
   Task program(NodeId node);
@@ -77,11 +81,21 @@ class Harness {
   }
   bool is_pe(NodeId node) const { return m_tree->rows[node].member && m_tree->rows[node].pe; }
 
+  // After the run (every rank calls it): this rank's figures joined with the others'.
+  void join(const Ranks& ranks) {
+    ranks.max(m_last);
+    ranks.sum(m_checked);
+  }
   Cycle completion(int k) const { return m_last[k] - m_start[k]; }
-  std::uint64_t results_checked() const { return m_checked; }
-  std::uint64_t digest() const {
+  std::uint64_t results_checked() const {
+    return std::accumulate(m_checked.begin(), m_checked.end(), std::uint64_t{0});
+  }
+  // Of every operation's result (each checked one equals the expected one).
+  std::uint64_t digest() {
     ResultDigest d;
-    for (const auto& words : m_digest_words) d.add(words);
+    for (int k = 0; k < m_wl.repetitions; ++k) {
+      if (m_checked[k] > 0) d.add(expected(k));
+    }
     return d.value();
   }
 
@@ -104,12 +118,11 @@ class Harness {
   const Tree* m_tree;  // null: an algorithm over all nodes
   NodeId m_source, m_destination;
   int m_nodes;
-  std::vector<CpuSignal> m_gates;  // [node]; never resized (programs wait on them)
-  std::vector<Cycle> m_start, m_last;
-  std::vector<int> m_reported;
+  std::vector<CpuSignal> m_gates;        // [node]; never resized (programs wait on them)
+  std::vector<Cycle> m_start, m_last;    // [k]: its start, its last node's end
+  int m_started = 0;                     // operations started
+  std::vector<std::uint64_t> m_checked;  // [k]: results checked
   std::map<int, std::vector<std::int64_t>> m_expected;
-  std::vector<std::vector<std::int64_t>> m_digest_words;  // [k]: the first checked result
-  std::uint64_t m_checked = 0;
   std::vector<int> m_allgather_trees;
   std::vector<std::array<std::uint64_t, kMaxTrees>> m_landed;  // [node]: subnet allgather
 };
@@ -243,16 +256,12 @@ void Harness::check(NodeId node, int k, const std::vector<std::int64_t>& got) {
   for (std::size_t i = 0; i < want.size(); ++i) {
     if (got[i] != want[i]) fail(fmt::format("word {} is {}, expected {}", i, got[i], want[i]));
   }
-  if (m_digest_words[k].empty()) m_digest_words[k] = got;
-  ++m_checked;
+  ++m_checked[k];
 }
 
 void Harness::finished(int k, Cycle at) {
   m_last[k] = std::max(m_last[k], at);
-  if (++m_reported[k] < m_nodes) return;
-  if (k + 1 == m_wl.repetitions) return;
-  m_start[k + 1] = m_last[k];
-  for (CpuSignal& gate : m_gates) gate.notify(m_last[k]);
+  if (k + 1 < m_wl.repetitions) m_machine.barrier().arrive(at);
 }
 
 }  // namespace
@@ -312,16 +321,18 @@ SoftwareResult run_software_experiment(const Config& config, const ProgressSink&
     }
     harness.set_allgather_trees(std::move(all_trees));
     for (NodeId n = 0; n < static_cast<NodeId>(machine.nodes()); ++n) {
-      machine.load(n, harness.program(n));
+      if (machine.local(n)) machine.load(n, harness.program(n));
       r.participants += harness.participates(n);
     }
     machine.run(progress);
+    harness.join(machine.system().ranks());
 
     r.root = on_tree ? root : source;
     for (int k = 0; k < wl.repetitions; ++k) r.completion.push_back(harness.completion(k));
     r.results_checked = harness.results_checked();
     r.messages = machine.messages_delivered();
     r.results_digest = harness.digest();
+    r.split = machine.split_record();
     return machine.now();
   });
 }

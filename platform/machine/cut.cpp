@@ -7,7 +7,6 @@
 
 #include "models/core/config_error.h"
 #include "models/core/model_error.h"
-#include "platform/config/config_loader.h"
 
 namespace angara {
 namespace {
@@ -19,14 +18,21 @@ RankGrid grid_of(const Torus& torus, const Ranks& ranks) {
                                       : RankGrid::parse(ranks.grid_request(), torus, ranks.size());
 }
 
-// An effect of one router on another lands at least the link's latency plus one flit after the
-// cycle that made it (a head: start + latency + serialization(1); a credit: tail + latency).
+}  // namespace
+
+// A head lands at start + latency + serialization(1), a credit at tail + latency.
 Cycle lookahead(const Config& config) {
   const ChannelTiming link(config.link, config.router.clock_mhz);
   return link.latency + link.serialization(1);
 }
 
-}  // namespace
+std::vector<bool> local_nodes(const Torus& torus, const Ranks& ranks) {
+  std::vector<bool> local(static_cast<std::size_t>(torus.node_count()), true);
+  if (!ranks.parallel()) return local;
+  const RankGrid grid = grid_of(torus, ranks);
+  for (NodeId n = 0; n < local.size(); ++n) local[n] = grid.owner(n) == ranks.rank();
+  return local;
+}
 
 Cut::Cut(const Config& config, const Torus& torus, const Ranks& ranks)
     : m_ranks(ranks), m_grid(grid_of(torus, ranks)), m_window(lookahead(config) - 1) {
@@ -129,13 +135,6 @@ void check_parallel(const Config& config, const Ranks& ranks) {
   if (config.router.switching == Switching::Wormhole) {
     throw ConfigError("router.switching", "\"wormhole\"",
                       "a worm spans routers that may be on other ranks" + why);
-  }
-  if (config.workload.kind != WorkloadKind::Synthetic &&
-      config.workload.kind != WorkloadKind::Collective) {
-    throw ConfigError("workload.kind", config_to_json(config)["workload"]["kind"].dump(),
-                      "runs over several MPI ranks take synthetic traffic and the subnet's "
-                      "collectives" +
-                          why);
   }
   if (!config.partitions.empty()) {
     throw ConfigError("partition", fmt::format("{} partitions", config.partitions.size()),

@@ -35,6 +35,12 @@ struct SplitRecord {
   std::vector<RankWork> work;
 };
 
+// The fewest cycles after the cycle that made it that an effect of one router on another lands:
+// the link's latency plus one flit.
+Cycle lookahead(const Config& config);
+// [node]: whether the node is this rank's (every node on one rank), as the cut will have it.
+std::vector<bool> local_nodes(const Torus& torus, const Ranks& ranks);
+
 class Cut : public CutPost {
  public:
   // The cut of `config`'s torus over `ranks` (grid as requested, else the fewest cut links).

@@ -32,7 +32,7 @@ void SimRunner::run_until(Cycle limit, const char* phase, const std::function<bo
   const Ranks& ranks = m_system.ranks();
   while (!done() && now() < limit) {
     // After an exchange nothing is on its way between ranks: idle everywhere is idle.
-    if (limit == kNever && ranks.sum(sc_core::sc_pending_activity() ? 1 : 0) == 0) {
+    if (limit == kNever && agree() == kNever) {
       if (ranks.sum(m_watch.outstanding()) > 0) deadlock("no event is pending");
       return;
     }
@@ -53,7 +53,7 @@ void SimRunner::advance(Cycle cycles) {
     // exchange nothing is on its way, so no rank does anything before the first event any rank
     // has pending: the ranks agree on it and run idle cycles up to it in the same window.
     for (const Cycle end = now() + cycles; now() < end;) {
-      const Cycle first_event = m_system.ranks().min(next_event());
+      const Cycle first_event = agree();
       const Cycle from = std::max(now(), std::min(first_event, end));
       const Cycle window = std::min(from - now() + cut->window(), end - now());
       sc_core::sc_start(m_system.clock().period() * static_cast<double>(window));
@@ -69,6 +69,21 @@ Cycle SimRunner::next_event() const {
   if (!sc_core::sc_pending_activity()) return kNever;
   const sc_core::sc_time to = sc_core::sc_time_to_pending_activity();
   return now() + to.value() / m_system.clock().period().value();
+}
+
+Cycle SimRunner::agree() {
+  if (!m_system.cut()) return next_event();
+  std::array<std::uint64_t, 2> words{next_event(), m_barrier ? m_barrier->word() : 0};
+  m_system.ranks().min(words);
+  if (!m_barrier) return words[0];
+  const Cycle release = m_barrier->agreed(words[1]);
+  if (release < now()) {  // only with windows longer than the lookahead (a test of the check)
+    shared_model_error(report_id::kLookahead,
+                       fmt::format("the nodes' barrier was agreed at cycle {}, after its release "
+                                   "at cycle {}: windows are longer than the lookahead",
+                                   now(), release));
+  }
+  return std::min(words[0], release);
 }
 
 SimRunner::Totals SimRunner::totals() const {
@@ -108,11 +123,11 @@ void SimRunner::check_progress() {
 }
 
 void SimRunner::deadlock(const std::string& why) const {
-  if (m_watch.blocked) {
-    model_error(report_id::kDeadlock,
-                fmt::format("deadlock at cycle {}: {}; {}", now(), why, m_watch.blocked()));
-  }
   // Every rank is here at the same cycle (the counts are summed); rank 0 reports.
+  if (m_watch.blocked) {
+    shared_model_error(report_id::kDeadlock,
+                       fmt::format("deadlock at cycle {}: {}; {}", now(), why, m_watch.blocked()));
+  }
   const std::uint64_t outstanding = m_system.ranks().sum(m_watch.outstanding());
   shared_model_error(
       report_id::kDeadlock,

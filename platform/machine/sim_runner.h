@@ -11,6 +11,7 @@
 #include <string>
 
 #include "models/core/params.h"
+#include "platform/machine/node_barrier.h"
 #include "platform/machine/progress.h"
 #include "platform/machine/system.h"
 
@@ -25,7 +26,8 @@ class SimRunner {
   struct Watch {
     std::function<std::uint64_t()> delivered;
     std::function<std::uint64_t()> outstanding;
-    // Who is stuck, for the error; by default the oldest blocked packet.
+    // Who is stuck, for the error (every rank calls it; rank 0's answer is shown); by default
+    // the oldest blocked packet.
     std::function<std::string()> blocked = {};
   };
   SimRunner(System& system, const SimParams& sim, const ProgressSink& progress, Watch watch);
@@ -38,6 +40,8 @@ class SimRunner {
   void plan(Cycle end) { m_planned_end = end; }
   // Or the units of work done so far, when the end cycle is not known ahead.
   void count(std::function<WorkDone()> work) { m_work = std::move(work); }
+  // Split over ranks, the ranks agree on the barrier's release at every window's start.
+  void agree_on(NodeBarrier& barrier) { m_barrier = &barrier; }
 
   // Runs until `done()` holds or cycle `limit` is reached (kNever: until the kernel is idle).
   // Split over ranks, `done()` must give every rank the same answer (it may sum over them).
@@ -58,6 +62,9 @@ class SimRunner {
   void advance(Cycle cycles);
   // The cycle of this rank's first pending event (kNever: none).
   Cycle next_event() const;
+  // The first cycle any rank has something to do (kNever: none), the barrier released first if
+  // every node arrived. Every rank calls it at the same points, after an exchange.
+  Cycle agree();
   void check_progress();
   [[noreturn]] void deadlock(const std::string& why) const;
   void report(const char* phase);
@@ -74,6 +81,7 @@ class SimRunner {
   Cycle m_progress_at = 0;
   Cycle m_planned_end = 0;
   std::function<WorkDone()> m_work;
+  NodeBarrier* m_barrier = nullptr;
 };
 
 }  // namespace angara

@@ -8,7 +8,6 @@
 #include <numeric>
 #include <random>
 #include <sstream>
-#include <tuple>
 #include <type_traits>
 
 #include "collectives/subnet/collective_node.h"
@@ -23,6 +22,7 @@
 #include "platform/machine/rtl_blocks.h"
 #include "platform/machine/trace_signals.h"
 #include "platform/machine/tree_plan.h"
+#include "platform/parallel/first_note.h"
 
 namespace angara {
 
@@ -267,33 +267,13 @@ void System::check_conservation() const {
 }
 
 std::optional<std::string> System::oldest_blocked(Cycle now) const {
-  // The first of the oldest in node order, as one rank would find it: (since, node, what).
-  struct Oldest {
-    Cycle since = kNever;
-    NodeId node = 0;
-    std::string what;
-  } oldest;
+  NodeNote oldest;  // the first of the oldest in node order, as one rank would find it
   for (const RouterAt* r : m_at_routers) {
     auto b = r->oldest_blocked(now);
-    if (b && b->since < oldest.since) oldest = {b->since, r->core().id(), std::move(b->what)};
+    if (b) oldest.keep_first({b->since, r->core().id(), std::move(b->what)});
   }
-  if (m_ranks.parallel()) {
-    Bytes mine;
-    put(mine, oldest.since);
-    put(mine, oldest.node);
-    for (char c : oldest.what) put(mine, c);
-    for (const Bytes& theirs : m_ranks.gather(mine)) {
-      std::size_t at = 0;
-      Oldest other;
-      other.since = take<Cycle>(theirs, at);
-      other.node = take<NodeId>(theirs, at);
-      other.what = take_rest(theirs, at);
-      if (std::tie(other.since, other.node) < std::tie(oldest.since, oldest.node)) {
-        oldest = std::move(other);
-      }
-    }
-  }
-  if (oldest.since == kNever) return std::nullopt;
+  oldest = first_over_ranks(std::move(oldest), m_ranks);
+  if (oldest.empty()) return std::nullopt;
   return oldest.what;
 }
 

@@ -36,6 +36,7 @@ class Ranks {
   std::uint64_t sum(std::uint64_t value) const;
   void max(std::span<std::uint64_t> values) const;  // in place: the maxima over all ranks
   std::uint64_t max(std::uint64_t value) const;
+  void min(std::span<std::uint64_t> values) const;  // in place: the minima over all ranks
   std::uint64_t min(std::uint64_t value) const;
   // Rank 0 gets every rank's bytes, in rank order; the others get nothing.
   std::vector<Bytes> gather(const Bytes& bytes) const;

@@ -80,8 +80,12 @@ std::uint64_t Ranks::max(std::uint64_t value) const {
   return value;
 }
 
+void Ranks::min(std::span<std::uint64_t> values) const {
+  if (parallel()) all_reduce(values, MPI_MIN);
+}
+
 std::uint64_t Ranks::min(std::uint64_t value) const {
-  if (parallel()) all_reduce(std::span<std::uint64_t>(&value, 1), MPI_MIN);
+  min(std::span<std::uint64_t>(&value, 1));
   return value;
 }
 

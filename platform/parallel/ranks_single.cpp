@@ -23,6 +23,7 @@ void Ranks::max(std::span<std::uint64_t> /*values*/) const {}
 std::uint64_t Ranks::max(std::uint64_t value) const {
   return value;
 }
+void Ranks::min(std::span<std::uint64_t> /*values*/) const {}
 std::uint64_t Ranks::min(std::uint64_t value) const {
   return value;
 }

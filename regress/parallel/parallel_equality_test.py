@@ -4,10 +4,13 @@
 For every case below, angara-sim runs once as one process and then under mpirun at 2 ranks
 (the default grid and a grid cut along another dimension) and at 4 ranks (oversubscribed on
 small machines): the results JSON must be the same, wall time and the ranks' own record aside.
-The cases: synthetic traffic (loads, patterns, deadlock schemes, adaptive routing, faults, a 4D
-torus) and the subnet's collectives (one tree; 16 overlapping trees with background traffic).
-A deadlocking config must fail with the same message, and a window longer than the lookahead
-(a test-only override) must be caught as a lookahead error, never give other results.
+Side files (msgrate's and pingpong's per-size CSV) must be the same byte for byte. The cases:
+synthetic traffic (loads, patterns, deadlock schemes, adaptive routing, faults, a 4D torus), the
+subnet's collectives (one tree; 16 overlapping trees with background traffic), and the CPU
+programs (msgrate and pingpong with the peer across the cut, software collectives with messages
+and over the subnet, SpMV by both algorithms and heat at 16 and 64 nodes). A deadlocking config
+(of packets, and of programs) must fail with the same message, and a window longer than the
+lookahead (a test-only override) must be caught as a lookahead error, never give other results.
 
 usage: parallel_equality_test.py ANGARA_SIM MPIRUN [--quick]
 """
@@ -48,6 +51,37 @@ SYNTHETIC = [
     ("4D torus", ["--set", "topology.dims=[4,4,2,2]", "--set", "traffic.rate=0.3"],
      [(2, None), (2, "1x1x1x2"), (4, "2x2x1x1")]),
 ]
+# The CPU programs. The peer (3,3,3) of node 0 is on the other rank of every 2-rank grid of 4x4x4.
+SOFTWARE = ["--set", "workload.kind=\"software\"", "--set", "topology.dims=[4,4,4]",
+            "--set", "workload.repetitions=3"]
+PROGRAMS = [
+    (f"{kind}, the peer across the cut",
+     ["--set", f"workload.kind=\"{kind}\"", "--set", "topology.dims=[4,4,4]",
+      "--set", "workload.peer=[3,3,3]", "--set", "workload.messages=20"], R2)
+    for kind in ("msgrate", "pingpong")
+] + [
+    ("software allreduce on tree 0", SOFTWARE, R2 + [(4, None)]),
+    ("software broadcast, binomial",
+     SOFTWARE + ["--set", "workload.op=\"broadcast\"", "--set", "workload.algorithm=\"binomial\""], R2),
+    ("software allgather, recursive doubling",
+     SOFTWARE + ["--set", "workload.op=\"allgather\"", "--set", "workload.payload_flits=4",
+                 "--set", "workload.algorithm=\"recursive_doubling\""], R2),
+    ("software allreduce over the subnet", SOFTWARE + ["--set", "workload.algorithm=\"subnet\""], R2),
+    ("software allgather over the subnet",
+     SOFTWARE + ["--set", "workload.op=\"allgather\"", "--set", "workload.algorithm=\"subnet\""],
+     R2 + [(4, None)]),
+] + [
+    (f"spmv, {algorithm}, {nodes} nodes",
+     ["--set", "workload.kind=\"spmv\"", "--set", f"topology.dims={dims}",
+      "--set", f"workload.algorithm=\"{algorithm}\"", "--set", "app.rows=102400"], runs)
+    for algorithm in ("recursive_doubling", "subnet")
+    for nodes, dims, runs in ((16, "[4,2,2]", R2), (64, "[4,4,4]", R2 + [(4, None)]))
+] + [
+    (f"heat, {nodes} nodes",
+     ["--set", "workload.kind=\"heat\"", "--set", f"topology.dims={dims}",
+      "--set", "app.grid=[256,256]", "--set", "workload.repetitions=2"], runs)
+    for nodes, dims, runs in ((16, "[4,2,2]", R2), (64, "[4,4,4]", R2 + [(4, None)]))
+]
 CASES = [(name, SHORT + overrides, runs) for name, overrides, runs in SYNTHETIC] + [
     (f"{op} on one tree", COLLECTIVE + ["--set", f"workload.op=\"{op}\""], R2)
     for op in ("broadcast", "reduce", "allreduce")
@@ -58,10 +92,11 @@ CASES = [(name, SHORT + overrides, runs) for name, overrides, runs in SYNTHETIC]
                    "--set", "workload.repetitions=20", "--set", "workload.background_rate=0.1"],
      R2 + [(4, None)])
     for op in ("broadcast", "allreduce")
-]
+] + PROGRAMS
 # --quick (the default test command): every case at 2 ranks, the whole set of rank counts and
 # grids for three of them; the nightly test runs them all.
-WIDE = ("uniform 0.3", "4D torus", "allreduce on 16 trees, overlapped, background traffic")
+WIDE = ("uniform 0.3", "4D torus", "allreduce on 16 trees, overlapped, background traffic",
+        "software allgather over the subnet", "spmv, recursive_doubling, 64 nodes")
 if QUICK:
     CASES = [(name, overrides, runs if name in WIDE else runs[:1]) for name, overrides, runs in CASES]
 
@@ -84,34 +119,45 @@ def ours(stderr):
     return [l for l in stderr.splitlines() if l.startswith("angara-sim") or l == "no results written"]
 
 
-def comparable(path):
-    with open(path) as f:
+def comparable(directory):
+    """The results JSON without wall time and ranks record, that record, and the side files."""
+    with open(f"{directory}/r.json") as f:
         results = json.load(f)
     results.pop("wall_seconds")
-    return results, results.pop("ranks", None)
+    side = {}
+    for name in sorted(os.listdir(directory)):
+        if name != "r.json":
+            with open(f"{directory}/{name}", "rb") as f:
+                side[name] = f.read()
+    return results, results.pop("ranks", None), side
 
 
 with tempfile.TemporaryDirectory() as work:
-    for name, overrides, rank_runs in CASES:
-        one = run(BASE + overrides, f"{work}/one.json")
+    for case, (name, overrides, rank_runs) in enumerate(CASES):
+        os.makedirs(f"{work}/{case}/one")
+        one = run(BASE + overrides, f"{work}/{case}/one/r.json")
         if one.returncode != 0:
             failures.append(f"{name}: one process: exit {one.returncode}: {one.stderr}")
             continue
-        expected, _ = comparable(f"{work}/one.json")
-        for ranks, grid in rank_runs:
+        expected, _, expected_side = comparable(f"{work}/{case}/one")
+        for i, (ranks, grid) in enumerate(rank_runs):
             label = f"{name}, {ranks} ranks" + (f", grid {grid}" if grid else "")
-            split = run(BASE + overrides, f"{work}/split.json", ranks, grid)
+            os.makedirs(f"{work}/{case}/{i}")
+            split = run(BASE + overrides, f"{work}/{case}/{i}/r.json", ranks, grid)
             if split.returncode != 0:
                 failures.append(f"{label}: exit {split.returncode}: {split.stderr[-2000:]}")
                 continue
-            actual, record = comparable(f"{work}/split.json")
+            actual, record, side = comparable(f"{work}/{case}/{i}")
             if record is None or record["count"] != ranks or (grid and record["grid"] != grid):
                 failures.append(f"{label}: the results' ranks record is {record}")
             if actual != expected:
                 differ = [k for k in expected if expected.get(k) != actual.get(k)]
                 failures.append(f"{label}: results differ in {differ}")
+            elif side != expected_side:
+                failures.append(f"{label}: side files differ: {sorted(side)} against "
+                                f"{sorted(expected_side)}, or their bytes")
             else:
-                print(f"same: {label}")
+                print(f"same: {label}" + (f" (and {', '.join(side)})" if side else ""))
 
     # A deadlock: the same message from the split run as from the one process.
     deadlock = BASE + SHORT + ["--set", "topology.dims=[8,8]", "--set", "router.deadlock=\"none\"",
@@ -126,6 +172,21 @@ with tempfile.TemporaryDirectory() as work:
     else:
         print("same: deadlock message")
 
+    # Programs that wait for messages that never come: the same nodes named.
+    waiting = ["-q", "--set", "workload.kind=\"software\"", "--set", "topology.dims=[8,8]",
+               "--set", "router.deadlock=\"none\"", "--set", "workload.op=\"allgather\"",
+               "--set", "workload.algorithm=\"recursive_doubling\"", "--set", "router.buffer_flits=20",
+               "--set", "workload.payload_flits=16", "--set", "sim.watchdog_cycles=4000"]
+    one = run(waiting, f"{work}/wait.json")
+    split = run(waiting, f"{work}/wait.json", 2)
+    if one.returncode != 3 or "wait for messages that never come" not in one.stderr:
+        failures.append(f"waiting programs, one process: exit {one.returncode}: {one.stderr}")
+    elif (split.returncode, ours(split.stderr)) != (one.returncode, ours(one.stderr)):
+        failures.append(f"waiting programs, 2 ranks: exit {split.returncode}, {split.stderr!r} "
+                        f"where one process gave {one.stderr!r}")
+    else:
+        print("same: waiting programs' message")
+
     # A window one cycle longer than allowed: the first record that lands inside it is caught.
     late = run(BASE + SHORT + ["--set", "traffic.rate=0.3"], f"{work}/late.json", 2,
                env=dict(ENV, ANGARA_TEST_WINDOW_CYCLES="41"))
@@ -136,7 +197,8 @@ with tempfile.TemporaryDirectory() as work:
 
     # What a split run does not model is refused before it starts, naming the key.
     for args, key in [(["--set", "sim.mode=\"lt\""], "sim.mode"),
-                      (["--set", "workload.kind=\"heat\""], "workload.kind"),
+                      (["--set", "router.switching=\"wormhole\"", "--set", "router.deadlock=\"dateline\""],
+                       "router.switching"),
                       (["--set", "stats.network=true"], "stats.network"),
                       (["--grid", "3x1x1"], "--grid")]:
         refused = run(BASE + SHORT + args, f"{work}/refused.json", 2)

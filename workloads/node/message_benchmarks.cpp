@@ -76,9 +76,12 @@ Task msgrate_receiver(MessageChannel& channel, NetAddr peer, const WorkloadParam
                            static_cast<std::uint64_t>(workload.sizes[s]) *
                                static_cast<std::uint64_t>(workload.messages),
                            &points[s].end);
-    points[s].cycles = points[s].end - points[s].start;
     co_await send_done(channel, peer);
   }
+}
+
+void msgrate_cycles(std::vector<SizePoint>& points) {
+  for (SizePoint& p : points) p.cycles = p.end - p.start;
 }
 
 Task pingpong_initiator(MessageChannel& channel, NetAddr peer, const WorkloadParams& workload,

@@ -23,14 +23,17 @@ struct SizePoint {
   int count = 0;     // messages (msgrate) or round trips (pingpong)
   Cycle start = 0;   // msgrate: rank 0's first send
   Cycle end = 0;     // msgrate: rank 1's last receive
-  Cycle cycles = 0;  // msgrate: end - start; pingpong: sum of the round trips
+  Cycle cycles = 0;  // msgrate: end - start (msgrate_cycles); pingpong: sum of the round trips
 };
 
-// `points` gets one entry per size (both ranks of a test write into the same vector).
+// `points` gets one entry per size. Each field is written by one of the two programs, so the
+// vectors they wrote (one shared vector, or one on each MPI rank, summed) make the whole.
 Task msgrate_sender(MessageChannel& channel, NetAddr peer, const WorkloadParams& workload,
                     std::vector<SizePoint>& points);
 Task msgrate_receiver(MessageChannel& channel, NetAddr peer, const WorkloadParams& workload,
                       std::vector<SizePoint>& points);
+// The msgrate points' cycles, once both programs have written their fields.
+void msgrate_cycles(std::vector<SizePoint>& points);
 Task pingpong_initiator(MessageChannel& channel, NetAddr peer, const WorkloadParams& workload,
                         std::vector<SizePoint>& points);
 Task pingpong_responder(MessageChannel& channel, NetAddr peer, const WorkloadParams& workload);
