@@ -45,7 +45,9 @@ constexpr const char* kUsage =
     "DIR/NAME (NAME: its file's name without .toml, and a hash of its directory if two share\n"
     "it); a second runner on one directory is refused. slurm writes DIR/sweep.sbatch, a job\n"
     "array with K points per task, and submits it; resubmitting runs only what is missing.\n"
-    "collect writes DIR/results.csv; plot draws it with gnuplot.\n";
+    "collect writes DIR/results.csv; plot draws it with gnuplot. With [sweep] ranks = R each\n"
+    "point is one run over R MPI ranks: under mpirun taking R of run's cores, or on Slurm as a\n"
+    "job step of R tasks (srun --mpi=pmix).\n";
 
 struct Command {
   po::options_description options;
@@ -91,7 +93,8 @@ int plan_command(int argc, char** argv) {
     for (const auto& [key, value] : p.settings) settings += fmt::format("  {}={}", key, value);
     fmt::print("{:>4} {}{}\n", p.index, p.name, settings);
   }
-  fmt::print("{} points\n", plan.points.size());
+  fmt::print("{} points{}\n", plan.points.size(),
+             plan.ranks > 1 ? fmt::format(", each one run over {} MPI ranks", plan.ranks) : "");
   return kOk;
 }
 
@@ -111,7 +114,8 @@ int run_command(int argc, char** argv) {
                           "several sweeps, the directory of their directories")(
       "jobs,j",
       po::value<std::string>()->default_value(std::to_string(sysconf(_SC_NPROCESSORS_ONLN))),
-      "points run at once (default: all cores)");
+      "cores the points run on (default: all cores): N points at once, or fewer over MPI "
+      "ranks ([sweep] ranks = R takes R cores a point)");
   if (!parse(c, argc, argv, "run", -1)) return kOk;
   const int jobs = angara::parse_count("--jobs", c.vm["jobs"].as<std::string>(), 1, kMaxJobs,
                                        "points run at once");
@@ -169,8 +173,9 @@ int slurm_command(int argc, char** argv) {
   fs::create_directories(dir.root());
   const auto lock = dir.lock();
   dir.prepare(plan);
-  const auto script = angara::write_sbatch(dir.root(), static_cast<int>(plan.points.size()),
-                                           options, angara::sibling_executable("angara-sweep"));
+  const auto script =
+      angara::write_sbatch(dir.root(), static_cast<int>(plan.points.size()), plan.ranks, options,
+                           angara::sibling_executable("angara-sweep"));
   if (c.vm.count("dry-run")) {
     fmt::print("wrote {} ({} points); submit it with: sbatch {}\n", script.string(),
                plan.points.size(), script.string());
@@ -202,7 +207,9 @@ int task_command(int argc, char** argv) {
   const auto [first, last] =
       angara::task_points(index, points_per_task, static_cast<int>(points.size()));
   const std::vector<angara::PointDir> mine(points.begin() + first, points.begin() + last);
-  return report(angara::run_points(mine, 1, angara::sibling_executable("angara-sim")), dir.root());
+  return report(angara::run_points(mine, 1, angara::sibling_executable("angara-sim"),
+                                   angara::RankLauncher::Srun),
+                dir.root());
 }
 
 int collect_command(int argc, char** argv) {

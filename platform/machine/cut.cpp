@@ -20,12 +20,6 @@ RankGrid grid_of(const Torus& torus, const Ranks& ranks) {
 
 }  // namespace
 
-// A head lands at start + latency + serialization(1), a credit at tail + latency.
-Cycle lookahead(const Config& config) {
-  const ChannelTiming link(config.link, config.router.clock_mhz);
-  return link.latency + link.serialization(1);
-}
-
 std::vector<bool> local_nodes(const Torus& torus, const Ranks& ranks) {
   std::vector<bool> local(static_cast<std::size_t>(torus.node_count()), true);
   if (!ranks.parallel()) return local;
@@ -119,39 +113,7 @@ void check_parallel(const Config& config, const Ranks& ranks) {
     static_cast<void>(
         RankGrid::parse(ranks.grid_request(), Torus(config.topology.dims), ranks.size()));
   }
-  if (!ranks.parallel()) return;
-  const std::string why = fmt::format(
-      ": a run over several MPI ranks ({} here) does not model it; run it as one process",
-      ranks.size());
-  if (config.sim.mode == SimMode::Lt) {
-    throw ConfigError("sim.mode", "\"lt\"",
-                      "a run over several MPI ranks is AT only: LT books a packet's whole path "
-                      "in one call through every router on it, so its routers cannot be apart; "
-                      "run LT as one process (a sweep runs its points side by side)");
-  }
-  if (config.topology.kind == TopologyKind::FatTree) {
-    throw ConfigError("topology.kind", "\"fat_tree\"", "the torus is split into boxes" + why);
-  }
-  if (config.router.switching == Switching::Wormhole) {
-    throw ConfigError("router.switching", "\"wormhole\"",
-                      "a worm spans routers that may be on other ranks" + why);
-  }
-  if (!config.partitions.empty()) {
-    throw ConfigError("partition", fmt::format("{} partitions", config.partitions.size()),
-                      "partitions run as processes of their own" + why);
-  }
-  if (config.trace.on()) throw ConfigError("trace.nodes", "(nodes given)", "waveforms" + why);
-  if (config.stats.network) throw ConfigError("stats.network", "true", "statistics" + why);
-  if (config.rtl.reducer == BlockImpl::Rtl || config.rtl.vcup == BlockImpl::Rtl) {
-    throw ConfigError(config.rtl.reducer == BlockImpl::Rtl ? "rtl.reducer" : "rtl.vcup", "\"rtl\"",
-                      "RTL co-simulation" + why);
-  }
-  if (lookahead(config) < 2) {
-    throw ConfigError("link.latency_ns", fmt::format("{}", config.link.latency_ns),
-                      "ranks exchange what crosses a link once per window, and a window must be "
-                      "shorter than the link's latency plus one flit: at least 1 cycle of "
-                      "latency is needed");
-  }
+  if (ranks.parallel()) check_splittable(config, ranks.size());
 }
 
 }  // namespace angara

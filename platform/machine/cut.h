@@ -13,6 +13,7 @@
 #include "models/fabric/link_proxy.h"
 #include "models/topology/torus.h"
 #include "platform/config/config.h"
+#include "platform/config/split_rules.h"
 #include "platform/parallel/rank_grid.h"
 #include "platform/parallel/ranks.h"
 
@@ -35,9 +36,6 @@ struct SplitRecord {
   std::vector<RankWork> work;
 };
 
-// The fewest cycles after the cycle that made it that an effect of one router on another lands:
-// the link's latency plus one flit.
-Cycle lookahead(const Config& config);
 // [node]: whether the node is this rank's (every node on one rank), as the cut will have it.
 std::vector<bool> local_nodes(const Torus& torus, const Ranks& ranks);
 

@@ -137,7 +137,7 @@ std::pair<int, int> task_points(int index, int chunk, int points) {
   return {first, std::min(points, first + chunk)};
 }
 
-fs::path write_sbatch(const fs::path& dir, int points, const SlurmOptions& options,
+fs::path write_sbatch(const fs::path& dir, int points, int ranks, const SlurmOptions& options,
                       const fs::path& sweep_exe) {
   validate(options);
   const fs::path root = fs::absolute(dir);
@@ -146,7 +146,8 @@ fs::path write_sbatch(const fs::path& dir, int points, const SlurmOptions& optio
   fs::create_directories(root / "slurm");
   std::string text = "#!/bin/bash\n#SBATCH --job-name=angara-sweep\n";
   text += fmt::format("#SBATCH --array=0-{}\n", tasks - 1);
-  text += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
+  // A point over several ranks is a job step of the task's allocation (srun --mpi=pmix).
+  text += fmt::format("#SBATCH --ntasks={}\n#SBATCH --cpus-per-task=1\n", ranks);
   text += "#SBATCH --output=" + sbatch_word(pattern_escaped(root) + "/slurm/task-%A_%a.out") + "\n";
   if (!options.partition.empty()) text += "#SBATCH --partition=" + options.partition + "\n";
   if (!options.time.empty()) text += "#SBATCH --time=" + options.time + "\n";

@@ -38,9 +38,10 @@ int parse_count(const std::string& flag, const std::string& text, long long min,
 // index that is not one of the array's tasks is a ConfigError naming --index.
 std::pair<int, int> task_points(int index, int chunk, int points);
 
-// Writes DIR/sweep.sbatch for `points` points and returns its path. Each task's output goes to
-// DIR/slurm/task-JOB_TASK.out, so a resubmission keeps the earlier job's.
-std::filesystem::path write_sbatch(const std::filesystem::path& dir, int points,
+// Writes DIR/sweep.sbatch for `points` points, each over `ranks` MPI ranks (a task of that many
+// Slurm tasks), and returns its path. Each task's output goes to DIR/slurm/task-JOB_TASK.out, so a
+// resubmission keeps the earlier job's.
+std::filesystem::path write_sbatch(const std::filesystem::path& dir, int points, int ranks,
                                    const SlurmOptions& options,
                                    const std::filesystem::path& sweep_exe);
 

@@ -13,6 +13,7 @@
 #include "models/core/config_error.h"
 #include "models/core/input_file.h"
 #include "platform/config/config_loader.h"
+#include "platform/config/split_rules.h"
 #include "platform/config/toml_text.h"
 
 namespace angara {
@@ -273,9 +274,19 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
   if (sweep) {
     for (const auto& [k, v] : *sweep) {
       const std::string name(k.str());
-      if (name != "base" && name != "name") {
-        throw sweep_error("sweep." + name, toml_text(v), "unknown key; known: base, name");
+      if (name != "base" && name != "name" && name != "ranks") {
+        throw sweep_error("sweep." + name, toml_text(v), "unknown key; known: base, name, ranks");
       }
+    }
+    if (const auto* ranks = sweep->get("ranks")) {
+      const auto n = ranks->value<std::int64_t>();
+      if (!ranks->is_integer() || !n || *n < 1 || *n > kMaxSweepRanks) {
+        throw sweep_error("sweep.ranks", toml_text(*ranks),
+                          fmt::format("the MPI ranks each point runs over: an integer from 1 "
+                                      "to {}",
+                                      kMaxSweepRanks));
+      }
+      plan.ranks = static_cast<int>(*n);
     }
     if (const auto base = string_field(*sweep, "base", "sweep.base"); !base.empty()) {
       const auto path = file.parent_path() / base;
@@ -369,6 +380,15 @@ SweepPlan load_sweep(const std::filesystem::path& file) {
     }
     if (until < dims.size() && position[until] > 0) p.after = static_cast<int>(i - stride);
     p.config = load_config(base_text, origin, overrides);
+    if (plan.ranks > 1) {
+      try {
+        check_splittable(p.config, plan.ranks);
+      } catch (const ConfigError& e) {
+        throw sweep_error(
+            "sweep.ranks", std::to_string(plan.ranks),
+            fmt::format("point {} cannot be split over MPI ranks: {}", p.index, e.what()));
+      }
+    }
     p.name = point_name(templ, p, static_cast<int>(count));
     // The name is a directory under DIR/points: it must not be empty or leave that directory.
     if (!plain_name(p.name)) {

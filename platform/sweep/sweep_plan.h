@@ -8,6 +8,7 @@
 //   [sweep]
 //   base = "../configs/default.toml"   # optional, relative to the sweep file
 //   name = "{topology.dims}_r{traffic.rate}"   # optional point-name template; {index} too
+//   ranks = 2                           # optional: every point one run over 2 MPI ranks
 //   [config.sim]                        # optional inline settings over the base
 //   measure_cycles = 5000
 //   [[axis]]
@@ -36,6 +37,7 @@ namespace angara {
 // machine can hold: values per axis, and points of a whole sweep.
 inline constexpr std::size_t kMaxAxisValues = 10000;
 inline constexpr std::size_t kMaxSweepPoints = 100000;
+inline constexpr int kMaxSweepRanks = 4096;  // MPI ranks per point
 
 struct SweepAxis {
   std::string key;                  // config key, "section.name"
@@ -54,6 +56,7 @@ struct SweepPoint {
 
 struct SweepPlan {
   std::filesystem::path file;
+  int ranks = 1;  // MPI ranks each point's run is split over ([sweep] ranks)
   std::vector<SweepAxis> axes;
   std::vector<SweepPoint> points;
 };

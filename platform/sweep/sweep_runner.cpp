@@ -21,10 +21,7 @@
 #include <map>
 #include <set>
 
-#include "models/core/config_error.h"
 #include "models/core/duration_text.h"
-#include "models/core/input_file.h"
-#include "platform/config/config_loader.h"
 #include "platform/sweep/child_program.h"
 #include "platform/sweep/file_lock.h"
 #include "platform/sweep/sweep_files.h"
@@ -69,11 +66,24 @@ std::string log_end(const fs::path& path) {
   return text;
 }
 
-// Starts `sim run config.toml --out results.json` in the point's directory; its progress lines
-// go to its log, where the sweep's bar reads how far it has got. The simulation holds the point's
-// lock until it ends, and gets SIGTERM when the runner dies (even by SIGKILL), so a resumed run
-// never finds it still running beside its own.
-pid_t start_point(const fs::path& sim, const fs::path& dir, const FileLock& lock) {
+// Starts `sim run config.toml --out results.json` in the point's directory (over several ranks:
+// under mpirun or srun); its progress lines go to its log, where the sweep's bar reads how far it
+// has got. The simulation holds the point's lock until it ends, and gets SIGTERM when the runner
+// dies (even by SIGKILL), so a resumed run never finds it still running beside its own.
+pid_t start_point(const fs::path& sim, const PointDir& point, RankLauncher launcher,
+                  const FileLock& lock) {
+  const fs::path dir = point.path();
+  std::vector<std::string> argv;
+  if (point.ranks > 1 && launcher == RankLauncher::Mpirun) {
+    argv = {"mpirun", "-np", std::to_string(point.ranks)};
+  } else if (point.ranks > 1) {
+    argv = {"srun", "--mpi=pmix", "--ntasks", std::to_string(point.ranks)};
+  }
+  argv.insert(argv.end(), {sim.string(), "run", (dir / "config.toml").string(), "--out",
+                           (dir / "results.json").string()});
+  std::vector<char*> args;
+  for (auto& word : argv) args.push_back(word.data());
+  args.push_back(nullptr);
   const pid_t runner = getpid();
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
@@ -93,10 +103,8 @@ pid_t start_point(const fs::path& sim, const fs::path& dir, const FileLock& lock
   // processor's page walks stop missing the cache (docs/PERFORMANCE.md). A setting of the
   // caller's own is kept.
   setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 0);
-  const std::string config = (dir / "config.toml").string(), out = (dir / "results.json").string();
-  execl(sim.c_str(), sim.c_str(), "run", config.c_str(), "--out", out.c_str(),
-        static_cast<char*>(nullptr));
-  std::perror("exec angara-sim");
+  execvp(args[0], args.data());
+  std::perror(("exec " + argv[0]).c_str());
   _exit(127);
 }
 
@@ -151,7 +159,7 @@ class Progress {
 };
 
 void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, int jobs,
-              const fs::path& sim, RunReport& report, Progress& progress);
+              const fs::path& sim, RankLauncher launcher, RunReport& report, Progress& progress);
 
 // SIGINT and SIGTERM while points run: noted, so that the runner stops its points before it
 // goes (a terminal's Ctrl-C reaches them anyway, a `kill` of the runner alone would not).
@@ -186,147 +194,8 @@ struct Stopped {
 
 }  // namespace
 
-FileLock SweepDir::lock() const {
-  const fs::path path = m_root / "runner.lock";
-  auto lock = FileLock::try_take(path);
-  if (!lock) {
-    throw ConfigError(ConfigError::Subject::Directory, m_root.string(), "",
-                      fmt::format("in use by another angara-sweep (pid {}): two runners on one "
-                                  "sweep directory would run its points twice; wait for it to "
-                                  "end, or stop it",
-                                  FileLock::holder(path)));
-  }
-  lock->write_pid();
-  return std::move(*lock);
-}
-
-void SweepDir::prepare(const SweepPlan& plan) const {
-  // A directory holding another sweep file's points is not taken over: preparing would throw
-  // away every result whose config differs. A file since moved (its old path gone) may.
-  // (Read leniently: a damaged manifest is what prepare writes again.)
-  const auto before = nlohmann::json::parse(read_text(m_root / "manifest.json"), nullptr, false);
-  if (before.is_object() && before.contains("sweep") && before["sweep"].is_string()) {
-    const fs::path old = before["sweep"].get<std::string>();
-    if (!old.empty() && fs::exists(old) &&
-        fs::weakly_canonical(old) != fs::weakly_canonical(fs::absolute(plan.file))) {
-      throw ConfigError(ConfigError::Subject::Directory, m_root.string(), "",
-                        fmt::format("holds the sweep of {}, not of {}: give this sweep another "
-                                    "--out",
-                                    old.string(), fs::absolute(plan.file).string()));
-    }
-  }
-  nlohmann::ordered_json manifest;
-  manifest["sweep"] = fs::absolute(plan.file).string();
-  manifest["axes"] = nlohmann::ordered_json::array();
-  for (const auto& axis : plan.axes) manifest["axes"].push_back(axis.key);
-  manifest["points"] = nlohmann::ordered_json::array();
-  for (const auto& p : plan.points) {
-    const fs::path dir = point(p.name);
-    fs::create_directories(dir);
-    // Each point's waveform in its own directory, not every point's in one file.
-    Config resolved = p.config;
-    if (resolved.trace.on()) {
-      resolved.trace.file = fs::absolute(dir / fs::path(resolved.trace.file).filename()).string();
-    }
-    const std::string config = config_to_toml(resolved);
-    if (!fs::exists(dir / "config.toml") || read_text(dir / "config.toml") != config) {
-      fs::remove(dir / "results.json");  // stale: made from another config
-      fs::remove(dir / "failed");
-      write_text(dir / "config.toml", config);
-    }
-    nlohmann::ordered_json settings;
-    for (const auto& [key, value] : p.settings) settings[key] = value;
-    manifest["points"].push_back({{"name", p.name}, {"settings", settings}});
-    if (p.after >= 0) manifest["points"].back()["after"] = plan.points[p.after].name;
-  }
-  write_text(m_root / "manifest.json", manifest.dump(2) + "\n");
-}
-
-namespace {
-
-// Every point of a manifest is an object with a plain directory name and a string value for each
-// axis key: a damaged or hand-edited manifest is refused here, naming what is wrong, rather than
-// crashing collect or running a point outside DIR/points.
-void check_manifest(const nlohmann::ordered_json& m, const fs::path& path) {
-  const auto damaged = [&](const std::string& where, const std::string& rule) {
-    return ConfigError(ConfigError::Subject::File, path.string(), where,
-                       rule +
-                           "; the manifest is damaged (angara-sweep run or slurm writes it "
-                           "again from the sweep file)");
-  };
-  if (!m.is_object() || !m.contains("axes") || !m["axes"].is_array() || !m.contains("points") ||
-      !m["points"].is_array()) {
-    throw damaged("", "expected an object with \"axes\" and \"points\" arrays");
-  }
-  for (const auto& axis : m["axes"]) {
-    if (!axis.is_string()) throw damaged("axes", "every axis key is a string");
-  }
-  for (std::size_t i = 0; i < m["points"].size(); ++i) {
-    const auto& p = m["points"][i];
-    const auto where = fmt::format("point {}", i);
-    if (!p.is_object() || !p.contains("name") || !p["name"].is_string() ||
-        !plain_name(p["name"].get<std::string>())) {
-      throw damaged(where, "every point has a name that is a plain directory name");
-    }
-    const std::string name = p["name"];
-    if (!p.contains("settings") || !p["settings"].is_object()) {
-      throw damaged(where + " '" + name + "'", "every point has its axis settings");
-    }
-    for (const auto& axis : m["axes"]) {
-      const std::string key = axis;
-      if (!p["settings"].contains(key) || !p["settings"][key].is_string()) {
-        throw damaged(
-            where + " '" + name + "'",
-            fmt::format("no value for axis key '{}': every point has one for each axis", key));
-      }
-    }
-    if (p.contains("after") && !(p["after"].is_string() && plain_name(p["after"]))) {
-      throw damaged(where + " '" + name + "'", "\"after\" names the point before it");
-    }
-  }
-}
-
-}  // namespace
-
-nlohmann::ordered_json SweepDir::manifest() const {
-  const fs::path path = m_root / "manifest.json";
-  if (!fs::exists(path)) {
-    throw ConfigError(ConfigError::Subject::Directory, m_root.string(), "",
-                      "no manifest.json: not a sweep directory (make it with angara-sweep run or "
-                      "slurm)");
-  }
-  auto m = nlohmann::ordered_json::parse(read_text(path), nullptr, false);
-  check_manifest(m, path);
-  return m;
-}
-
-std::vector<std::string> SweepDir::point_names() const {
-  const auto m = manifest();  // a named copy: the loop must not outlive it
-  std::vector<std::string> names;
-  for (const auto& p : m["points"]) names.push_back(p["name"]);
-  return names;
-}
-
-std::optional<nlohmann::ordered_json> SweepDir::results(const std::string& name) const {
-  const fs::path path = point(name) / "results.json";
-  if (!fs::is_regular_file(path)) return std::nullopt;
-  auto results = nlohmann::ordered_json::parse(read_text(path), nullptr, false);
-  if (!results.is_object()) return std::nullopt;  // cut short, or not JSON at all
-  return results;
-}
-
-bool SweepDir::done(const std::string& name) const {
-  return results(name).has_value();
-}
-
-std::vector<PointDir> sweep_points(const SweepDir& dir) {
-  std::vector<PointDir> points;
-  const auto m = dir.manifest();
-  for (const auto& p : m["points"]) points.push_back({&dir, p["name"], p.value("after", "")});
-  return points;
-}
-
-RunReport run_points(const std::vector<PointDir>& points, int jobs, const fs::path& sim) {
+RunReport run_points(const std::vector<PointDir>& points, int jobs, const fs::path& sim,
+                     RankLauncher launcher) {
   RunReport report;
   report.total = static_cast<int>(points.size());
   std::deque<PointDir> todo;
@@ -353,7 +222,7 @@ RunReport run_points(const std::vector<PointDir>& points, int jobs, const fs::pa
     }
   };
   try {
-    run_pool(todo, running, jobs, sim, report, progress);
+    run_pool(todo, running, jobs, sim, launcher, report, progress);
   } catch (const Stopped& stopped) {
     stop_running();
     fmt::print(stderr, "\nstopped by signal {}: {} running points stopped, run again to resume\n",
@@ -387,8 +256,13 @@ Gate gate(const PointDir& point, const std::set<fs::path>& unfinished) {
   return before.done() && saturated(before) ? Gate::Beyond : Gate::Start;
 }
 
+// The cores a point takes: one per rank, all of them for one over more ranks than there are.
+int cores(const PointDir& point, int jobs) {
+  return std::clamp(point.ranks, 1, std::max(jobs, 1));
+}
+
 void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, int jobs,
-              const fs::path& sim, RunReport& report, Progress& progress) {
+              const fs::path& sim, RankLauncher launcher, RunReport& report, Progress& progress) {
   std::set<fs::path> unfinished;
   for (const auto& point : todo) {
     fs::remove(point.path() / "beyond_saturation");  // decided again from this run's results
@@ -400,11 +274,14 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
   auto next_look = std::chrono::steady_clock::now();
   while (!todo.empty() || !running.empty()) {
     if (g_stop_signal != 0) throw Stopped{g_stop_signal};
-    // Points start in the order given, each once the point before it on its line is done.
+    // Points start in the order given, each once the point before it on its line is done and
+    // there are cores for it.
     const std::size_t waiting = todo.size();
     int busy = 0;  // points another process holds
-    for (auto it = todo.begin();
-         it != todo.end() && static_cast<int>(running.size()) < std::max(jobs, 1);) {
+    int cores_taken = 0;
+    for (const auto& [pid, point] : running) cores_taken += cores(point, jobs);
+    for (auto it = todo.begin(); it != todo.end();) {
+      if (cores_taken + cores(*it, jobs) > std::max(jobs, 1)) break;
       const Gate g = gate(*it, unfinished);
       if (g == Gate::Wait) {
         ++it;
@@ -432,7 +309,8 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
         progress.finished(label(*it), Progress::Outcome::Elsewhere, now);
       } else {
         fs::remove(it->path() / "failed");
-        running.emplace(start_point(sim, it->path(), *lock), *it);
+        running.emplace(start_point(sim, *it, launcher, *lock), *it);
+        cores_taken += cores(*it, jobs);
       }
       it = todo.erase(it);
     }

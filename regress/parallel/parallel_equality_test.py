@@ -195,6 +195,33 @@ with tempfile.TemporaryDirectory() as work:
     else:
         print("caught: a window longer than the lookahead")
 
+    # A sweep whose points run over 2 ranks (angara-sweep run starts each under mpirun): each
+    # point's results are the one-process run's.
+    sweep = os.path.join(os.path.dirname(SIM), "angara-sweep")
+    with open(f"{work}/ranks.toml", "w") as f:
+        f.write("[sweep]\nranks = 2\n[config.topology]\ndims = [8, 8, 8]\n[config.sim]\n"
+                "warmup_cycles = 300\nmeasure_cycles = 800\nprogress = false\n"
+                "[[axis]]\nkey = \"traffic.rate\"\nvalues = [0.1, 0.3]\n")
+    swept = subprocess.run([sweep, "run", f"{work}/ranks.toml", "--out", f"{work}/ranks", "-j", "2"],
+                           capture_output=True, text=True, env=ENV, timeout=600)
+    for i, rate in enumerate(("0.1", "0.3")):
+        one = run(BASE + SHORT + ["--set", f"traffic.rate={rate}"], f"{work}/sweep_one.json")
+        point = f"{work}/ranks/points/point_{i}/results.json"
+        if swept.returncode != 0 or one.returncode != 0 or not os.path.exists(point):
+            failures.append(f"a sweep over 2 ranks: exit {swept.returncode}: {swept.stderr[-2000:]}")
+            break
+        with open(point) as f:
+            actual = json.load(f)
+        with open(f"{work}/sweep_one.json") as f:
+            expected = json.load(f)
+        record = actual.pop("ranks", None)
+        for r in (actual, expected):
+            r.pop("wall_seconds")
+        if actual != expected or not record or record["count"] != 2:
+            failures.append(f"a sweep point over 2 ranks at rate {rate}: results differ")
+        else:
+            print(f"same: a sweep point over 2 ranks (mpirun), rate {rate}")
+
     # What a split run does not model is refused before it starts, naming the key.
     for args, key in [(["--set", "sim.mode=\"lt\""], "sim.mode"),
                       (["--set", "router.switching=\"wormhole\"", "--set", "router.deadlock=\"dateline\""],
