@@ -37,8 +37,10 @@ void add_run(nlohmann::ordered_json& j, const RunRecord& r) {
   j["wall_seconds"] = r.wall_seconds;
   if (r.split.ranks > 1) {
     nlohmann::ordered_json work = nlohmann::ordered_json::array();
-    for (const RankWork& w : r.split.work) {
-      work.push_back({{"kernel_seconds", w.kernel_seconds},
+    for (std::size_t rank = 0; rank < r.split.work.size(); ++rank) {
+      const RankWork& w = r.split.work[rank];
+      work.push_back({{"rank", rank},  // first: a sweep's CSV names the columns by it
+                      {"kernel_seconds", w.kernel_seconds},
                       {"exchange_seconds", w.exchange_seconds},
                       {"exchanges", w.windows},
                       {"records_sent", w.records},

@@ -15,9 +15,10 @@ namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
 // Scalar fields of a results file, nested objects flattened. An array of records (pingpong's
-// and msgrate's `sizes`) gives a column per record and field, named by the record's first field:
-// sizes.4096.half_rtt_ns. Histograms and other arrays are left out, and so is the echoed config
-// (it is in the point's config.toml).
+// and msgrate's `sizes`, the ranks' `each`) gives a column per record and field, named by the
+// record's first field when it is a whole number or a string (sizes.4096.half_rtt_ns,
+// ranks.each.1.kernel_seconds), else by the record's place. Histograms and other arrays are left
+// out, and so is the echoed config (it is in the point's config.toml).
 void flatten(const Json& json, const std::string& prefix,
              std::vector<std::pair<std::string, std::string>>& out) {
   const auto text = [](const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
@@ -27,11 +28,17 @@ void flatten(const Json& json, const std::string& prefix,
     if (value.is_object()) {
       flatten(value, name, out);
     } else if (value.is_array() && key != "histogram") {
-      for (const auto& record : value) {
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        const Json& record = value[i];
         if (!record.is_object() || record.empty() || record.begin()->is_structured()) break;
+        const Json& first = *record.begin();
+        if (!first.is_number_integer() && !first.is_string()) {
+          flatten(record, name + "." + std::to_string(i), out);
+          continue;
+        }
         Json rest = record;
         rest.erase(record.begin().key());
-        flatten(rest, name + "." + text(*record.begin()), out);
+        flatten(rest, name + "." + text(first), out);
       }
     } else if (!value.is_array()) {
       out.emplace_back(name, text(value));

@@ -7,6 +7,7 @@ Cases (default: uniform16):
   uniform16   AT uniform traffic on 16x16x16 at 0.2 flits/node/cycle, 20000 cycles
   allreduce   one allreduce on 16x16x32 (mostly idle windows)
   idle8       8x8x8 with no traffic for 100000 cycles: the cost of a window with nothing in it
+  spmv        AT SpMV by recursive doubling on 4x4x2x2 (the study's rows), one iteration
 Each rank is bound to a core (--bind-to core); run it on a quiet machine with a core per rank.
 """
 import argparse
@@ -26,6 +27,9 @@ CASES = {
     "idle8": ["--set", "topology.dims=[8,8,8]", "--set", "traffic.rate=0.0000001",
               "--set", "sim.warmup_cycles=0", "--set", "sim.measure_cycles=100000",
               "--set", "sim.drain_cycles=0"],
+    "spmv": ["--set", "topology.dims=[4,4,2,2]", "--set", "workload.kind=\"spmv\"",
+             "--set", "workload.algorithm=\"recursive_doubling\"", "--set", "collective.trees=16",
+             "--set", "workload.repetitions=1"],
 }
 
 parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

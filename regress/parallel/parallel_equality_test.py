@@ -221,6 +221,15 @@ with tempfile.TemporaryDirectory() as work:
             failures.append(f"a sweep point over 2 ranks at rate {rate}: results differ")
         else:
             print(f"same: a sweep point over 2 ranks (mpirun), rate {rate}")
+    # Its CSV has a column per rank and figure.
+    subprocess.run([sweep, "collect", f"{work}/ranks"], capture_output=True, env=ENV)
+    with open(f"{work}/ranks/results.csv") as f:
+        header = f.readline().strip().split(",")
+    wanted = {"ranks.count", "ranks.each.0.kernel_seconds", "ranks.each.1.exchange_seconds"}
+    if not wanted <= set(header):
+        failures.append(f"a sweep over 2 ranks: results.csv lacks {sorted(wanted - set(header))}")
+    else:
+        print("columns: a sweep over 2 ranks has ranks.each.0.kernel_seconds, ...")
 
     # What a split run does not model is refused before it starts, naming the key.
     for args, key in [(["--set", "sim.mode=\"lt\""], "sim.mode"),
