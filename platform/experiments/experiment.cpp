@@ -106,11 +106,16 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
     check_live(config, faults);
     const Destinations destinations(topology, config.traffic, sim.seed, faults);
     const ProbePair probes = probe_pair(config);
-    std::vector<std::unique_ptr<TrafficSource>> sources;
+    // Split over ranks, the nodes of this rank's box only.
+    const std::vector<bool> here = topology.torus()
+                                       ? local_nodes(*topology.torus(), Ranks::world())
+                                       : std::vector<bool>(static_cast<std::size_t>(nodes), true);
+    std::vector<std::unique_ptr<TrafficSource>> sources(static_cast<std::size_t>(nodes));
     for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
-      sources.push_back(
+      if (!here[n]) continue;
+      sources[n] =
           std::make_unique<SyntheticTraffic>(n, destinations, config.traffic, sim.seed,
-                                             n == probes.src ? probes.schedule : ProbeSchedule{}));
+                                             n == probes.src ? probes.schedule : ProbeSchedule{});
     }
     System system(config, std::move(sources), measurement);
     const PacketLedger& ledger = system.ledger();

@@ -34,7 +34,8 @@ class WakeCalendar;
 
 class System {
  public:
-  // `sources[n]` feeds node n; the observer hears every created and delivered packet.
+  // `sources[n]` feeds node n (null for a node on another rank); the observer hears every
+  // created and delivered packet.
   System(const Config& config, std::vector<std::unique_ptr<TrafficSource>> sources,
          TrafficObserver& observer);
   ~System();

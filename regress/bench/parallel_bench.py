@@ -3,16 +3,20 @@
 cost per window, and peak memory per rank, runs alternated, best of --runs.
 
 usage: parallel_bench.py ANGARA_SIM [--ranks 2] [--runs 3] [--case NAME ...] [--mpirun PATH]
+                         [--keep DIR]
 Cases (default: uniform16):
   uniform16   AT uniform traffic on 16x16x16 at 0.2 flits/node/cycle, 20000 cycles
   allreduce   one allreduce on 16x16x32 (mostly idle windows)
   idle8       8x8x8 with no traffic for 100000 cycles: the cost of a window with nothing in it
   spmv        AT SpMV by recursive doubling on 4x4x2x2 (the study's rows), one iteration
 Each rank is bound to a core (--bind-to core); run it on a quiet machine with a core per rank.
+--keep DIR keeps each case's best results as DIR/CASE-1.json and DIR/CASE-R.json (the inputs of
+scaling_model.py).
 """
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -38,12 +42,13 @@ parser.add_argument("--ranks", type=int, default=2)
 parser.add_argument("--runs", type=int, default=3)
 parser.add_argument("--case", action="append", choices=sorted(CASES))
 parser.add_argument("--mpirun", default="mpirun")
+parser.add_argument("--keep", help="directory to keep the best runs' results in")
 args = parser.parse_args()
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 
 
-def one(case, ranks, work):
-    out = f"{work}/r{ranks}.json"
+def one(case, ranks, work, run):
+    out = f"{work}/{case}-{ranks}-{run}.json"
     command = [args.sim, "run", "-q"] + CASES[case] + ["--out", out]
     if ranks > 1:
         command = [args.mpirun, "-np", str(ranks), "--bind-to", "core"] + command
@@ -58,20 +63,24 @@ def one(case, ranks, work):
         results = json.load(f)
     if ranks == 1:
         memory = int(done.stderr.strip().splitlines()[-1]) / 1024.0
-        return {"wall": wall, "memory": [memory], "each": []}
+        return {"wall": wall, "memory": [memory], "each": [], "out": out}
     each = results["ranks"]["each"]
-    return {"wall": wall, "memory": [e["peak_memory_mib"] for e in each], "each": each}
+    return {"wall": wall, "memory": [e["peak_memory_mib"] for e in each], "each": each, "out": out}
 
 
 with tempfile.TemporaryDirectory() as work:
     for case in args.case or ["uniform16"]:
         best = {}
-        for _ in range(args.runs):
+        for run in range(args.runs):
             for ranks in (1, args.ranks):  # alternated
-                r = one(case, ranks, work)
+                r = one(case, ranks, work, run)
                 if ranks not in best or r["wall"] < best[ranks]["wall"]:
                     best[ranks] = r
         one_rank, split = best[1], best[args.ranks]
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+            for ranks, r in best.items():
+                shutil.copy(r["out"], os.path.join(args.keep, f"{case}-{ranks}.json"))
         print(f"## {case}: best of {args.runs}, wall time of the whole launch")
         print(f"1 rank: {one_rank['wall']:.2f} s, peak memory {one_rank['memory'][0]:.0f} MiB")
         print(f"{args.ranks} ranks: {split['wall']:.2f} s, speed-up {one_rank['wall'] / split['wall']:.2f}x")
