@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <numeric>
+#include <random>
 
 #include "models/core/config_error.h"
 #include "models/core/model_error.h"
@@ -26,6 +28,15 @@ std::vector<bool> local_nodes(const Torus& torus, const Ranks& ranks) {
   const RankGrid grid = grid_of(torus, ranks);
   for (NodeId n = 0; n < local.size(); ++n) local[n] = grid.owner(n) == ranks.rank();
   return local;
+}
+
+std::vector<NodeId> construction_order(NodeId nodes) {
+  std::vector<NodeId> order(nodes);
+  std::iota(order.begin(), order.end(), NodeId{0});
+  if (const char* seed = std::getenv("ANGARA_TEST_CONSTRUCTION_SEED")) {
+    std::shuffle(order.begin(), order.end(), std::mt19937_64(std::strtoull(seed, nullptr, 10)));
+  }
+  return order;
 }
 
 Cut::Cut(const Config& config, const Torus& torus, const Ranks& ranks)

@@ -39,6 +39,11 @@ struct SplitRecord {
 // [node]: whether the node is this rank's (every node on one rank), as the cut will have it.
 std::vector<bool> local_nodes(const Torus& torus, const Ranks& ranks);
 
+// The order the nodes' modules are made in: node order, or, for the project's test that AT does
+// not depend on the order SystemC runs same-time processes in, a shuffle of it
+// (ANGARA_TEST_CONSTRUCTION_SEED). Ports are bound in port order either way.
+std::vector<NodeId> construction_order(NodeId nodes);
+
 class Cut : public CutPost {
  public:
   // The cut of `config`'s torus over `ranks` (grid as requested, else the fewest cut links).

@@ -38,7 +38,8 @@ NodeMachine::NodeMachine(const Config& config)
                                                m_config.fabric());
   std::vector<std::unique_ptr<TrafficSource>> sources(static_cast<std::size_t>(nodes));
   m_endpoints.assign(static_cast<std::size_t>(nodes), nullptr);
-  for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
+  const std::vector<NodeId> order = construction_order(static_cast<NodeId>(nodes));
+  for (const NodeId n : order) {
     if (!local[n]) continue;
     auto endpoint = std::make_unique<PcieEndpoint>(fmt::format("pcie_{}", n).c_str(), n,
                                                    *m_pcie_shared, m_clock);
@@ -51,7 +52,7 @@ NodeMachine::NodeMachine(const Config& config)
   const Cycle quantum = m_config.sim.mode == SimMode::At ? 1 : m_config.sim.quantum_cycles;
   m_hosts.resize(static_cast<std::size_t>(nodes));
   int here = 0;
-  for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
+  for (const NodeId n : order) {
     if (!local[n]) continue;
     ++here;
     m_endpoints[n]->on_new_work([this, n] { m_system->wake_endpoint(n); });

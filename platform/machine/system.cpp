@@ -3,10 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <functional>
-#include <numeric>
-#include <random>
 #include <sstream>
 #include <type_traits>
 
@@ -63,22 +60,6 @@ System::System(const Config& config, std::vector<std::unique_ptr<TrafficSource>>
 System::~System() {
   for (auto& module : m_modules) static_cast<void>(module.release());
 }
-
-namespace {
-
-// The order the nodes' modules are made in: node order, or, for the project's test that AT does
-// not depend on the order SystemC runs same-time processes in, a shuffle of it
-// (ANGARA_TEST_CONSTRUCTION_SEED). Ports are bound in port order either way.
-std::vector<NodeId> construction_order(NodeId nodes) {
-  std::vector<NodeId> order(nodes);
-  std::iota(order.begin(), order.end(), NodeId{0});
-  if (const char* seed = std::getenv("ANGARA_TEST_CONSTRUCTION_SEED")) {
-    std::shuffle(order.begin(), order.end(), std::mt19937_64(std::strtoull(seed, nullptr, 10)));
-  }
-  return order;
-}
-
-}  // namespace
 
 template <typename RouterShell, typename EndpointShell, typename... ShellArgs>
 void System::build(const Config& config, TrafficObserver& observer, ShellArgs... endpoint_args) {

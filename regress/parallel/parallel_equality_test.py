@@ -2,8 +2,8 @@
 """One run split over MPI ranks gives the one-process run's results, byte for byte.
 
 For every case below, angara-sim runs once as one process and then under mpirun at 2 ranks
-(the default grid and a grid cut along another dimension) and at 4 ranks (oversubscribed on
-small machines): the results JSON must be the same, wall time and the ranks' own record aside.
+and at 4 ranks (oversubscribed on small machines), each on the default grid and on a grid cut
+along other dimensions: the results JSON must be the same, wall time and the ranks' own record aside.
 Side files (msgrate's and pingpong's per-size CSV) must be the same byte for byte. The cases:
 synthetic traffic (loads, patterns, deadlock schemes, adaptive routing, faults, a 4D torus), the
 subnet's collectives (one tree; 16 overlapping trees with background traffic), and the CPU
@@ -26,30 +26,30 @@ QUICK = "--quick" in sys.argv[3:]
 BASE = ["--set", "topology.dims=[8,8,8]", "-q"]
 COLLECTIVE = ["--set", "workload.kind=\"collective\"", "--set", "workload.repetitions=3"]
 SHORT = ["--set", "sim.warmup_cycles=300", "--set", "sim.measure_cycles=800"]
-# (name, overrides, rank runs: (ranks, grid or None)). The grids cut along X and along Z.
-R2 = [(2, None), (2, "2x1x1")]
-R24 = R2 + [(4, None), (4, "2x2x1")]
+# (name, overrides, rank runs: (ranks, grid or None)): 2 and 4 ranks, each on the default grid
+# (cutting along Z) and on another (along X, and X and Y).
+R24 = [(2, None), (2, "2x1x1"), (4, None), (4, "2x2x1")]
 SYNTHETIC = [
-    ("uniform 0.1", ["--set", "traffic.rate=0.1"], R2 + [(4, "2x2x1")]),
+    ("uniform 0.1", ["--set", "traffic.rate=0.1"], R24),
     ("uniform 0.3", ["--set", "traffic.rate=0.3"], R24),
     ("uniform 1.0 (saturated)", ["--set", "traffic.rate=1.0", "--set", "sim.measure_cycles=500",
-                                 "--set", "sim.drain_cycles=1000"], R2 + [(4, None)]),
+                                 "--set", "sim.drain_cycles=1000"], R24),
     ("transpose on 4x4x4", ["--set", "topology.dims=[4,4,4]", "--set", "traffic.pattern=\"transpose\"",
-                            "--set", "traffic.rate=0.2"], [(2, None), (2, "2x1x1"), (4, None)]),
-    ("hotspot", ["--set", "traffic.pattern=\"hotspot\"", "--set", "traffic.rate=0.1"], R2),
-    ("bubble", ["--set", "router.deadlock=\"bubble\"", "--set", "traffic.rate=0.3"], R2),
-    ("adaptive", ["--set", "router.routing=\"adaptive\"", "--set", "traffic.rate=0.3"], R2),
+                            "--set", "traffic.rate=0.2"], R24),
+    ("hotspot", ["--set", "traffic.pattern=\"hotspot\"", "--set", "traffic.rate=0.1"], R24),
+    ("bubble", ["--set", "router.deadlock=\"bubble\"", "--set", "traffic.rate=0.3"], R24),
+    ("adaptive", ["--set", "router.routing=\"adaptive\"", "--set", "traffic.rate=0.3"], R24),
     ("messages of 3 packets, probes",
      ["--set", "traffic.message_flits=40", "--set", "traffic.rate=0.2",
       "--set", "traffic.probes=4", "--set", "traffic.probe_src=[0,0,0]",
-      "--set", "traffic.probe_dst=[7,7,7]"], R2),
+      "--set", "traffic.probe_dst=[7,7,7]"], R24),
     ("links failed from the start",
-     ["--set", "faults.random_links=0.02", "--set", "traffic.rate=0.2"], R2),
+     ["--set", "faults.random_links=0.02", "--set", "traffic.rate=0.2"], R24),
     ("a link failing mid-run",
      ["--set", "faults.links=[[3,3,3,\"+Z\"]]", "--set", "faults.fail_at_cycle=900",
-      "--set", "traffic.rate=0.2"], R2),
+      "--set", "traffic.rate=0.2"], R24),
     ("4D torus", ["--set", "topology.dims=[4,4,2,2]", "--set", "traffic.rate=0.3"],
-     [(2, None), (2, "1x1x1x2"), (4, "2x2x1x1")]),
+     [(2, None), (2, "1x1x1x2"), (4, "2x2x1x1"), (4, None)]),
 ]
 # The CPU programs. The peer (3,3,3) of node 0 is on the other rank of every 2-rank grid of 4x4x4.
 SOFTWARE = ["--set", "workload.kind=\"software\"", "--set", "topology.dims=[4,4,4]",
@@ -57,50 +57,50 @@ SOFTWARE = ["--set", "workload.kind=\"software\"", "--set", "topology.dims=[4,4,
 PROGRAMS = [
     (f"{kind}, the peer across the cut",
      ["--set", f"workload.kind=\"{kind}\"", "--set", "topology.dims=[4,4,4]",
-      "--set", "workload.peer=[3,3,3]", "--set", "workload.messages=20"], R2)
+      "--set", "workload.peer=[3,3,3]", "--set", "workload.messages=20"], R24)
     for kind in ("msgrate", "pingpong")
 ] + [
-    ("software allreduce on tree 0", SOFTWARE, R2 + [(4, None)]),
+    ("software allreduce on tree 0", SOFTWARE, R24),
     ("software broadcast, binomial",
-     SOFTWARE + ["--set", "workload.op=\"broadcast\"", "--set", "workload.algorithm=\"binomial\""], R2),
+     SOFTWARE + ["--set", "workload.op=\"broadcast\"", "--set", "workload.algorithm=\"binomial\""], R24),
     ("software allgather, recursive doubling",
      SOFTWARE + ["--set", "workload.op=\"allgather\"", "--set", "workload.payload_flits=4",
-                 "--set", "workload.algorithm=\"recursive_doubling\""], R2),
-    ("software allreduce over the subnet", SOFTWARE + ["--set", "workload.algorithm=\"subnet\""], R2),
+                 "--set", "workload.algorithm=\"recursive_doubling\""], R24),
+    ("software allreduce over the subnet", SOFTWARE + ["--set", "workload.algorithm=\"subnet\""], R24),
     ("software allgather over the subnet",
      SOFTWARE + ["--set", "workload.op=\"allgather\"", "--set", "workload.algorithm=\"subnet\""],
-     R2 + [(4, None)]),
+     R24),
 ] + [
     (f"spmv, {algorithm}, {nodes} nodes",
      ["--set", "workload.kind=\"spmv\"", "--set", f"topology.dims={dims}",
       "--set", f"workload.algorithm=\"{algorithm}\"", "--set", "app.rows=102400"], runs)
     for algorithm in ("recursive_doubling", "subnet")
-    for nodes, dims, runs in ((16, "[4,2,2]", R2), (64, "[4,4,4]", R2 + [(4, None)]))
+    for nodes, dims, runs in ((16, "[4,2,2]", R24), (64, "[4,4,4]", R24))
 ] + [
     (f"heat, {nodes} nodes",
      ["--set", "workload.kind=\"heat\"", "--set", f"topology.dims={dims}",
       "--set", "app.grid=[256,256]", "--set", "workload.repetitions=2"], runs)
-    for nodes, dims, runs in ((16, "[4,2,2]", R2), (64, "[4,4,4]", R2 + [(4, None)]))
+    for nodes, dims, runs in ((16, "[4,2,2]", R24), (64, "[4,4,4]", R24))
 ]
 CASES = [(name, SHORT + overrides, runs) for name, overrides, runs in SYNTHETIC] + [
-    (f"{op} on one tree", COLLECTIVE + ["--set", f"workload.op=\"{op}\""], R2)
+    (f"{op} on one tree", COLLECTIVE + ["--set", f"workload.op=\"{op}\""], R24)
     for op in ("broadcast", "reduce", "allreduce")
 ] + [
     (f"{op} on 16 trees, overlapped, background traffic",
      COLLECTIVE + ["--set", f"workload.op=\"{op}\"", "--set", "collective.trees=16",
                    "--set", "workload.all_trees=true", "--set", "workload.overlap=true",
                    "--set", "workload.repetitions=20", "--set", "workload.background_rate=0.1"],
-     R2 + [(4, None)])
+     R24)
     for op in ("broadcast", "allreduce")
 ] + PROGRAMS
 # --quick (the default test command): every case at 2 ranks but the applications at 64 nodes
-# (their 16-node cases stay), the whole set of rank counts and grids for four of them; the
-# nightly test runs them all.
+# (their 16-node cases stay), and four of them also on another grid and at 4 ranks; the nightly
+# test runs every case at every rank count and grid.
 WIDE = ("uniform 0.3", "4D torus", "allreduce on 16 trees, overlapped, background traffic",
         "software allgather over the subnet")
 if QUICK:
-    CASES = [(name, overrides, runs if name in WIDE else runs[:1]) for name, overrides, runs in CASES
-             if "64 nodes" not in name]
+    CASES = [(name, overrides, runs[:3] if name in WIDE else runs[:1])
+             for name, overrides, runs in CASES if "64 nodes" not in name]
 
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            OMPI_MCA_rmaps_base_oversubscribe="1")
