@@ -129,10 +129,6 @@ nlohmann::ordered_json SweepDir::manifest() const {
   return m;
 }
 
-int SweepDir::ranks() const {
-  return manifest().value("ranks", 1);
-}
-
 std::vector<std::string> SweepDir::point_names() const {
   const auto m = manifest();  // a named copy: the loop must not outlive it
   std::vector<std::string> names;

@@ -37,7 +37,6 @@ class SweepDir {
   // The manifest: {"axes": [...], "points": [{"name", "settings": {key: value}}]}, and "ranks"
   // when each point runs over several MPI ranks.
   nlohmann::ordered_json manifest() const;
-  int ranks() const;  // MPI ranks per point
   std::vector<std::string> point_names() const;
 
   const std::filesystem::path& root() const { return m_root; }
