@@ -13,8 +13,8 @@ namespace angara {
 
 class NodeBarrier {
  public:
-  // `local` of the machine's nodes arrive on this rank; `split`: the machine is split over ranks.
   NodeBarrier() = default;
+  // `local` of the machine's nodes arrive on this rank; `split`: the machine is split over ranks.
   NodeBarrier(int local, Cycle latency, bool split);
 
   // `release(at)` is called once every node has arrived: the programs go on at cycle `at`.
