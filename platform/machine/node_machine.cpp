@@ -164,8 +164,9 @@ void NodeMachine::run(const ProgressSink& progress, std::function<WorkDone()> wo
   });
   m_split = runner.split_record();
   const NodeNote failure = first_over_ranks(m_failure, ranks);
-  if (unfinished()[0] > 0) shared_model_error(report_id::kNode, failure.what);
-  if (unfinished()[1] > 0) shared_model_error(report_id::kNode, waiting_nodes());
+  const auto [failed, running] = unfinished();
+  if (failed > 0) shared_model_error(report_id::kNode, failure.what);
+  if (running > 0) shared_model_error(report_id::kNode, waiting_nodes());
 }
 
 }  // namespace angara

@@ -161,33 +161,30 @@ with tempfile.TemporaryDirectory() as work:
             else:
                 print(f"same: {label}" + (f" (and {', '.join(side)})" if side else ""))
 
-    # A deadlock: the same message from the split run as from the one process.
-    deadlock = BASE + SHORT + ["--set", "topology.dims=[8,8]", "--set", "router.deadlock=\"none\"",
-                       "--set", "traffic.rate=1.0", "--set", "sim.watchdog_cycles=4000"]
-    one = run(deadlock, f"{work}/dl.json")
-    split = run(deadlock, f"{work}/dl.json", 2)
-    if one.returncode != 3 or "deadlock at cycle" not in one.stderr:
-        failures.append(f"deadlock config, one process: exit {one.returncode}: {one.stderr}")
-    elif (split.returncode, ours(split.stderr)) != (one.returncode, ours(one.stderr)):
-        failures.append(f"deadlock config, 2 ranks: exit {split.returncode}, {split.stderr!r} "
-                        f"where one process gave {one.stderr!r}")
-    else:
-        print("same: deadlock message")
+    def same_failure(label, args, says):
+        """A config that fails (exit 3, saying `says`) fails at 2 ranks with the same message."""
+        one = run(args, f"{work}/failing.json")
+        split = run(args, f"{work}/failing.json", 2)
+        if one.returncode != 3 or says not in one.stderr:
+            failures.append(f"{label}, one process: exit {one.returncode}: {one.stderr}")
+        elif (split.returncode, ours(split.stderr)) != (one.returncode, ours(one.stderr)):
+            failures.append(f"{label}, 2 ranks: exit {split.returncode}, {split.stderr!r} "
+                            f"where one process gave {one.stderr!r}")
+        else:
+            print(f"same message: {label}")
 
-    # Programs that wait for messages that never come: the same nodes named.
-    waiting = ["-q", "--set", "workload.kind=\"software\"", "--set", "topology.dims=[8,8]",
-               "--set", "router.deadlock=\"none\"", "--set", "workload.op=\"allgather\"",
-               "--set", "workload.algorithm=\"recursive_doubling\"", "--set", "router.buffer_flits=20",
-               "--set", "workload.payload_flits=16", "--set", "sim.watchdog_cycles=4000"]
-    one = run(waiting, f"{work}/wait.json")
-    split = run(waiting, f"{work}/wait.json", 2)
-    if one.returncode != 3 or "wait for messages that never come" not in one.stderr:
-        failures.append(f"waiting programs, one process: exit {one.returncode}: {one.stderr}")
-    elif (split.returncode, ours(split.stderr)) != (one.returncode, ours(one.stderr)):
-        failures.append(f"waiting programs, 2 ranks: exit {split.returncode}, {split.stderr!r} "
-                        f"where one process gave {one.stderr!r}")
-    else:
-        print("same: waiting programs' message")
+    # A deadlock of packets, and programs that wait for messages that never come.
+    same_failure("deadlock config",
+                 BASE + SHORT + ["--set", "topology.dims=[8,8]", "--set", "router.deadlock=\"none\"",
+                                 "--set", "traffic.rate=1.0", "--set", "sim.watchdog_cycles=4000"],
+                 "deadlock at cycle")
+    same_failure("waiting programs",
+                 ["-q", "--set", "workload.kind=\"software\"", "--set", "topology.dims=[8,8]",
+                  "--set", "router.deadlock=\"none\"", "--set", "workload.op=\"allgather\"",
+                  "--set", "workload.algorithm=\"recursive_doubling\"",
+                  "--set", "router.buffer_flits=20", "--set", "workload.payload_flits=16",
+                  "--set", "sim.watchdog_cycles=4000"],
+                 "wait for messages that never come")
 
     # A window one cycle longer than allowed: the first record that lands inside it is caught.
     late = run(BASE + SHORT + ["--set", "traffic.rate=0.3"], f"{work}/late.json", 2,
