@@ -15,6 +15,7 @@
 #include "models/core/packet_ledger.h"
 #include "platform/config/config_loader.h"
 #include "platform/experiments/diagram.h"
+#include "platform/experiments/lt_validity.h"
 #include "platform/experiments/partition_run.h"
 #include "platform/experiments/registry.h"
 #include "platform/experiments/results_json.h"
@@ -158,18 +159,25 @@ int run(int argc, char** argv) {
                   << angara::config_to_json(run)["workload"]["kind"] << " (ignored)\n";
       }
     };
+    // The results, then LT's warning where its verdict on the run is not ok.
+    const auto write = [&](const angara::RunOutput& output) {
+      angara::write_run_output(output, out, std::cout);
+      if (const auto warning = angara::lt_warning(output.json)) {
+        std::cerr << "angara-sim: warning: " << *warning << '\n';
+      }
+    };
     angara::check_parallel(config, ranks);
     if (!config.partitions.empty()) {
       for (std::size_t i = 0; i < config.partitions.size(); ++i) {
         warn_unused(config.partition_config(i), fmt::format("partition[{}].", i));
       }
-      angara::write_run_output(angara::run_partitions(config, progress), out, std::cout);
+      write(angara::run_partitions(config, progress));
       return kOk;
     }
     warn_unused(config, "");
     const angara::ExperimentEntry& experiment = angara::experiments().find(config.workload.kind);
     const angara::RunOutput output = experiment.run(config, progress);
-    if (ranks.root()) angara::write_run_output(output, out, std::cout);
+    if (ranks.root()) write(output);
     return kOk;
   });
 }

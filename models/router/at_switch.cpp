@@ -112,8 +112,11 @@ void AtSwitch::allocate(Cycle now, std::vector<Grant>& grants) {
     Queued& q = m_inputs[i].front();
     Route& r = q.route.adaptive ? best->chosen : q.route;
     m_round_robin[out] = i;
-    m_core.issue(shell, port, static_cast<VcId>(i % m_vc_count), *q.packet, r, out,
-                 m_input_busy[port]);
+    // From the cycle the packet could have gone, for its contention count (RouterCore): its
+    // pipeline done and the crossbar input free.
+    Cycle input_free = std::max(q.ready, m_input_busy[port]);
+    m_core.issue(shell, port, static_cast<VcId>(i % m_vc_count), *q.packet, r, out, input_free);
+    m_input_busy[port] = input_free;
     if (r.outs == 0) {  // the last copy has gone
       m_inputs[i].pop_front();
       if (m_inputs[i].empty()) m_busy_inputs.clear(i);

@@ -34,6 +34,7 @@
 #include "models/core/packet_pool.h"
 #include "models/core/params.h"
 #include "models/router/collective_unit.h"
+#include "models/router/contention.h"
 #include "models/router/failing_links.h"
 #include "models/router/issue.h"
 #include "models/router/router_stats.h"
@@ -211,6 +212,7 @@ class RouterCore {
   const RouterStats* stats() const { return m_stats.get(); }
 
   std::uint64_t flit_hops() const { return m_flit_hops; }  // flits sent to other routers
+  const Contention& contention() const { return m_contention; }
   std::string port_name(PortId port) const;
 
  private:
@@ -239,6 +241,7 @@ class RouterCore {
   std::uint64_t m_flit_hops = 0;
   int m_vc_count;                        // all VCs per port: point-to-point + VCUp + VCDown
   std::unique_ptr<RouterStats> m_stats;  // null: statistics off (one test per hop)
+  Contention m_contention;
 
   WormOwner* m_worm_owner = nullptr;
   FailingLinks m_failing;
@@ -255,6 +258,10 @@ RouterCore::IssuedCopy RouterCore::start_issue(Shell& shell, PortId in, VcId in_
   route.outs &= ~bit(out);
   const VcId vc = request.vc;
   const Cycle start = shell.book(request);
+  // Transit copies only: a source's own packets queue behind one another at its router as they
+  // would in any timing model.
+  if (in < m_local)
+    m_contention.add(start > request.earliest ? start - request.earliest : 0, request.length);
   if (m_failing.taken(out, start)) [[unlikely]] {
     failed_link_taken(out, start);
   }

@@ -171,6 +171,7 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
     r.collective_mean = collective_sum / (static_cast<double>(nodes) * iterations);
     r.messages = machine.messages_delivered();
     r.split = machine.split_record();
+    r.contention = machine.system().contention();
     return machine.now();
   });
 }

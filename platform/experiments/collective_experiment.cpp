@@ -113,6 +113,7 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
     system.check_conservation();
     count_deliveries();
     r.split = runner.split_record();
+    r.contention = system.contention();
 
     r.pe_nodes = workload.pe_nodes();
     for (int k = 0; k < workload.operations(); ++k)

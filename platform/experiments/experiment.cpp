@@ -135,6 +135,7 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
     runner.run_until(kNever, "flush", never);
     system.check_conservation();
     r.split = runner.split_record();
+    r.contention = system.contention();
 
     using Counts = TrafficMeasurement::Counts;
     const Counts counts =

@@ -73,6 +73,7 @@ MessageBenchResult run_message_benchmark(const Config& config, const ProgressSin
     r.points = over_ranks(std::move(r.points), machine.system().ranks());
     if (is_msgrate(config)) msgrate_cycles(r.points);
     r.split = machine.split_record();
+    r.contention = machine.system().contention();
     return machine.now();
   });
 }

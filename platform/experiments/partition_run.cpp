@@ -78,7 +78,7 @@ RunOutput run_partitions(const Config& config, const ProgressSink& progress) {
       out.side_files.push_back(std::move(side));
     }
   }
-  RunRecord record{config, config.topology.node_count(), sim_cycles, 0.0, 0, {}};
+  RunRecord record{config, config.topology.node_count(), sim_cycles, 0.0, 0, {}, {}};
   record.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.json["partitions"] = std::move(partitions);

@@ -10,6 +10,7 @@
 #include "models/core/latency_stats.h"
 #include "platform/config/config_loader.h"
 #include "platform/config/config_values.h"
+#include "platform/experiments/lt_validity.h"
 #include "platform/files/output_file.h"
 #include "platform/version/version.h"
 
@@ -35,6 +36,17 @@ void add_run(nlohmann::ordered_json& j, const RunRecord& r) {
   j["sim_cycles"] = r.sim_cycles;
   j["sim_ns"] = static_cast<double>(r.sim_cycles) * r.config.router.cycle_ns();
   j["wall_seconds"] = r.wall_seconds;
+  if (r.config.partitions.empty()) {  // a partitioned run's are in each partition's results
+    const Contention& c = r.contention.all;
+    const double waited =
+        c.copies ? static_cast<double>(c.waited) / static_cast<double>(c.copies) : 0.0;
+    j["contention"] = {{"transit_copies", c.copies},
+                       {"waited_share", waited},
+                       {"mean_queue", c.queue()},
+                       {"hottest_router_queue", r.contention.hottest_queue}};
+    if (r.config.sim.mode == SimMode::Lt)
+      j["lt_validity"] = lt_validity_json(r.contention, r.config.sim.lt_buffers);
+  }
   if (r.split.ranks > 1) {
     nlohmann::ordered_json work = nlohmann::ordered_json::array();
     for (std::size_t rank = 0; rank < r.split.work.size(); ++rank) {

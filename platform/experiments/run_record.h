@@ -7,6 +7,7 @@
 
 #include "platform/config/config.h"
 #include "platform/machine/cut.h"
+#include "platform/machine/system.h"
 
 namespace angara {
 
@@ -18,7 +19,8 @@ struct RunRecord {
   double wall_seconds = 0;  // wall-clock time, elaboration included
   // Nodes whose source queue reached sim.source_queue_packets (their sources waited for room).
   int capped_sources = 0;
-  SplitRecord split;  // over MPI ranks: the grid and what each rank's part cost
+  SplitRecord split;             // over MPI ranks: the grid and what each rank's part cost
+  ContentionSummary contention;  // how much the routers' copies waited (LT's verdict reads it)
 };
 
 // Runs one experiment whose result type `Result` is a RunRecord: validates `config` (throwing

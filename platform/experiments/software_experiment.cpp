@@ -333,6 +333,7 @@ SoftwareResult run_software_experiment(const Config& config, const ProgressSink&
     r.messages = machine.messages_delivered();
     r.results_digest = harness.digest();
     r.split = machine.split_record();
+    r.contention = machine.system().contention();
     return machine.now();
   });
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <sstream>
 #include <type_traits>
@@ -221,6 +222,18 @@ std::size_t System::queued_at_sources() const {
   std::size_t queued = 0;
   for (const EndpointCore* e : m_endpoints) queued += e->queued();
   return queued;
+}
+
+ContentionSummary System::contention() const {
+  std::array<std::uint64_t, 4> sums{};
+  std::uint64_t hottest = 0;  // in millionths, for the maximum over ranks
+  for (const RouterCore* router : m_routers) {
+    const Contention& c = router->contention();
+    sums[0] += c.copies, sums[1] += c.waited, sums[2] += c.wait_cycles, sums[3] += c.busy_cycles;
+    hottest = std::max(hottest, static_cast<std::uint64_t>(c.queue() * 1e6));
+  }
+  m_ranks.sum(sums);
+  return {{sums[0], sums[1], sums[2], sums[3]}, static_cast<double>(m_ranks.max(hottest)) / 1e6};
 }
 
 int System::capped_sources() const {

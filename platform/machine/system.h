@@ -26,6 +26,13 @@
 
 namespace angara {
 
+// The contention of a whole run: all routers' counts together, and the largest mean queue one
+// router's copies found (where the network was hottest).
+struct ContentionSummary {
+  Contention all;
+  double hottest_queue = 0;
+};
+
 class EndpointLt;
 class RouterAt;
 class RouterLt;
@@ -80,6 +87,8 @@ class System {
   // The packet that has waited longest at the head of a router buffer, described for a person
   // (over every rank: each calls it, and rank 0 gets the answer).
   std::optional<std::string> oldest_blocked(Cycle now) const;
+  // How much the copies the routers sent waited (contention.h), over every rank: each calls it.
+  ContentionSummary contention() const;
 
  private:
   template <typename RouterShell, typename EndpointShell, typename... ShellArgs>

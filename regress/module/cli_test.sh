@@ -142,6 +142,25 @@ grep -q "^dims = \[8, 8\]$" "$work/resolved.toml" && grep -q '^mode = "lt"$' "$w
 [ $? -eq 2 ] && grep -q "traffic.rate" "$work/err.txt" && ok || fail "config of a bad value should exit 2"
 
 # Every example config runs, in both timing modes, with the same results schema.
+# Every key of a results file at any depth, once each, without LT's "lt_validity".
+json_keys() {
+  python3 - "$1" <<'PY'
+import json, sys
+
+def walk(value, keys):
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if key != "lt_validity":
+                keys.add(key)
+                walk(inner, keys)
+    elif isinstance(value, list):
+        for inner in value:
+            walk(inner, keys)
+    return keys
+
+print("\n".join(sorted(walk(json.load(open(sys.argv[1])), set()))))
+PY
+}
 for config in "$configs"/*.toml; do
   for mode in at lt; do
     if "$sim" run "$config" --mode "$mode" "${quick[@]}" --out "$work/example_$mode.json" > /dev/null; then
@@ -150,8 +169,8 @@ for config in "$configs"/*.toml; do
       fail "example $config failed in mode $mode"
     fi
   done
-  if diff <(grep -o '^ *"[a-z_0-9]*":' "$work/example_at.json" | sort -u) \
-          <(grep -o '^ *"[a-z_0-9]*":' "$work/example_lt.json" | sort -u) > /dev/null; then
+  # The same keys, but for LT's verdict on its run, which AT's results have no need of.
+  if diff <(json_keys "$work/example_at.json") <(json_keys "$work/example_lt.json") > /dev/null; then
     ok
   else
     fail "AT and LT results of $config have different keys"
