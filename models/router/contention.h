@@ -32,4 +32,11 @@ struct Contention {
   }
 };
 
+// The contention of a whole run: all routers' counts together, and the largest mean queue one
+// router's copies found (where the network was hottest).
+struct ContentionSummary {
+  Contention all;
+  double hottest_queue = 0;
+};
+
 }  // namespace angara

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/machine/system.h"
+#include "models/router/contention.h"
 
 namespace angara {
 

@@ -5,9 +5,9 @@
 
 #include <chrono>
 
+#include "models/router/contention.h"
 #include "platform/config/config.h"
 #include "platform/machine/cut.h"
-#include "platform/machine/system.h"
 
 namespace angara {
 

@@ -26,13 +26,6 @@
 
 namespace angara {
 
-// The contention of a whole run: all routers' counts together, and the largest mean queue one
-// router's copies found (where the network was hottest).
-struct ContentionSummary {
-  Contention all;
-  double hottest_queue = 0;
-};
-
 class EndpointLt;
 class RouterAt;
 class RouterLt;
