@@ -6,7 +6,6 @@
 // output. Their ratio is the mean queue a copy found, in copies of its own length: 0 for a packet
 // alone in the network. LT's validity verdict reads it (docs/LT.md, "Where LT can be trusted").
 
-#include <algorithm>
 #include <cstdint>
 
 #include "models/core/ids.h"
@@ -24,6 +23,9 @@ struct Contention {
     waited += wait > 0;
     wait_cycles += wait;
     busy_cycles += length;
+  }
+  double waited_share() const {
+    return copies == 0 ? 0.0 : static_cast<double>(waited) / static_cast<double>(copies);
   }
   // Copies of their own length a copy waited for, on average.
   double queue() const {

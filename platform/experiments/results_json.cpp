@@ -38,10 +38,8 @@ void add_run(nlohmann::ordered_json& j, const RunRecord& r) {
   j["wall_seconds"] = r.wall_seconds;
   if (r.config.partitions.empty()) {  // a partitioned run's are in each partition's results
     const Contention& c = r.contention.all;
-    const double waited =
-        c.copies ? static_cast<double>(c.waited) / static_cast<double>(c.copies) : 0.0;
     j["contention"] = {{"transit_copies", c.copies},
-                       {"waited_share", waited},
+                       {"waited_share", c.waited_share()},
                        {"mean_queue", c.queue()},
                        {"hottest_router_queue", r.contention.hottest_queue}};
     if (r.config.sim.mode == SimMode::Lt)
