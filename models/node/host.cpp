@@ -78,6 +78,10 @@ CpuSignal& Host::writable() {
 }
 
 void Host::VisibleCount::write(Cycle visible, std::uint64_t value, Cycle written) {
+  // What is visible by now is kept as one value: a program reads at its own clock, never behind
+  // the kernel's, and a count it reads only later (a tree it waits on after another) would
+  // otherwise keep every landing until then.
+  at(written);
   m_pending.push_back({visible, value});
   m_signal.notify(visible, written);
 }

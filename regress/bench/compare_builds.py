@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Two builds side by side: the same runs of angara-sim from each, alternated, with the fastest
-and slowest wall time of each, whether their results are the same, and (with --instructions)
-the instructions each spends, which callgrind counts the same on every run.
+and slowest wall time of each, the most memory a run of each held (peak resident set), whether
+their results are the same, and (with --instructions) the instructions each spends, which
+callgrind counts the same on every run.
 
   regress/bench/compare_builds.py OLD_BUILD NEW_BUILD            uniform traffic, AT and both LTs
   regress/bench/compare_builds.py OLD NEW --config run.toml      your own run(s) instead
@@ -87,6 +88,7 @@ class Run:
 
     def __init__(self):
         self.walls = []
+        self.peak_kb = 0  # the largest peak resident set of its runs
         self.results = None
         self.error = None
         self.instructions = None
@@ -98,15 +100,21 @@ def pinned(cpu):
 
 
 def run_once(sim: Path, config: Path, out: Path, run: Run, cpu):
-    start = time.perf_counter()
-    done = subprocess.run([str(sim), "run", str(config), "--out", str(out), "--quiet"],
-                          capture_output=True, text=True, preexec_fn=pinned(cpu))
-    wall = time.perf_counter() - start
-    if done.returncode != 0:
-        lines = (done.stderr or done.stdout).strip().splitlines()
-        run.error = lines[0] if lines else f"exit status {done.returncode}"
+    # Waited for with wait4(), which gives the child's own peak resident set.
+    with tempfile.TemporaryFile("w+") as said:
+        start = time.perf_counter()
+        child = subprocess.Popen([str(sim), "run", str(config), "--out", str(out), "--quiet"],
+                                 stdout=said, stderr=said, text=True, preexec_fn=pinned(cpu))
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        said.seek(0)
+        lines = said.read().strip().splitlines()
+    if child.returncode != 0:
+        run.error = lines[0] if lines else f"exit status {child.returncode}"
         return
     run.walls.append(wall)
+    run.peak_kb = max(run.peak_kb, usage.ru_maxrss)
     run.results = results_only(json.loads(out.read_text()))
 
 
@@ -166,10 +174,11 @@ def main():
         print(f"old: {builds['old']}\nnew: {builds['new']}")
         print(f"timed runs on core {args.cpu}\n" if args.cpu is not None else "")
         print("| run | old, fastest / slowest | new, fastest / slowest | new / old | results |"
+              " old peak memory | new peak memory |"
               + (" old instructions | new instructions | new / old |" if args.instructions
                  else ""))
-        print("| --- | --- | --- | --- | --- |" + (" --- | --- | --- |" if args.instructions
-                                                  else ""))
+        print("| --- | --- | --- | --- | --- | --- | --- |"
+              + (" --- | --- | --- |" if args.instructions else ""))
         for name, config in configs.items():
             runs = {side: Run() for side in builds}
             for k in range(args.runs):
@@ -190,7 +199,9 @@ def main():
             else:
                 differ = first_difference(old.results, new.results)
                 same = f"different, first at {differ}" if differ else "the same"
-            row = f"| {name} | {seconds(old.walls)} | {seconds(new.walls)} | {ratio} | {same} |"
+            row = (f"| {name} | {seconds(old.walls)} | {seconds(new.walls)} | {ratio} | {same} |"
+                   + "".join(f" {r.peak_kb / 1024:.1f} MiB |" if r.walls else " - |"
+                             for r in (old, new)))
             if args.instructions:
                 counts = [r.instructions for r in (old, new)]
                 row += "".join(f" {c / 1e9:.3f}e9 |" if c else " - |" for c in counts)

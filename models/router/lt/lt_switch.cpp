@@ -60,6 +60,7 @@ LtSwitch::Onward LtSwitch::arrive(PortId in_port, Packet& packet, Cycle now, Cyc
   }
   const VcId in_vc = packet.header.vc;
   const Cycle arrival = packet.head_at;
+  const bool request = packet.header.kind == PacketKind::BroadcastRequest;
   const RouteStep* planned = m_fabric->planned_step(packet);
   RouterCore::Route route =
       planned ? m_core.route_p2p(*planned, packet) : m_core.route(in_port, packet);
@@ -76,6 +77,13 @@ LtSwitch::Onward LtSwitch::arrive(PortId in_port, Packet& packet, Cycle now, Cyc
     ready = std::max(ready, m_core.ready_at(in_port, packet, route));
   }
   const Arrival hop{order, arrival, to_pegroup};
+  if (request && order && packet.header.kind == PacketKind::Broadcast && !to_pegroup) {
+    // Turned around at the root: it leaves the input buffer for the root's queue.
+    left = ready;
+    push_arrived(&hop);
+    turn(in_port, packet, route, ready);
+    return {};
+  }
   return pass(in_port, packet, route, ready, now, left, &hop);
 }
 
@@ -247,12 +255,37 @@ void LtSwitch::send_due(Cycle now) {
   }
 }
 
+void LtSwitch::turn(PortId port, Packet& packet, const RouterCore::Route& route, Cycle ready) {
+  if (!m_turned) m_turned = std::make_unique<std::array<TurnQueue, kMaxLinkPorts>>();
+  TurnQueue& q = (*m_turned)[port];
+  q.waiting.push_back({&packet, route, ready});
+  if (q.waiting.size() == 1) m_fabric->calendar().wake_at(*this, std::max(ready, q.free));
+}
+
+void LtSwitch::turn_due(Cycle now) {
+  if (!m_turned) return;
+  for (PortId port = 0; port < m_core.local_port(); ++port) {
+    TurnQueue& q = (*m_turned)[port];
+    while (!q.waiting.empty()) {
+      const Turned t = q.waiting.front();
+      const Cycle due = std::max(t.ready, q.free);
+      if (due > now) {
+        m_fabric->calendar().wake_at(*this, due);
+        break;
+      }
+      q.waiting.pop_front();
+      q.free = pass_whole(port, *t.packet, t.route, now, now);
+    }
+  }
+}
+
 void LtSwitch::woken() {
   const Cycle now = m_clock.now();
   std::vector<CollectiveSend> sends;
   m_core.collective()->on_timer(now, sends);
   for (const CollectiveSend& s : sends) send(s, now);
   send_due(now);
+  turn_due(now);
   arm_timer();
 }
 

@@ -6,11 +6,13 @@
 // port, or into the PEGroup, whose sends go on in the same call. With buffers (sim.lt_buffers) a
 // packet waits also for those ahead in its input VC (InputOrder), and the next switch tells on
 // return when the packet left the buffer behind the output, where its hold ends. The machine's
-// WakeCalendar wakes the PEGroup's timer, only when one is set. RouterLt is its SystemC shell.
+// WakeCalendar wakes the PEGroup's timer, only when one is set, and a root's turned broadcasts.
+// RouterLt is its SystemC shell.
 
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <memory>
 
 #include "models/core/ring_queue.h"
 #include "models/fabric/ejection_end.h"
@@ -99,6 +101,11 @@ class LtSwitch : private WakeCalendar::Sleeper {
   // The PEGroup takes a copy; its sends go on (the last one's path left to the caller).
   Onward into_pegroup(const Grant& grant, Cycle now);
   void send(const CollectiveSend& send, Cycle now);
+  // With buffers: a broadcast request turned around here, at its tree's root, waits at input
+  // `port` and is booked down the tree in turn_due().
+  void turn(PortId port, Packet& packet, const RouterCore::Route& route, Cycle ready);
+  // With buffers: the turned broadcasts whose turn has come, booked down the tree.
+  void turn_due(Cycle now);
   // With buffers: the PEGroup's sends whose cycle at the crossbar input has come, booked.
   void send_due(Cycle now);
   void woken() override;  // the PEGroup's timer, or its next send's cycle
@@ -137,6 +144,20 @@ class LtSwitch : private WakeCalendar::Sleeper {
   // is unbounded (as in AT); booked at once, a stream of broadcasts would book the links and
   // buffers down its tree far ahead.
   RingQueue<CollectiveSend> m_pegroup_sends;
+  // With buffers, at a tree's root: the broadcasts turned around, by the input they came in on,
+  // each booked down the tree once the one before it from that input has left, as the input's
+  // buffer would send them. Booked at once, every sender's broadcast would be booked at every
+  // node, as far ahead as the root takes to send them all (memory and time of N x N bookings).
+  struct Turned {
+    Packet* packet;
+    RouterCore::Route route;
+    Cycle ready;
+  };
+  struct TurnQueue {
+    RingQueue<Turned> waiting;
+    Cycle free = 0;  // when the last one booked has left the input
+  };
+  std::unique_ptr<std::array<TurnQueue, kMaxLinkPorts>> m_turned;  // made at the first
 };
 
 }  // namespace angara
