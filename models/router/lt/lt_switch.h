@@ -108,7 +108,7 @@ class LtSwitch : private WakeCalendar::Sleeper {
   void turn_due(Cycle now);
   // With buffers: the PEGroup's sends whose cycle at the crossbar input has come, booked.
   void send_due(Cycle now);
-  void woken() override;  // the PEGroup's timer, or its next send's cycle
+  void woken() override;  // the PEGroup's timer, its next send's cycle, or a turned broadcast's
   void arm_timer();
   // The input port of the switch that link port `port` leads to.
   PortId next_input(PortId port) const;
