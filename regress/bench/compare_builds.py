@@ -104,7 +104,7 @@ def run_once(sim: Path, config: Path, out: Path, run: Run, cpu):
     with tempfile.TemporaryFile("w+") as said:
         start = time.perf_counter()
         child = subprocess.Popen([str(sim), "run", str(config), "--out", str(out), "--quiet"],
-                                 stdout=said, stderr=said, text=True, preexec_fn=pinned(cpu))
+                                 stdout=said, stderr=said, preexec_fn=pinned(cpu))
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
         child.returncode = os.waitstatus_to_exitcode(status)
