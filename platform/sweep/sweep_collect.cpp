@@ -14,6 +14,10 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
+// The column of the most memory a point's run held, MiB (the runner records it beside the
+// results, which say only what was simulated).
+constexpr const char* kPeakMemory = "peak_memory_mb";
+
 // Scalar fields of a results file, nested objects flattened. An array of records (pingpong's
 // and msgrate's `sizes`, the ranks' `each`) gives a column per record and field, named by the
 // record's first field when it is a whole number or a string (sizes.4096.half_rtt_ns,
@@ -96,6 +100,11 @@ SweepTable collect(const SweepDir& dir) {
       for (const auto& [k, v] : flat) {
         if (std::find(fields.begin(), fields.end(), k) == fields.end()) fields.push_back(k);
         values[k] = v;
+      }
+      if (const auto kib = dir.peak_memory_kib(p["name"])) {
+        if (std::find(fields.begin(), fields.end(), kPeakMemory) == fields.end())
+          fields.push_back(kPeakMemory);
+        values[kPeakMemory] = fmt::format("{:.1f}", static_cast<double>(*kib) / 1024);
       }
       values["status"] = "ok";
     } else {

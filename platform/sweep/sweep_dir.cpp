@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+
 #include "models/core/config_error.h"
 #include "platform/config/config_loader.h"
 #include "platform/sweep/sweep_files.h"
@@ -57,6 +59,7 @@ void SweepDir::prepare(const SweepPlan& plan) const {
     if (!fs::exists(dir / "config.toml") || read_text(dir / "config.toml") != config) {
       fs::remove(dir / "results.json");  // stale: made from another config
       fs::remove(dir / "failed");
+      fs::remove(dir / "peak_memory");
       write_text(dir / "config.toml", config);
     }
     nlohmann::ordered_json settings;
@@ -146,6 +149,16 @@ std::optional<nlohmann::ordered_json> SweepDir::results(const std::string& name)
 
 bool SweepDir::done(const std::string& name) const {
   return results(name).has_value();
+}
+
+std::optional<long> SweepDir::peak_memory_kib(const std::string& name) const {
+  const fs::path path = point(name) / "peak_memory";
+  if (!fs::is_regular_file(path)) return std::nullopt;
+  const std::string text = read_text(path);
+  long kib = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), kib);
+  if (error != std::errc() || end == text.data() || kib < 0) return std::nullopt;
+  return kib;
 }
 
 std::vector<PointDir> sweep_points(const SweepDir& dir) {

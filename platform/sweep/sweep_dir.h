@@ -45,6 +45,9 @@ class SweepDir {
   // not: the point is not done and runs again).
   std::optional<nlohmann::ordered_json> results(const std::string& name) const;
   bool done(const std::string& name) const;
+  // The most memory the point's last successful run held (its largest process's peak resident
+  // set, KiB), if run recorded it: not for a point run as a Slurm job step.
+  std::optional<long> peak_memory_kib(const std::string& name) const;
 
  private:
   std::filesystem::path m_root;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -324,7 +325,8 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
       continue;
     }
     int status = 0;
-    const pid_t pid = waitpid(-1, &status, WNOHANG);
+    rusage usage{};
+    const pid_t pid = wait4(-1, &status, WNOHANG, &usage);
     if (pid < 0 && errno == EINTR) continue;  // a stop signal is seen at the loop's top
     if (pid < 0) throw std::runtime_error("waitpid failed");
     if (pid == 0) {  // none has ended: now and then, look at how far they have got
@@ -346,6 +348,10 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
     unfinished.erase(point.path());
     const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && point.done();
     ++report.ran;
+    // Its largest process's (a rank's, under mpirun); srun's would be srun's own.
+    if (ok && !(point.ranks > 1 && launcher == RankLauncher::Srun)) {
+      write_text(point.path() / "peak_memory", fmt::format("{}\n", usage.ru_maxrss));  // KiB
+    }
     if (!ok) {
       report.failed.push_back(point);
       std::string why = exit_text(status);

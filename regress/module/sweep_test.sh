@@ -139,7 +139,8 @@ diff <(grep -v point_7 "$work/finished.txt") <(fingerprints "$slow" | grep -v po
 check "point_7 results were not rewritten" \
   [ "$(grep point_7 "$work/finished.txt" | cut -c1-32)" != "$(fingerprints "$slow" | grep point_7 | cut -c1-32)" ]
 
-# collect: a header with the point, the axis keys, result fields and status; rows in plan order.
+# collect: a header with the point, the axis keys, result fields, the run's peak memory and
+# status; rows in plan order.
 # A link planted at results.csv is replaced, not written through.
 echo keep > "$work/victim.txt" && ln -sf "$work/victim.txt" "$slow/results.csv"
 "$sweep" collect "$slow" > "$work/collect.txt"
@@ -148,7 +149,7 @@ csv=$slow/results.csv
 check "collect wrote through the link at results.csv" [ "$(cat "$work/victim.txt")" = keep ]
 check "results.csv is still a link" [ ! -L "$csv" ]
 header=$(head -1 "$csv")
-for column in point sim.seed nodes latency_ns.mean status; do
+for column in point sim.seed nodes latency_ns.mean peak_memory_mb status; do
   tr , '\n' <<< "$header" | grep -qx "$column" && ok || fail "results.csv header lacks $column: $header"
 done
 check "results.csv has $(($(wc -l < "$csv") - 1)) rows, not 8" [ "$(wc -l < "$csv")" -eq 9 ]
@@ -158,7 +159,8 @@ for row in $(seq 1 8); do
     [ "$(csv_cell "$csv" sim.seed "$row")" = "${expected_seeds[$((row - 1))]}" ] &&
     [ "$(csv_cell "$csv" nodes "$row")" = 512 ] &&
     [ "$(csv_cell "$csv" status "$row")" = ok ] &&
-    awk -v v="$(csv_cell "$csv" latency_ns.mean "$row")" 'BEGIN { exit !(v + 0 > 0) }' && ok ||
+    awk -v v="$(csv_cell "$csv" latency_ns.mean "$row")" 'BEGIN { exit !(v + 0 > 0) }' &&
+    awk -v m="$(csv_cell "$csv" peak_memory_mb "$row")" 'BEGIN { exit !(m + 0 > 1) }' && ok ||
     fail "results.csv row $row: $(sed -n "$((row + 1))p" "$csv" | cut -c1-120)"
 done
 
