@@ -38,6 +38,9 @@ struct OutputRequest {
   Cycle input = 0;
   Cycle tail = 0;
   int train = 1;  // the packets it stands for (Packet::train)
+  // A train's: from one of its packets' arrival to the next's, on average (from its head's and
+  // tail's; back to back: at most one packet's time).
+  Cycle spacing = 0;
 };
 
 // A timing shell's part in RouterCore::issue(), a template parameter so that a loosely-timed hop

@@ -307,7 +307,15 @@ void RouterCore::for_each_option(PortId in, const Packet& packet, const Route& r
 inline OutputRequest RouterCore::request_for(PortId in, PortId out, const Packet& packet,
                                              const Route& route, Cycle earliest) const {
   const int flits = packet.wire_flits();
-  const Cycle length = timing(out).serialization(flits);
+  const ChannelTiming& t = timing(out);
+  const Cycle length = t.serialization(flits);
+  Cycle spacing = 0;
+  if (packet.train > 1 && packet.tail_at != kNever) {
+    // From its head's start on the link before to its tail's end: the train's whole passage.
+    const Cycle passage = packet.tail_at - packet.head_at + t.serialization(1);
+    const Cycle last = t.serialization(packet.packet_flits());
+    if (passage > last) spacing = (passage - last) / (packet.train - 1);
+  }
   return {in,
           out,
           out_vc(out, packet, route),
@@ -317,7 +325,8 @@ inline OutputRequest RouterCore::request_for(PortId in, PortId out, const Packet
           length,
           length,
           length,
-          static_cast<int>(packet.train)};
+          static_cast<int>(packet.train),
+          spacing};
 }
 
 // Inline: RouterCore::issue, a template both shells instantiate, asks it for every copy.
