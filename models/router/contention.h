@@ -35,10 +35,13 @@ struct Contention {
 };
 
 // The contention of a whole run: all routers' counts together, and the largest mean queue one
-// router's copies found (where the network was hottest).
+// router's copies found (where the network was hottest). LT also: how far past the kernel's cycle
+// the furthest of its bookings through a router reached (a copy's tail out), which its calendars
+// hold until then.
 struct ContentionSummary {
   Contention all;
   double hottest_queue = 0;
+  Cycle booked_ahead = 0;
 };
 
 }  // namespace angara

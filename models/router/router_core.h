@@ -154,6 +154,11 @@ class RouterCore {
   }
   // Packets diverted around a failed link here.
   std::uint64_t rerouted() const { return m_rerouted; }
+  // LT: a copy booked at kernel cycle `now` whose tail leaves at `tail_out`.
+  void booked(Cycle tail_out, Cycle now) {
+    m_booked_ahead = std::max(m_booked_ahead, tail_out > now ? tail_out - now : 0);
+  }
+  Cycle booked_ahead() const { return m_booked_ahead; }
 
   // Issues one copy of `packet` (held in input `in`, VC `in_vc`) to output `out`, one of
   // `route.outs`, and clears it there: the copy (the packet itself for its last output), its VC
@@ -246,6 +251,7 @@ class RouterCore {
   WormOwner* m_worm_owner = nullptr;
   FailingLinks m_failing;
   std::uint64_t m_rerouted = 0;
+  Cycle m_booked_ahead = 0;
 };
 
 template <BookingShell Shell>

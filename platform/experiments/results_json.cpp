@@ -42,8 +42,10 @@ void add_run(nlohmann::ordered_json& j, const RunRecord& r) {
                        {"waited_share", c.waited_share()},
                        {"mean_queue", c.queue()},
                        {"hottest_router_queue", r.contention.hottest_queue}};
-    if (r.config.sim.mode == SimMode::Lt)
+    if (r.config.sim.mode == SimMode::Lt) {
       j["lt_validity"] = lt_validity_json(r.contention, r.config.sim.lt_buffers);
+      j["lt_booked_ahead_cycles"] = r.contention.booked_ahead;
+    }
   }
   if (r.split.ranks > 1) {
     nlohmann::ordered_json work = nlohmann::ordered_json::array();

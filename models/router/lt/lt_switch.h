@@ -124,8 +124,11 @@ class LtSwitch : private WakeCalendar::Sleeper {
     int copies() const { return std::popcount(outs); }
     Cycle book(OutputRequest& r) {
       LtReservations& lt = sw.m_reservations;
-      if (r.train == 1) return lt.book(r, now, 1, 0, starts);
-      return lt.book(r, now, copies(), sw.m_core.tail_floor(r.in, r.out, packet), starts);
+      const Cycle start = r.train == 1 ? lt.book(r, now, 1, 0, starts)
+                                       : lt.book(r, now, copies(),
+                                                 sw.m_core.tail_floor(r.in, r.out, packet), starts);
+      sw.m_core.booked(start + r.tail, now);
+      return start;
     }
   };
 
