@@ -175,7 +175,8 @@ def largest_point(csv_dir, algorithm):
     iterations = int(r["iterations"])
     per_message = f", {wall * 1e6 / messages:.1f} us of wall time per message" if messages else ""
     count = f", {messages / 1e6:.1f} million messages" if messages else ""
-    return (f"{r['nodes']} nodes ({dims(r)}{count}) took {took} for {iterations} "
+    memory = f" and held {float(r['peak_memory_mb']):.0f} MB" if r.get("peak_memory_mb") else ""
+    return (f"{r['nodes']} nodes ({dims(r)}{count}) took {took}{memory} for {iterations} "
             f"iteration{'s' if iterations > 1 else ''}, beside the other points{per_message}")
 
 
@@ -250,11 +251,20 @@ def changes(csv_dir, spmv_at):
     return text
 
 
+def points_time(csv_dir):
+    """The wall times of every point of every sweep, added up."""
+    total = sum(float(r["wall_seconds"]) for name in sorted(os.listdir(csv_dir))
+                if name.endswith(".csv") for r in read(os.path.join(csv_dir, name))
+                if r.get("wall_seconds"))
+    return f"{total / 3600:.1f} hours" if total >= 3600 else f"{total / 60:.0f} minutes"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--csv", required=True, help="directory with the sweeps' CSVs")
     ap.add_argument("--out", required=True, help="where figures and REPORT.md go")
-    ap.add_argument("--seconds", type=int, default=0, help="wall time of the run, for the report")
+    ap.add_argument("--seconds", type=int, default=0,
+                    help="wall time of the run that made the CSVs, for the report (0: not said)")
     ap.add_argument("--small", action="store_true", help="the small (CI) variant")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -294,7 +304,8 @@ def main():
     template = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "REPORT.template.md")).read()
     text = template.format(
         variant="small variant (CI)" if a.small else "full study",
-        seconds=a.seconds,
+        elapsed=f" by `regress/paper/run` in {a.seconds} s" if a.seconds else "",
+        points_time=points_time(a.csv),
         basic_table=markdown_table(["torus", "mode", "dims", "nodes", "op", "subnet, us",
                                     "software, us", "speedup"], basic_rows),
         heat_table=markdown_table(["grid", "dims", "nodes", "compute, us", "allreduce subnet, us",
