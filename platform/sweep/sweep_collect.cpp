@@ -97,14 +97,12 @@ SweepTable collect(const SweepDir& dir) {
     if (const auto parsed = dir.results(p["name"])) {
       std::vector<std::pair<std::string, std::string>> flat;
       flatten(*parsed, "", flat);
+      if (const auto kib = dir.peak_memory_kib(p["name"])) {
+        flat.emplace_back(kPeakMemory, fmt::format("{:.1f}", static_cast<double>(*kib) / 1024));
+      }
       for (const auto& [k, v] : flat) {
         if (std::find(fields.begin(), fields.end(), k) == fields.end()) fields.push_back(k);
         values[k] = v;
-      }
-      if (const auto kib = dir.peak_memory_kib(p["name"])) {
-        if (std::find(fields.begin(), fields.end(), kPeakMemory) == fields.end())
-          fields.push_back(kPeakMemory);
-        values[kPeakMemory] = fmt::format("{:.1f}", static_cast<double>(*kib) / 1024);
       }
       values["status"] = "ok";
     } else {

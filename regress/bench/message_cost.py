@@ -45,15 +45,6 @@ progress = false
 """
 
 
-def messages(results):
-    found = results.get("messages_delivered")
-    if found is None:
-        for value in results.values():
-            if isinstance(value, dict) and "messages_delivered" in value:
-                return value["messages_delivered"]
-    return found
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -115,7 +106,7 @@ def main():
                     row += [f"rejected: {run.error}", "-", "-"] + (["-"] if args.instructions
                                                                    else [])
                     continue
-                count = messages(run.results)
+                count = run.results["messages_delivered"]
                 row[1] = f"{count:,}"
                 cost = min(run.walls) / count * 1e6
                 smallest[i] = smallest[i] or cost
