@@ -1,14 +1,19 @@
 #pragma once
-// Asks the cache for both ends of `object` (LT's calendars span two lines at most), so that the
+// Asks the cache for every line `object` spans (LT's calendars span two to five), so that the
 // state a packet's path reads is fetched all at once instead of one miss after another.
+
+#include <cstdint>
 
 namespace angara {
 
 template <typename T>
 void prefetch_object(const T* object) {
-  const auto* bytes = reinterpret_cast<const char*>(object);
-  __builtin_prefetch(bytes);
-  __builtin_prefetch(bytes + sizeof(T) - 1);
+  constexpr std::uintptr_t kLine = 64;
+  const auto first = reinterpret_cast<std::uintptr_t>(object) & ~(kLine - 1);
+  const auto last = reinterpret_cast<std::uintptr_t>(object) + sizeof(T) - 1;
+  for (std::uintptr_t line = first; line <= last; line += kLine) {
+    __builtin_prefetch(reinterpret_cast<const void*>(line));
+  }
 }
 
 }  // namespace angara
