@@ -257,11 +257,13 @@ int vcd_diff(int argc, char** argv) {
   po::variables_map vm;
   constexpr const char* kText =
       "usage: angara-sim vcd-diff EXPECTED.vcd ACTUAL.vcd\n\n"
-      "Compares two VCD files signal by signal (by full name, e.g. router_0_0_0.vcup_xp.stage).\n"
-      "Exit status 0: the same signals with the same changes; 4: they differ, and the first\n"
-      "difference is printed: the signal that differs first in time, the time and both values,\n"
-      "or the signals one file has and the other lacks; 1: usage; 2: a file cannot be read or\n"
-      "parsed (a directory, a FIFO, a file cut short, a width or value it does not take).\n";
+      "Compares two VCD files signal by signal (by full name, e.g. router_0_0_0.vcup_xp.stage),\n"
+      "the model's or an RTL simulator's: times in each file's $timescale, values four-state\n"
+      "(0 1 x z) and of any width. Exit status 0: the same signals with the same values at every\n"
+      "time; 4: they differ, and the first difference is printed: the signal that differs first\n"
+      "in time, the time and both values, or the signals one file has and the other lacks;\n"
+      "1: usage; 2: a file cannot be read or parsed (a directory, a FIFO, a file cut short, a\n"
+      "real or string value, a time that goes back). docs/WAVEFORMS.md has the details.\n";
   try {
     po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(),
               vm);

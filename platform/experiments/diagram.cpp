@@ -97,8 +97,8 @@ std::string draw_diagram(Config config, const DiagramRequest& request) {
                                   "credit_block",
                                   fmt::join(request.node, ", ")));
   }
-  const std::uint64_t period =
-      static_cast<std::uint64_t>(std::llround(config.router.cycle_ns() * 1000.0));
+  const std::uint64_t period =  // fs, the waveform's time unit
+      static_cast<std::uint64_t>(std::llround(config.router.cycle_ns() * 1e6));
   // The window: the first packet's stay in the block, unless given.
   std::uint64_t from = request.from ? *request.from * period : 0;
   std::uint64_t to = request.to ? *request.to * period : 0;
@@ -106,14 +106,15 @@ std::string draw_diagram(Config config, const DiagramRequest& request) {
   if (!request.from || !request.to) {
     const VcdSignal* id = vcd.find(prefix + "packet");
     if (!id) id = vcd.find(names.front());
+    const auto number = [](const auto& change) { return VcdSignal::vcd_number(change.second); };
     const auto busy = std::find_if(id->changes.begin(), id->changes.end(),
-                                   [](const auto& c) { return c.second != 0; });
+                                   [&](const auto& c) { return number(c) != 0; });
     if (busy == id->changes.end()) {
       throw ConfigError("--block", request.block, "no packet passed this block in the run");
     }
-    packet = busy->second;
+    packet = number(*busy);
     const auto idle =
-        std::find_if(busy, id->changes.end(), [](const auto& c) { return c.second == 0; });
+        std::find_if(busy, id->changes.end(), [&](const auto& c) { return number(c) == 0; });
     if (!request.from) from = busy->first > 2 * period ? busy->first - 2 * period : 0;
     if (!request.to)
       to = (idle == id->changes.end() ? busy->first + 20 * period : idle->first) + 3 * period;

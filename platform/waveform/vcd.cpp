@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -12,13 +14,17 @@
 
 namespace angara {
 
-std::uint64_t VcdSignal::value_at(std::uint64_t time) const {
-  std::uint64_t v = 0;
-  for (const auto& [t, value] : changes) {
-    if (t > time) break;
-    v = value;
-  }
-  return v;
+VcdValue VcdSignal::value_at(std::uint64_t time_fs) const {
+  const auto after = std::upper_bound(changes.begin(), changes.end(), time_fs,
+                                      [](std::uint64_t t, const auto& c) { return t < c.first; });
+  return after == changes.begin() ? VcdValue(static_cast<std::size_t>(width), 'x')
+                                  : std::prev(after)->second;
+}
+
+std::uint64_t VcdSignal::vcd_number(const VcdValue& value) {
+  std::uint64_t n = 0;
+  for (const char bit : value) n = n << 1 | (bit == '1' ? 1 : 0);
+  return n;
 }
 
 const VcdSignal* Vcd::find(const std::string& name) const {
@@ -28,10 +34,50 @@ const VcdSignal* Vcd::find(const std::string& name) const {
   return nullptr;
 }
 
+std::string vcd_value_text(const VcdValue& value) {
+  const bool two_state = value.find_first_of("xz") == std::string::npos;
+  if (two_state && value.size() <= 64) return fmt::format("{}", VcdSignal::vcd_number(value));
+  if (value.size() <= 16) return fmt::format("{}'b{}", value.size(), value);
+  std::string hex;
+  for (std::size_t end = value.size() % 4 == 0 ? 4 : value.size() % 4; end <= value.size();
+       end += 4) {
+    const std::string nibble = value.substr(end < 4 ? 0 : end - 4, end < 4 ? end : 4);
+    const auto all = [&](char c) { return nibble.find_first_not_of(c) == std::string::npos; };
+    if (all('x') || all('z')) {
+      hex += nibble[0];
+    } else if (nibble.find('x') != std::string::npos) {
+      hex += 'X';
+    } else if (nibble.find('z') != std::string::npos) {
+      hex += 'Z';
+    } else {
+      hex += fmt::format("{:x}", VcdSignal::vcd_number(nibble));
+    }
+  }
+  return fmt::format("{}'h{}", value.size(), hex);
+}
+
 namespace {
 
-// A strict reader of the VCD subset the tracer writes: anything else is an error saying where,
-// never a silent end (a comparison of two half-read files would say "same").
+// The femtoseconds in one unit of a $timescale ("1ps", "10 ns").
+std::optional<std::uint64_t> timescale_fs(const std::string& text) {
+  static const std::map<std::string, std::uint64_t> kUnits = {{"s", 1'000'000'000'000'000},
+                                                              {"ms", 1'000'000'000'000},
+                                                              {"us", 1'000'000'000},
+                                                              {"ns", 1'000'000},
+                                                              {"ps", 1'000},
+                                                              {"fs", 1}};
+  for (const std::uint64_t magnitude : {100, 10, 1}) {
+    const std::string digits = std::to_string(magnitude);
+    if (text.rfind(digits, 0) != 0) continue;
+    const auto unit = kUnits.find(text.substr(digits.size()));
+    if (unit == kUnits.end()) return std::nullopt;
+    return magnitude * unit->second;
+  }
+  return std::nullopt;
+}
+
+// A reader of the VCD files the model and RTL simulators write: anything it does not take is an
+// error saying where, never a silent end (a comparison of two half-read files would say "same").
 class VcdReader {
  public:
   explicit VcdReader(const std::string& text) : m_text(text), m_in(text) {}
@@ -42,6 +88,8 @@ class VcdReader {
       if (word == "$enddefinitions") {
         expect_end(word);
         m_defined = true;
+      } else if (word == "$timescale") {
+        timescale();
       } else if (word == "$scope") {
         next("$scope");  // the kind, "module"
         const std::string name = next("$scope");
@@ -53,14 +101,15 @@ class VcdReader {
         m_scopes.pop_back();
       } else if (word == "$var") {
         declare();
-      } else if (word == "$dumpvars" || word == "$end") {
-        // the initial values follow as ordinary changes
+      } else if (word == "$dumpvars" || word == "$dumpall" || word == "$dumpon" ||
+                 word == "$dumpoff" || word == "$end") {
+        // the values they hold follow as ordinary changes
       } else if (word[0] == '$') {
         skip_section(word);
       } else if (!m_defined) {
         fail(fmt::format("'{}' before $enddefinitions", word));
       } else if (word[0] == '#') {
-        m_time = number(word.substr(1), "time");
+        at_time(number(word.substr(1), "time"));
       } else {
         change(word);
       }
@@ -104,55 +153,107 @@ class VcdReader {
     return value;
   }
 
-  // "$var wire 8 # occupancy [7:0] $end"
+  // "$timescale 1ps $end" or "$timescale 10 ns $end"
+  void timescale() {
+    if (m_defined) fail("$timescale after $enddefinitions");
+    std::string text;
+    for (std::string word = next("$timescale"); word != "$end"; word = next("$timescale")) {
+      text += word;
+    }
+    const auto fs = timescale_fs(text);
+    if (!fs) {
+      fail(fmt::format("$timescale '{}': 1, 10 or 100 of s, ms, us, ns, ps or fs", text));
+    }
+    m_unit_fs = *fs;
+  }
+
+  void at_time(std::uint64_t units) {
+    std::uint64_t fs = 0;
+    if (__builtin_mul_overflow(units, m_unit_fs, &fs)) {
+      fail(fmt::format("time #{} in units of {} fs: beyond 2^64 fs", units, m_unit_fs));
+    }
+    if (fs < m_time_fs) fail(fmt::format("time #{} goes back", units));
+    m_time_fs = fs;
+  }
+
+  // "$var wire 8 # occupancy [7:0] $end"; a single bit of a vector, "bus [3]", is named so.
   void declare() {
     next("$var");  // the kind, "wire"
-    const std::string width = next("$var"), id = next("$var"), name = next("$var");
+    const std::string width = next("$var"), id = next("$var");
+    std::string name = next("$var");
     const std::uint64_t bits = number(width, "the width");
-    if (bits < 1 || bits > 64)
-      fail(fmt::format("width {} of {}: 1 to 64 bits are read", bits, name));
+    if (bits < 1) fail(fmt::format("width 0 of {}", name));
     if (name == "$end") fail("a $var without a name");
-    skip_section("$var");  // a bit range, "[7:0]"
+    std::vector<std::string> rest;
+    for (std::string word = next("$var"); word != "$end"; word = next("$var")) {
+      rest.push_back(word);
+    }
+    if (rest.size() == 1 && rest[0].find(':') == std::string::npos) name += rest[0];
     std::string path;
     for (const auto& s : m_scopes) path += s + ".";
-    if (!m_by_id.emplace(id, m_vcd.signals.size()).second) {
-      fail(fmt::format("signal id '{}' declared twice", id));
-    }
+    // RTL simulators give a net every name it has in the hierarchy, under one id.
+    m_by_id[id].push_back(m_vcd.signals.size());
     m_vcd.signals.push_back({path + name, static_cast<int>(bits), {}});
   }
 
-  // "b101 #" or "1#"
+  // "b10x1 #", "1#", "z#"
   void change(const std::string& word) {
     std::string value, id;
-    if (word[0] == 'b') {
+    if (word[0] == 'b' || word[0] == 'B') {
       value = word.substr(1);
       id = next("a value change");
+    } else if (word[0] == 'r' || word[0] == 'R' || word[0] == 's' || word[0] == 'S') {
+      fail(fmt::format("'{}': real and string values are not read", word));
     } else {
       value = word.substr(0, 1);
       id = word.substr(1);
     }
     const auto it = m_by_id.find(id);
     if (it == m_by_id.end()) fail(fmt::format("'{}' changes an undeclared signal '{}'", word, id));
-    const VcdSignal& signal = m_vcd.signals[it->second];
-    if (value.empty() || value.find_first_not_of("01") != std::string::npos) {
-      fail(fmt::format("value '{}' of signal {} at {}: only 0 and 1 bits are read", value,
-                       signal.name, m_time));
+    std::transform(value.begin(), value.end(), value.begin(),
+                   [](char c) { return static_cast<char>(std::tolower(c)); });
+    for (const std::size_t index : it->second) {
+      const VcdSignal& signal = m_vcd.signals[index];
+      if (value.empty() || value.find_first_not_of("01xz") != std::string::npos) {
+        fail(fmt::format("value '{}' of signal {} at {} fs: bits are 0, 1, x or z", value,
+                         signal.name, m_time_fs));
+      }
+      const auto width = static_cast<std::size_t>(signal.width);
+      if (value.size() > width) {
+        fail(fmt::format("value '{}' of signal {} at {} fs: wider than its {} bits", value,
+                         signal.name, m_time_fs, signal.width));
+      }
+      // Shorter values extend to the left with 0, or with their x or z.
+      const char fill = value[0] == 'x' || value[0] == 'z' ? value[0] : '0';
+      record(m_vcd.signals[index], VcdValue(width - value.size(), fill) + value);
     }
-    if (value.size() > static_cast<std::size_t>(signal.width)) {
-      fail(fmt::format("value '{}' of signal {} at {}: wider than its {} bits", value, signal.name,
-                       m_time, signal.width));
-    }
-    m_vcd.signals[it->second].changes.emplace_back(m_time, std::stoull(value, nullptr, 2));
+  }
+
+  // At one time only the last value counts, and a value written again is no change.
+  void record(VcdSignal& signal, VcdValue value) {
+    auto& changes = signal.changes;
+    if (!changes.empty() && changes.back().first == m_time_fs) changes.pop_back();
+    if (!changes.empty() && changes.back().second == value) return;
+    changes.emplace_back(m_time_fs, std::move(value));
   }
 
   const std::string& m_text;
   std::istringstream m_in;
   Vcd m_vcd;
-  std::map<std::string, std::size_t> m_by_id;
+  std::map<std::string, std::vector<std::size_t>> m_by_id;
   std::vector<std::string> m_scopes;
-  std::uint64_t m_time = 0;
+  std::uint64_t m_unit_fs = 1000;  // without a $timescale: ps, the model's own unit
+  std::uint64_t m_time_fs = 0;
   bool m_defined = false;
 };
+
+// "216000 ps (216.0 ns)"; to the fs where a time is not whole ps.
+std::string time_text(std::uint64_t fs) {
+  if (fs % 1000 == 0) {
+    return fmt::format("{} ps ({:.1f} ns)", fs / 1000, static_cast<double>(fs) / 1e6);
+  }
+  return fmt::format("{} fs ({:.6f} ns)", fs, static_cast<double>(fs) / 1e6);
+}
 
 }  // namespace
 
@@ -182,6 +283,10 @@ std::optional<std::string> compare_vcd(const Vcd& expected, const Vcd& actual) {
   std::uint64_t first_t = 0;
   for (const VcdSignal& e : expected.signals) {
     const VcdSignal& a = *actual.find(e.name);
+    if (e.width != a.width) {
+      return fmt::format("{} is {} bits wide in the expected waveform, {} in the new one", e.name,
+                         e.width, a.width);
+    }
     if (e.changes == a.changes) continue;
     std::size_t i = 0;
     while (i < e.changes.size() && i < a.changes.size() && e.changes[i] == a.changes[i]) ++i;
@@ -193,21 +298,29 @@ std::optional<std::string> compare_vcd(const Vcd& expected, const Vcd& actual) {
   }
   if (first) {
     const VcdSignal& a = *actual.find(first->name);
-    return fmt::format("{} first differs at {} ps ({:.1f} ns): expected {}, got {}", first->name,
-                       first_t, static_cast<double>(first_t) / 1000.0, first->value_at(first_t),
-                       a.value_at(first_t));
+    return fmt::format("{} first differs at {}: expected {}, got {}", first->name,
+                       time_text(first_t), vcd_value_text(first->value_at(first_t)),
+                       vcd_value_text(a.value_at(first_t)));
   }
   return std::nullopt;
 }
 
+namespace {
+
 // How a value reads in a diagram: packet ids in hex, VC stages by name.
-std::string value_text(const VcdSignal& s, std::uint64_t v) {
+std::string diagram_text(const VcdSignal& s, const VcdValue& value) {
   static constexpr const char* kStages[] = {"idle", "storing", "table", "analysis", "issuing"};
+  if (value.find_first_of("xz") != std::string::npos || s.width > 64) {
+    return vcd_value_text(value);
+  }
+  const std::uint64_t v = VcdSignal::vcd_number(value);
   if (s.name.size() > 6 && s.name.compare(s.name.size() - 6, 6, ".stage") == 0 && v < 5) {
     return kStages[v];
   }
   return s.width > 16 ? fmt::format("{:x}", v) : fmt::format("{}", v);
 }
+
+}  // namespace
 
 std::string draw_timing_svg(const Vcd& vcd, const std::vector<std::string>& names,
                             std::uint64_t from, std::uint64_t to, std::uint64_t period,
@@ -244,14 +357,14 @@ std::string draw_timing_svg(const Vcd& vcd, const std::vector<std::string>& name
     svg += fmt::format("<text x=\"10\" y=\"{}\">{}</text>\n", (hi + lo) / 2 + 4,
                        names[r].substr(names[r].find('.') + 1));
     // The value over the window: its changes inside, plus the value it enters with.
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> steps{{from, s->value_at(from)}};
+    std::vector<std::pair<std::uint64_t, VcdValue>> steps{{from, s->value_at(from)}};
     for (const auto& [t, v] : s->changes) {
       if (t > from && t < to) steps.emplace_back(t, v);
     }
     for (std::size_t i = 0; i < steps.size(); ++i) {
       const double x0 = x_of(steps[i].first),
                    x1 = x_of(i + 1 < steps.size() ? steps[i + 1].first : to);
-      const std::uint64_t v = steps[i].second;
+      const std::uint64_t v = VcdSignal::vcd_number(steps[i].second);
       if (s->width == 1) {
         const double yv = v ? hi : lo;
         svg += fmt::format(
@@ -273,7 +386,7 @@ std::string draw_timing_svg(const Vcd& vcd, const std::vector<std::string>& name
           "stroke=\"#2e7d32\" stroke-width=\"1.5\"/>\n",
           x0, mid, x0 + m, hi, x1 - m, hi, x1, mid, x1 - m, lo, x0 + m, lo, v ? "#e8f5e9" : "none");
       // The value, shortened to its first letters where the span is narrow (stage names).
-      const std::string full = value_text(*s, v);
+      const std::string full = diagram_text(*s, steps[i].second);
       for (std::size_t len : {full.size(), std::size_t{3}, std::size_t{1}}) {
         const std::string text = full.substr(0, len);
         if (x1 - x0 > 7.5 * static_cast<double>(text.size()) + 4) {
