@@ -33,7 +33,9 @@ struct ReducerPins : ClockPins {  // clk and rst first
   Signal<bool> err_mismatch{"err_mismatch"};
 };
 
-// The verilated Reducer, its ports bound to `pins`; defined next to the verilated model.
-std::unique_ptr<sc_core::sc_module> make_reducer_rtl(const char* name, ReducerPins& pins);
+// The verilated Reducer, its ports bound to `pins`, its flops starting from random values drawn
+// from `flop_seed` (rtl_seed.h); defined next to the verilated model.
+std::unique_ptr<sc_core::sc_module> make_reducer_rtl(const char* name, ReducerPins& pins,
+                                                     std::uint32_t flop_seed);
 
 }  // namespace angara

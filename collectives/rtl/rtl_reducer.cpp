@@ -26,12 +26,12 @@ sc_dt::sc_bv<128> to_bv(const Flit& f) {
 
 RtlReducer::RtlReducer(const sc_core::sc_module_name& name, std::string where,
                        const CollectiveParams& params, const FabricClock& clock,
-                       RtlReducerStats& stats)
+                       RtlReducerStats& stats, std::uint32_t flop_seed)
     : sc_core::sc_module(name),
       m_where(std::move(where)),
       m_clock(clock),
       m_stats(stats),
-      m_rtl(make_reducer_rtl("rtl", m_pins)),
+      m_rtl(make_reducer_rtl("rtl", m_pins, flop_seed)),
       m_gate(clock, GatedClock::Sample::BeforeRouter, m_pins) {
   params.check_rtl_reducer();
   m_head_cycles = static_cast<std::uint32_t>(params.reducer_cycles);

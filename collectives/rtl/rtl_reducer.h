@@ -32,9 +32,10 @@ namespace angara {
 class RtlReducer : public sc_core::sc_module, public ReducerBlock {
  public:
   // `where`: how messages name the node, e.g. "node (1,0,0)". `stats`: where to count what was
-  // compared (shared by the run's transactors).
+  // compared (shared by the run's transactors). `flop_seed`: the RTL's flops start from random
+  // values drawn from it (rtl_seed.h).
   RtlReducer(const sc_core::sc_module_name& name, std::string where, const CollectiveParams& params,
-             const FabricClock& clock, RtlReducerStats& stats);
+             const FabricClock& clock, RtlReducerStats& stats, std::uint32_t flop_seed);
   ~RtlReducer() override;
 
   SC_HAS_PROCESS(RtlReducer);

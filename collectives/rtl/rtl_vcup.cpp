@@ -31,7 +31,8 @@ std::uint32_t row_bits(const TreeSet& trees, NodeId node, int tree) {
 class RtlVcUp::Lane : public sc_core::sc_module {
  public:
   Lane(const sc_core::sc_module_name& name, std::string where, PortId port, const RouterCore& core,
-       const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats);
+       const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats,
+       std::uint32_t flop_seed);
   SC_HAS_PROCESS(Lane);
 
   void arrival(const Packet& packet);
@@ -78,14 +79,14 @@ class RtlVcUp::Lane : public sc_core::sc_module {
 
 RtlVcUp::Lane::Lane(const sc_core::sc_module_name& name, std::string where, PortId port,
                     const RouterCore& core, const TreeSet& trees, const FabricClock& clock,
-                    RtlVcUpStats& stats)
+                    RtlVcUpStats& stats, std::uint32_t flop_seed)
     : sc_core::sc_module(name),
       m_where(std::move(where)),
       m_port(port),
       m_core(core),
       m_clock(clock),
       m_stats(stats),
-      m_rtl(make_vcup_rtl("rtl", m_pins)),
+      m_rtl(make_vcup_rtl("rtl", m_pins, flop_seed)),
       m_gate(clock, GatedClock::Sample::AfterRouter, m_pins) {
   for (int t = 0; t < kMaxTrees; ++t) {
     m_table.range(kRowBits * t + kRowBits - 1, kRowBits * t) = row_bits(trees, core.id(), t);
@@ -289,7 +290,8 @@ void RtlVcUp::Lane::mismatch(Cycle c, const std::string& signal, const std::stri
 }
 
 RtlVcUp::RtlVcUp(const sc_core::sc_module_name& name, std::string where, const RouterCore& core,
-                 const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats)
+                 const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats,
+                 std::uint32_t flop_seed)
     : sc_core::sc_module(name), m_core(core) {
   core.shared().coll.check_rtl_vcup();
   if (core.id() > 0xFFFF) {
@@ -298,9 +300,9 @@ RtlVcUp::RtlVcUp(const sc_core::sc_module_name& name, std::string where, const R
   }
   for (PortId p = 0; p < core.local_port(); ++p) {
     const std::string port = Direction::from_index(p).name();
-    m_lanes.push_back(std::make_unique<Lane>(fmt::format("vcup_{}", p).c_str(),
-                                             fmt::format("{} VCUp {}", where, port), p, core, trees,
-                                             clock, stats));
+    m_lanes.push_back(std::make_unique<Lane>(
+        fmt::format("vcup_{}", p).c_str(), fmt::format("{} VCUp {}", where, port), p, core, trees,
+        clock, stats, flop_seed + 2U * p));  // odd, each its own
   }
 }
 

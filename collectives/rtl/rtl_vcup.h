@@ -39,9 +39,11 @@ class RtlVcUp : public sc_core::sc_module, public RouterProbe {
  public:
   // `where`: how messages name the node, e.g. "node (1,0,0)". `core`: the router whose VCUp
   // buffers it runs beside; `trees`: the routing tables the RTL is given. `stats`: where to
-  // count what was compared (shared by the run's transactors).
+  // count what was compared (shared by the run's transactors). `flop_seed`: the RTL's flops start
+  // from random values drawn from it (rtl_seed.h).
   RtlVcUp(const sc_core::sc_module_name& name, std::string where, const RouterCore& core,
-          const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats);
+          const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats,
+          std::uint32_t flop_seed);
   ~RtlVcUp() override;
 
   void arrival(PortId port, const Packet& packet) override;

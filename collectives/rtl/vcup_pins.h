@@ -41,6 +41,7 @@ struct VcUpPins : ClockPins {  // clk and rst first
 };
 
 // The verilated VCUp, its ports bound to `pins`; defined next to the verilated model.
-std::unique_ptr<sc_core::sc_module> make_vcup_rtl(const char* name, VcUpPins& pins);
+std::unique_ptr<sc_core::sc_module> make_vcup_rtl(const char* name, VcUpPins& pins,
+                                                  std::uint32_t flop_seed);
 
 }  // namespace angara

@@ -10,14 +10,17 @@ void check_rtl_built(const RtlParams&) {}
 
 std::unique_ptr<ReducerBlock> make_rtl_reducer(const std::string& name, const std::string& where,
                                                const CollectiveParams& params,
-                                               const FabricClock& clock, RtlReducerStats& stats) {
-  return std::make_unique<RtlReducer>(name.c_str(), where, params, clock, stats);
+                                               const FabricClock& clock, RtlReducerStats& stats,
+                                               std::uint32_t flop_seed) {
+  return std::make_unique<RtlReducer>(name.c_str(), where, params, clock, stats, flop_seed);
 }
 
 std::unique_ptr<sc_core::sc_module> make_rtl_vcup(const std::string& name, const std::string& where,
                                                   RouterAt& router, const TreeSet& trees,
-                                                  const FabricClock& clock, RtlVcUpStats& stats) {
-  auto vcup = std::make_unique<RtlVcUp>(name.c_str(), where, router.core(), trees, clock, stats);
+                                                  const FabricClock& clock, RtlVcUpStats& stats,
+                                                  std::uint32_t flop_seed) {
+  auto vcup =
+      std::make_unique<RtlVcUp>(name.c_str(), where, router.core(), trees, clock, stats, flop_seed);
   router.set_probe(vcup.get());
   return vcup;
 }

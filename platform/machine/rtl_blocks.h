@@ -24,15 +24,18 @@ class RouterAt;
 void check_rtl_built(const RtlParams& rtl);
 
 // The PEGroup's Reducer as its RTL behind the transactor (rtl.reducer = "rtl"); `where` names the
-// node in its messages, `stats` counts what it compared.
+// node in its messages, `stats` counts what it compared; its flops start from random values drawn
+// from `flop_seed` (collectives/rtl/rtl_seed.h).
 std::unique_ptr<ReducerBlock> make_rtl_reducer(const std::string& name, const std::string& where,
                                                const CollectiveParams& params,
-                                               const FabricClock& clock, RtlReducerStats& stats);
+                                               const FabricClock& clock, RtlReducerStats& stats,
+                                               std::uint32_t flop_seed);
 
 // The RTL VCUp beside the VCUp buffers of `router` (rtl.vcup = "rtl"), which shows it its
 // arrivals and grants from now on (its probe).
 std::unique_ptr<sc_core::sc_module> make_rtl_vcup(const std::string& name, const std::string& where,
                                                   RouterAt& router, const TreeSet& trees,
-                                                  const FabricClock& clock, RtlVcUpStats& stats);
+                                                  const FabricClock& clock, RtlVcUpStats& stats,
+                                                  std::uint32_t flop_seed);
 
 }  // namespace angara

@@ -23,13 +23,13 @@ void check_rtl_built(const RtlParams& rtl) {
 
 std::unique_ptr<ReducerBlock> make_rtl_reducer(const std::string&, const std::string&,
                                                const CollectiveParams&, const FabricClock&,
-                                               RtlReducerStats&) {
+                                               RtlReducerStats&, std::uint32_t) {
   refuse("rtl.reducer");
 }
 
 std::unique_ptr<sc_core::sc_module> make_rtl_vcup(const std::string&, const std::string&, RouterAt&,
-                                                  const TreeSet&, const FabricClock&,
-                                                  RtlVcUpStats&) {
+                                                  const TreeSet&, const FabricClock&, RtlVcUpStats&,
+                                                  std::uint32_t) {
   refuse("rtl.vcup");
 }
 

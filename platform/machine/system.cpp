@@ -8,6 +8,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "collectives/rtl/rtl_seed.h"
 #include "collectives/subnet/collective_node.h"
 #include "models/core/config_error.h"
 #include "models/core/model_error.h"
@@ -96,9 +97,9 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     endpoint->core().limit_queue(static_cast<std::size_t>(config.sim.source_queue_packets));
     if constexpr (std::is_same_v<RouterShell, RouterAt>) {
       if (config.rtl.vcup == BlockImpl::Rtl) {
-        m_modules.push_back(make_rtl_vcup(module_name("rtl_vcup", n, m_topology),
-                                          "node " + m_topology.format(n), *router, m_tree_set,
-                                          m_clock, m_rtl_vcup_stats));
+        m_modules.push_back(make_rtl_vcup(
+            module_name("rtl_vcup", n, m_topology), "node " + m_topology.format(n), *router,
+            m_tree_set, m_clock, m_rtl_vcup_stats, flop_seed(config.sim.seed, n, RtlBlock::VcUp)));
       }
     }
     routers[n] = router.get();
@@ -194,9 +195,9 @@ std::unique_ptr<CollectiveUnit> System::collective_unit(NodeId n, const Config& 
   if (m_trees.empty()) return nullptr;
   std::unique_ptr<ReducerBlock> reducer;
   if (config.rtl.reducer == BlockImpl::Rtl) {
-    reducer =
-        make_rtl_reducer(module_name("rtl_reducer", n, m_topology), "node " + m_topology.format(n),
-                         config.collective, m_clock, m_rtl_stats);
+    reducer = make_rtl_reducer(module_name("rtl_reducer", n, m_topology),
+                               "node " + m_topology.format(n), config.collective, m_clock,
+                               m_rtl_stats, flop_seed(config.sim.seed, n, RtlBlock::Reducer));
   }
   auto node = std::make_unique<CollectiveNode>(n, m_tree_set, config.collective, m_pool,
                                                config.sim.mode == SimMode::At, std::move(reducer));

@@ -99,7 +99,8 @@ INSTANTIATE_TEST_SUITE_P(Nightly, Golden,
 INSTANTIATE_TEST_SUITE_P(Scenarios, Golden,
                          ::testing::Values("broadcast_2x2x2_root", "broadcast_2x2x2_leaf",
                                            "allreduce_3x3x3", "credit_stall_4x4",
-                                           "beside_p2p_4x4x4"));
+                                           "beside_p2p_4x4x4", "reduce_min_3flits_3x3",
+                                           "allreduce_max_16_trees_1flit_4x4"));
 
 // The comparison can fail: one more cycle in VCUp shows up as a readable difference.
 TEST(GoldenCheck, OneExtraAnalysisCycleIsCaughtWithTheSignalTimeAndValues) {

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -136,6 +137,23 @@ TEST(Reduce, ExactSumMinMaxOfRandomInputsToTheDestinationAndToEveryone) {
           EXPECT_EQ(r["deliveries_checked"], op == CollectiveOp::Reduce ? 3 : 3 * pe);
         }
       }
+    }
+  }
+}
+
+// Every payload length, 1 to 16 flits, each with another operation and reduction: a block that
+// counts flits in 4 bits, or mixes up where a short payload ends, fails where 16 flits pass.
+TEST(Reduce, EveryPayloadLengthFromOneToSixteenFlits) {
+  for (int flits = 1; flits <= kMaxDataFlits; ++flits) {
+    const CollectiveOp op = flits % 2 == 1 ? CollectiveOp::Reduce : CollectiveOp::Allreduce;
+    const Reduction red = std::array{Reduction::Sum, Reduction::Min, Reduction::Max}[flits % 3];
+    for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+      Config c = collective({3, 3}, op, mode);
+      c.workload.payload_flits = flits;
+      c.workload.reduction = red;
+      const auto r = run(c);
+      EXPECT_EQ(r["pe_nodes"], 9);
+      EXPECT_EQ(r["deliveries_checked"], op == CollectiveOp::Reduce ? 3 : 3 * 9) << flits;
     }
   }
 }

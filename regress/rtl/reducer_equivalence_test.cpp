@@ -22,6 +22,7 @@
 #include <systemc>
 
 #include "collectives/rtl/rtl_reducer.h"
+#include "collectives/rtl/rtl_seed.h"
 #include "collectives/subnet/pe_group.h"
 #include "models/core/packet_ledger.h"
 #include "models/core/rng.h"
@@ -81,7 +82,8 @@ SC_MODULE(Driver) {
     model = std::make_unique<PeGroup>(0, set, params, model_pool, true);
     rtl = std::make_unique<PeGroup>(
         0, set, params, rtl_pool, true,
-        std::make_unique<RtlReducer>("rtl_reducer", "node 0", params, clock, stats));
+        std::make_unique<RtlReducer>("rtl_reducer", "node 0", params, clock, stats,
+                                     flop_seed(kSeed, 0, RtlBlock::Reducer)));
     SC_THREAD(run);
   }
 

@@ -20,6 +20,7 @@
 
 #include <systemc>
 
+#include "collectives/rtl/rtl_seed.h"
 #include "collectives/rtl/rtl_vcup.h"
 #include "collectives/subnet/collective_node.h"
 #include "models/core/packet_ledger.h"
@@ -83,7 +84,8 @@ SC_MODULE(Driver) {
     core = std::make_unique<RouterCore>(
         0, shared, std::make_unique<CollectiveNode>(0, set, fabric.collective, pool, true), pool);
     at = std::make_unique<AtSwitch>(*core);
-    rtl = std::make_unique<RtlVcUp>("rtl_vcup", "node 0", *core, set, clock, stats);
+    rtl = std::make_unique<RtlVcUp>("rtl_vcup", "node 0", *core, set, clock, stats,
+                                    flop_seed(kSeed, 0, RtlBlock::VcUp));
     SC_THREAD(run);
   }
 
