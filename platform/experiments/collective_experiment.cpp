@@ -64,69 +64,70 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
       return open;
     };
 
-    // The watchdog sees collective deliveries and background packets alike (each rank counts its
-    // own; the open operations are counted once, on rank 0).
-    SimRunner runner(
-        system, config.sim, progress,
-        {[&] { return workload.delivered_count() + system.ledger().delivered_count(); },
-         [&] {
-           count_deliveries();
-           return system.ledger().in_flight() + (ranks.root() ? incomplete() : 0);
-         }});
-    runner.count([&] {
-      return WorkDone{"operation", workload.operations() - incomplete(),
-                      static_cast<std::uint64_t>(workload.operations())};
-    });
-    // An operation is over for the next to start once the kernel has passed the cycle at which
-    // AT's endpoints took its last delivery: an AT router hands a packet to its endpoint as it
-    // starts it on the ejection channel. LT knows of deliveries sooner, in the call that sends
-    // them (a whole operation at its first cycle), and would start the next one on top of it.
-    const ChannelTiming ejection(config.endpoint, config.router.clock_mhz);
-    const Cycle ejection_to_tail =
-        ejection.latency + ejection.serialization(kHeaderFlits + wl.payload_flits);
-    std::vector<Cycle> starts;
-    auto all_done = [&] {
-      count_deliveries();
-      Cycle taken = 0;
-      for (int k = 0; k < workload.operations(); ++k) {
-        if (!workload.complete(k)) return false;
-        taken = std::max(taken, starts[k] + workload.completion_cycles(k) - ejection_to_tail);
+    return run_traced(system, config.trace, [&] {
+      // The watchdog sees collective deliveries and background packets alike (each rank counts its
+      // own; the open operations are counted once, on rank 0).
+      SimRunner runner(
+          system, config.sim, progress,
+          {[&] { return workload.delivered_count() + system.ledger().delivered_count(); },
+           [&] {
+             count_deliveries();
+             return system.ledger().in_flight() + (ranks.root() ? incomplete() : 0);
+           }});
+      runner.count([&] {
+        return WorkDone{"operation", workload.operations() - incomplete(),
+                        static_cast<std::uint64_t>(workload.operations())};
+      });
+      // An operation is over for the next to start once the kernel has passed the cycle at which
+      // AT's endpoints took its last delivery: an AT router hands a packet to its endpoint as it
+      // starts it on the ejection channel. LT knows of deliveries sooner, in the call that sends
+      // them (a whole operation at its first cycle), and would start the next one on top of it.
+      const ChannelTiming ejection(config.endpoint, config.router.clock_mhz);
+      const Cycle ejection_to_tail =
+          ejection.latency + ejection.serialization(kHeaderFlits + wl.payload_flits);
+      std::vector<Cycle> starts;
+      auto all_done = [&] {
+        count_deliveries();
+        Cycle taken = 0;
+        for (int k = 0; k < workload.operations(); ++k) {
+          if (!workload.complete(k)) return false;
+          taken = std::max(taken, starts[k] + workload.completion_cycles(k) - ejection_to_tail);
+        }
+        return taken < runner.now();
+      };
+      auto run_operations = [&] {
+        runner.run_until(kNever, "collective", all_done);
+        // LT's kernel may fall idle before that cycle (nothing left but what it already knows):
+        // time goes on in whole slices, those at which AT's runner looked.
+        while (!all_done()) runner.run_until(runner.now() + runner.slice(), "collective", all_done);
+      };
+      for (int k = 0; k < wl.repetitions; ++k) {
+        starts.push_back(runner.now());
+        workload.start(k, starts.back());
+        if (!wl.overlap) run_operations();
       }
-      return taken < runner.now();
-    };
-    auto run_operations = [&] {
-      runner.run_until(kNever, "collective", all_done);
-      // LT's kernel may fall idle before that cycle (nothing left but what it already knows):
-      // time goes on in whole slices, those at which AT's runner looked.
-      while (!all_done()) runner.run_until(runner.now() + runner.slice(), "collective", all_done);
-    };
-    for (int k = 0; k < wl.repetitions; ++k) {
-      starts.push_back(runner.now());
-      workload.start(k, starts.back());
-      if (!wl.overlap) run_operations();
-    }
-    run_operations();
-    // Background traffic stops with the last operation; what is in flight is delivered and
-    // counted.
-    system.stop_creating();
-    runner.run_until(kNever, "drain", [] { return false; });
-    system.check_conservation();
-    count_deliveries();
-    r.split = runner.split_record();
-    r.contention = system.contention();
+      run_operations();
+      // Background traffic stops with the last operation; what is in flight is delivered and
+      // counted.
+      system.stop_creating();
+      runner.run_until(kNever, "drain", [] { return false; });
+      system.check_conservation();
+      count_deliveries();
+      r.split = runner.split_record();
+      r.contention = system.contention();
 
-    r.pe_nodes = workload.pe_nodes();
-    for (int k = 0; k < workload.operations(); ++k)
-      r.completion.push_back(workload.completion_cycles(k));
-    r.deliveries = ranks.sum(workload.delivered_count());
-    r.background_packets = ranks.sum(system.ledger().delivered_count());
-    r.results_digest = workload.results_digest();
-    r.rtl = system.rtl_stats();
-    r.rtl_vcup = system.rtl_vcup_stats();
-    r.capped_sources =
-        static_cast<int>(ranks.sum(static_cast<std::uint64_t>(system.capped_sources())));
-    if (system.tracing()) write_trace_files(system, config.trace);
-    return runner.now();
+      r.pe_nodes = workload.pe_nodes();
+      for (int k = 0; k < workload.operations(); ++k)
+        r.completion.push_back(workload.completion_cycles(k));
+      r.deliveries = ranks.sum(workload.delivered_count());
+      r.background_packets = ranks.sum(system.ledger().delivered_count());
+      r.results_digest = workload.results_digest();
+      r.rtl = system.rtl_stats();
+      r.rtl_vcup = system.rtl_vcup_stats();
+      r.capped_sources =
+          static_cast<int>(ranks.sum(static_cast<std::uint64_t>(system.capped_sources())));
+      return runner.now();
+    });
   });
 }
 

@@ -120,57 +120,59 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
     System system(config, std::move(sources), measurement);
     const PacketLedger& ledger = system.ledger();
     const Ranks& ranks = system.ranks();  // split over ranks, each counts its own nodes' part
-    SimRunner runner(
-        system, sim, progress,
-        {[&] { return ledger.delivered_count(); }, [&] { return ledger.in_flight(); }});
+    return run_traced(system, config.trace, [&] {
+      SimRunner runner(
+          system, sim, progress,
+          {[&] { return ledger.delivered_count(); }, [&] { return ledger.in_flight(); }});
 
-    runner.plan(window_end);
-    const auto never = [] { return false; };
-    runner.run_until(window_end, "measure", never);
-    auto measured_arrived = [&] { return ranks.sum(measurement.measured_outstanding()) == 0; };
-    runner.run_until(window_end + sim.drain_cycles, "drain", measured_arrived);
-    const bool drain_complete = measured_arrived();
-    const Cycle stopped_at = runner.now();
-    system.stop_creating();
-    runner.run_until(kNever, "flush", never);
-    system.check_conservation();
-    r.split = runner.split_record();
-    r.contention = system.contention();
+      runner.plan(window_end);
+      const auto never = [] { return false; };
+      runner.run_until(window_end, "measure", never);
+      auto measured_arrived = [&] { return ranks.sum(measurement.measured_outstanding()) == 0; };
+      runner.run_until(window_end + sim.drain_cycles, "drain", measured_arrived);
+      const bool drain_complete = measured_arrived();
+      const Cycle stopped_at = runner.now();
+      system.stop_creating();
+      runner.run_until(kNever, "flush", never);
+      system.check_conservation();
+      r.split = runner.split_record();
+      r.contention = system.contention();
 
-    using Counts = TrafficMeasurement::Counts;
-    const Counts counts =
-        sum_fields(measurement.counts(), ranks,
-                   std::array{&Counts::created, &Counts::probes_created, &Counts::offered_flits,
-                              &Counts::accepted_flits, &Counts::packets, &Counts::hops});
-    r.latency = gather_samples(measurement.latency(), ranks);
-    r.probe_latency = gather_samples(measurement.probe_latency(), ranks);
-    r.packets_delivered = r.latency.count();
-    r.packets_injected_total = ranks.sum(ledger.injected_count());
-    r.packets_delivered_total = ranks.sum(ledger.delivered_count());
-    const double node_cycles = static_cast<double>(nodes) * static_cast<double>(sim.measure_cycles);
-    r.offered_flits_per_node_cycle = static_cast<double>(counts.offered_flits) / node_cycles;
-    r.accepted_flits_per_node_cycle = static_cast<double>(counts.accepted_flits) / node_cycles;
-    r.mean_hops = mean_hops(counts);
-    r.flit_hops = ranks.sum(system.flit_hops());
-    std::uint64_t rerouted = 0;
-    for (const RouterCore* router : system.routers()) rerouted += router->rerouted();
-    r.packets_rerouted = ranks.sum(rerouted);
-    r.drain_complete = drain_complete;
-    if (const Cycle floor = config.first_delivery_floor(); sim.measure_cycles < floor) {
-      r.window_too_short_for = floor;
-    }
-    r.capped_sources =
-        static_cast<int>(ranks.sum(static_cast<std::uint64_t>(system.capped_sources())));
-    r.saturated = !drain_complete || r.capped_sources > 0 ||
-                  (r.window_too_short_for == 0 &&
-                   r.accepted_flits_per_node_cycle < 0.9 * r.offered_flits_per_node_cycle);
-    if (config.stats.network) {  // read once the network is empty: every packet has left
-      NetworkStats stats = network_stats(system, config);
-      r.network_stats = std::move(stats.summary);
-      r.network_files = std::move(stats.files);
-    }
-    if (system.tracing()) write_trace_files(system, config.trace);
-    return std::max(stopped_at, ranks.max(ledger.last_delivery()));
+      using Counts = TrafficMeasurement::Counts;
+      const Counts counts =
+          sum_fields(measurement.counts(), ranks,
+                     std::array{&Counts::created, &Counts::probes_created, &Counts::offered_flits,
+                                &Counts::accepted_flits, &Counts::packets, &Counts::hops});
+      r.latency = gather_samples(measurement.latency(), ranks);
+      r.probe_latency = gather_samples(measurement.probe_latency(), ranks);
+      r.packets_delivered = r.latency.count();
+      r.packets_injected_total = ranks.sum(ledger.injected_count());
+      r.packets_delivered_total = ranks.sum(ledger.delivered_count());
+      const double node_cycles =
+          static_cast<double>(nodes) * static_cast<double>(sim.measure_cycles);
+      r.offered_flits_per_node_cycle = static_cast<double>(counts.offered_flits) / node_cycles;
+      r.accepted_flits_per_node_cycle = static_cast<double>(counts.accepted_flits) / node_cycles;
+      r.mean_hops = mean_hops(counts);
+      r.flit_hops = ranks.sum(system.flit_hops());
+      std::uint64_t rerouted = 0;
+      for (const RouterCore* router : system.routers()) rerouted += router->rerouted();
+      r.packets_rerouted = ranks.sum(rerouted);
+      r.drain_complete = drain_complete;
+      if (const Cycle floor = config.first_delivery_floor(); sim.measure_cycles < floor) {
+        r.window_too_short_for = floor;
+      }
+      r.capped_sources =
+          static_cast<int>(ranks.sum(static_cast<std::uint64_t>(system.capped_sources())));
+      r.saturated = !drain_complete || r.capped_sources > 0 ||
+                    (r.window_too_short_for == 0 &&
+                     r.accepted_flits_per_node_cycle < 0.9 * r.offered_flits_per_node_cycle);
+      if (config.stats.network) {  // read once the network is empty: every packet has left
+        NetworkStats stats = network_stats(system, config);
+        r.network_stats = std::move(stats.summary);
+        r.network_files = std::move(stats.files);
+      }
+      return std::max(stopped_at, ranks.max(ledger.last_delivery()));
+    });
   });
 }
 

@@ -1,5 +1,7 @@
 #include "platform/experiments/trace_files.h"
 
+#include <fmt/format.h>
+
 #include "platform/files/output_file.h"
 #include "platform/waveform/gtkw.h"
 #include "platform/waveform/vcd.h"
@@ -32,6 +34,13 @@ void write_trace_files(const System& system, const TraceParams& trace) {
   write_file(vcd, outputs[0].second, outputs[0].first);
   write_file(gtkw, outputs[1].second, outputs[1].first);
   write_file(translate_filter(stages), outputs[2].second, outputs[2].first);
+}
+
+void rethrow_with_trace(const ModelError& failure, const TraceParams& trace) {
+  const std::string message =
+      fmt::format("{}\nthe waveform up to it: {}", failure.what(), trace.file);
+  if (dynamic_cast<const SharedModelError*>(&failure) != nullptr) throw SharedModelError(message);
+  throw ModelError(message);
 }
 
 }  // namespace angara

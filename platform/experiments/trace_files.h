@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/core/model_error.h"
 #include "platform/config/config.h"
 #include "platform/machine/system.h"
 
@@ -18,5 +19,26 @@ std::vector<std::pair<std::string, std::filesystem::path>> trace_outputs(const T
 
 // Writes them from `system`'s tracer.
 void write_trace_files(const System& system, const TraceParams& trace);
+
+// Throws `failure` again (a SharedModelError as one) with the path of the waveform written up to
+// it added to its message.
+[[noreturn]] void rethrow_with_trace(const ModelError& failure, const TraceParams& trace);
+
+// Runs `run` (which returns the run's last cycle), then writes the waveform if `system` traces;
+// and also when the model fails inside it: the cycles up to the check that stopped the run are
+// what one debugs it with, so they are written before the failure goes on.
+template <typename Run>
+Cycle run_traced(const System& system, const TraceParams& trace, Run&& run) {
+  if (!system.tracing()) return run();
+  Cycle end = 0;
+  try {
+    end = run();
+  } catch (const ModelError& failure) {
+    write_trace_files(system, trace);
+    rethrow_with_trace(failure, trace);
+  }
+  write_trace_files(system, trace);
+  return end;
+}
 
 }  // namespace angara

@@ -214,6 +214,14 @@ grep -B1 "router_1_0.vcup_xp.stage" "$work/w.gtkw" | grep -q "^\^1 w.stages.txt"
   && ok || fail "vcd-diff of different waveforms: $(cat "$work/diff.txt")"
 "$sim" vcd-diff "$work/w.vcd" "$work/nowhere.vcd" > /dev/null 2> "$work/err.txt"
 [ $? -eq 2 ] && grep -q "nowhere.vcd" "$work/err.txt" && ok || fail "vcd-diff of a missing file should exit 2 naming it"
+# A traced run the model stops (here its watchdog, in a credit stall) still writes its waveform,
+# up to the failure, and says where.
+"$sim" run "$(dirname "$0")/../golden/scenarios/credit_stall_4x4.toml" -q --set sim.watchdog_cycles=500 \
+  --set "trace.file=\"$work/stopped.vcd\"" --out "$work/stopped.json" > /dev/null 2> "$work/err.txt"
+[ $? -eq 3 ] && grep -q "^the waveform up to it: $work/stopped.vcd$" "$work/err.txt" && [ ! -e "$work/stopped.json" ] \
+  && "$sim" vcd-diff "$work/stopped.vcd" "$work/stopped.vcd" > /dev/null \
+  && [ "$(grep '^#' "$work/stopped.vcd" | tail -1 | tr -d '#')" -le $((3875 * 2000)) ] \
+  && ok || fail "a stopped traced run should keep its waveform up to the failure: $(cat "$work/err.txt")"
 "$sim" run "${quick[@]}" --set 'trace.nodes=[[0,0,0]]' --mode lt --out "$work/lt.json" > /dev/null 2> "$work/err.txt"
 [ $? -eq 2 ] && grep -q "sim.mode" "$work/err.txt" && ok || fail "tracing in LT should be refused"
 
