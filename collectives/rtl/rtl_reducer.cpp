@@ -83,13 +83,14 @@ bool RtlReducer::idle(Cycle c) const {
 
 void RtlReducer::check_outputs(Cycle c) {
   ++m_stats.cycles;
-  if (m_pins.err_mismatch.read()) mismatch(c, "err_mismatch", "0", "1");
+  if (m_pins.err_mismatch.read()) report_mismatch(c);
   if (m_pins.res_flit_valid.read()) {
     const std::uint32_t f = m_pins.res_flit_index.read();
     if (f >= kMaxDataFlits) mismatch(c, "res_flit_index", "0..15", fmt::format("{}", f));
     const sc_dt::sc_bv<128> v = m_pins.res_flit.read();
     m_result[f] = {bv_word(v, 0), bv_word(v, 1)};
     m_result_flits |= 1U << f;
+    check_result_flit(c, f, m_result[f]);
   }
   const bool due = !m_handoffs.empty() && m_handoffs.front().cycle == c;
   if (m_pins.res_valid.read() != due) {
@@ -126,19 +127,6 @@ void RtlReducer::check_handoff(Cycle c, const Handoff& handoff) {
     mismatch(c, "res_flit_valid", fmt::format("flits 0..{} streamed", h.data_flits - 1),
              fmt::format("flit mask {:#x}", m_result_flits));
   }
-  for (int f = 0; f < h.data_flits; ++f) {
-    for (int w = 0; w < kWordsPerFlit; ++w) {
-      const auto model = static_cast<std::uint64_t>(word(handoff.data[f], w));
-      const auto rtl = static_cast<std::uint64_t>(word(m_result[f], w));
-      if (model != rtl) {
-        mismatch(c,
-                 fmt::format("res_flit (flit {} word {}, tree {} reduce {} {})", f, w, h.tree_id,
-                             h.reduce_id, reduction_name(ReduceOp::decode(h.op).reduction)),
-                 fmt::format("{:#018x} ({})", model, static_cast<std::int64_t>(model)),
-                 fmt::format("{:#018x} ({})", rtl, static_cast<std::int64_t>(rtl)));
-      }
-    }
-  }
   m_stats.data_words += static_cast<std::uint64_t>(h.data_flits) * kWordsPerFlit;
   m_result_flits = 0;
   const std::uint32_t issued =
@@ -148,6 +136,44 @@ void RtlReducer::check_handoff(Cycle c, const Handoff& handoff) {
              fmt::format("{}", issued));
   }
   ++m_stats.results;
+}
+
+// A result flit is checked in the cycle it is on the port, against the next result the model
+// hands off (the RTL streams a result's flits before its hand-off, in order).
+void RtlReducer::check_result_flit(Cycle c, std::uint32_t f, const Flit& rtl_flit) {
+  if (m_handoffs.empty()) mismatch(c, "res_flit_valid", "0 (no reduce complete)", "1");
+  const Handoff& handoff = m_handoffs.front();
+  const auto& h = handoff.header;
+  if (f >= h.data_flits) {
+    mismatch(c, "res_flit_index",
+             fmt::format("0..{} (tree {} reduce {}, {} flits)", h.data_flits - 1, h.tree_id,
+                         h.reduce_id, h.data_flits),
+             fmt::format("{}", f));
+  }
+  for (int w = 0; w < kWordsPerFlit; ++w) {
+    const auto model = static_cast<std::uint64_t>(word(handoff.data[f], w));
+    const auto rtl = static_cast<std::uint64_t>(word(rtl_flit, w));
+    if (model != rtl) {
+      mismatch(c,
+               fmt::format("res_flit (flit {} word {}, tree {} reduce {} {})", f, w, h.tree_id,
+                           h.reduce_id, reduction_name(ReduceOp::decode(h.op).reduction)),
+               fmt::format("{:#018x} ({})", model, static_cast<std::int64_t>(model)),
+               fmt::format("{:#018x} ({})", rtl, static_cast<std::int64_t>(rtl)));
+    }
+  }
+}
+
+// The RTL says the contribution it took last disagrees with its slot's earlier ones on op or
+// size; the model took them as agreeing (it would have failed the run itself).
+void RtlReducer::report_mismatch(Cycle c) const {
+  const Contribution& k = m_taken;
+  const ReduceOp op = ReduceOp::decode(k.op);
+  mismatch(c, "err_mismatch",
+           fmt::format("0 (tree {} reduce {}: {} {} of {} flits, as the reduce's earlier "
+                       "contributions)",
+                       k.tree, k.reduce, reduction_name(op.reduction),
+                       op.all ? "allreduce" : "reduce", k.flits),
+           "1 (its slot's op or size differs)");
 }
 
 void RtlReducer::drive_inputs(Cycle c) {
@@ -183,7 +209,10 @@ void RtlReducer::drive_inputs(Cycle c) {
                ready ? "1" : "0");
     }
     if (ready) {
-      if (m_beat == 0) ++m_stats.heads;
+      if (m_beat == 0) {
+        ++m_stats.heads;
+        m_taken = k;
+      }
       if (++m_beat > k.flits) {
         m_inputs.pop_front();
         m_beat = 0;

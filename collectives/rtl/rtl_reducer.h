@@ -60,6 +60,8 @@ class RtlReducer : public sc_core::sc_module, public ReducerBlock {
   void tick();
   void check_outputs(Cycle c);
   void check_handoff(Cycle c, const Handoff& h);
+  void check_result_flit(Cycle c, std::uint32_t f, const Flit& rtl);
+  [[noreturn]] void report_mismatch(Cycle c) const;
   void drive_inputs(Cycle c);
   bool idle(Cycle c) const;
   [[noreturn]] void mismatch(Cycle c, const std::string& signal, const std::string& model,
@@ -73,6 +75,7 @@ class RtlReducer : public sc_core::sc_module, public ReducerBlock {
   Reducer m_model;
   RingQueue<Contribution> m_inputs;  // granted, not yet wholly taken by the RTL
   int m_beat = 0;                    // of m_inputs.front(): 0 the head, then data flits
+  Contribution m_taken;              // the one whose head the RTL took last
   RingQueue<Handoff> m_handoffs;     // the model's, in order
   std::array<Flit, kMaxDataFlits> m_result{};
   std::uint32_t m_result_flits = 0;  // bit f: the RTL streamed result flit f
