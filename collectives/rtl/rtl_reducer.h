@@ -77,7 +77,6 @@ class RtlReducer : public sc_core::sc_module, public ReducerBlock {
   int m_beat = 0;                    // of m_inputs.front(): 0 the head, then data flits
   Contribution m_taken;              // the one whose head the RTL took last
   RingQueue<Handoff> m_handoffs;     // the model's, in order
-  std::array<Flit, kMaxDataFlits> m_result{};
   std::uint32_t m_result_flits = 0;  // bit f: the RTL streamed result flit f
   std::array<std::uint32_t, kMaxTrees> m_issued{};
   std::uint32_t m_head_cycles = 0, m_flit_cycles = 0;

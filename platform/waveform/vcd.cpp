@@ -34,14 +34,25 @@ const VcdSignal* Vcd::find(const std::string& name) const {
   return nullptr;
 }
 
+namespace {
+
+// `value` made `width` bits wide as VCD extends a shorter one: to the left with 0, or with its
+// leading x or z.
+VcdValue extended(const VcdValue& value, std::size_t width) {
+  const char fill = value[0] == 'x' || value[0] == 'z' ? value[0] : '0';
+  return VcdValue(width - std::min(width, value.size()), fill) + value;
+}
+
+}  // namespace
+
 std::string vcd_value_text(const VcdValue& value) {
   const bool two_state = value.find_first_of("xz") == std::string::npos;
   if (two_state && value.size() <= 64) return fmt::format("{}", VcdSignal::vcd_number(value));
   if (value.size() <= 16) return fmt::format("{}'b{}", value.size(), value);
+  const VcdValue bits = extended(value, (value.size() + 3) / 4 * 4);  // whole hex digits
   std::string hex;
-  for (std::size_t end = value.size() % 4 == 0 ? 4 : value.size() % 4; end <= value.size();
-       end += 4) {
-    const std::string nibble = value.substr(end < 4 ? 0 : end - 4, end < 4 ? end : 4);
+  for (std::size_t i = 0; i < bits.size(); i += 4) {
+    const std::string nibble = bits.substr(i, 4);
     const auto all = [&](char c) { return nibble.find_first_not_of(c) == std::string::npos; };
     if (all('x') || all('z')) {
       hex += nibble[0];
@@ -223,9 +234,7 @@ class VcdReader {
         fail(fmt::format("value '{}' of signal {} at {} fs: wider than its {} bits", value,
                          signal.name, m_time_fs, signal.width));
       }
-      // Shorter values extend to the left with 0, or with their x or z.
-      const char fill = value[0] == 'x' || value[0] == 'z' ? value[0] : '0';
-      record(m_vcd.signals[index], VcdValue(width - value.size(), fill) + value);
+      record(m_vcd.signals[index], extended(value, width));
     }
   }
 
