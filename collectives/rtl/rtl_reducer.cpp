@@ -26,9 +26,10 @@ sc_dt::sc_bv<128> to_bv(const Flit& f) {
 
 RtlReducer::RtlReducer(const sc_core::sc_module_name& name, std::string where,
                        const CollectiveParams& params, const FabricClock& clock,
-                       RtlReducerStats& stats, std::uint32_t flop_seed)
+                       RtlReducerStats& stats, std::uint32_t flop_seed, bool drives)
     : sc_core::sc_module(name),
       m_where(std::move(where)),
+      m_drives(drives),
       m_clock(clock),
       m_stats(stats),
       m_rtl(make_reducer_rtl("rtl", m_pins, flop_seed)),
@@ -36,6 +37,7 @@ RtlReducer::RtlReducer(const sc_core::sc_module_name& name, std::string where,
   params.check_rtl_reducer();
   m_head_cycles = static_cast<std::uint32_t>(params.reducer_cycles);
   m_flit_cycles = static_cast<std::uint32_t>(params.reducer_flit_cycles);
+  m_result_cycles = static_cast<Cycle>(params.reducer_result_cycles);
   SC_METHOD(tick);  // runs at 0 to reset the RTL, then only while it has work
 }
 
@@ -54,10 +56,15 @@ Reducer::Outcome RtlReducer::add(Packet* packet, const TreeRow& row, Cycle at, C
                  static_cast<std::uint8_t>((row.pe ? 1 : 0) + row.dir_sum),
                  packet->data};  // copied before the model folds it in
   m_inputs.push_back(k);
-  const Reducer::Outcome outcome = m_model.add(packet, row, at);
+  Reducer::Outcome outcome = m_model.add(packet, row, at);
   if (outcome.result) {
-    m_handoffs.push_back({end, outcome.result->header, outcome.count, outcome.result->data});
+    m_handoffs.push_back({end + m_result_cycles, outcome.result, outcome.count});
+    if (m_drives) {  // it leaves when the RTL hands it off
+      ++m_held[h.tree_id];
+      outcome.result = nullptr;
+    }
   }
+  if (idle(m_clock.now())) m_progress_at = at;
   m_busy_until = std::max(m_busy_until, end);
   m_gate.wake();
   return outcome;
@@ -73,12 +80,35 @@ void RtlReducer::tick() {
       [&](Cycle c) {
         check_outputs(c);
         drive_inputs(c);
-        return !idle(c);
+        if (idle(c)) return false;
+        if (m_drives) check_progress(c);
+        return true;
       });
 }
 
 bool RtlReducer::idle(Cycle c) const {
-  return m_inputs.empty() && m_handoffs.empty() && c >= m_busy_until;
+  return m_inputs.empty() && m_handoffs.empty() && (m_drives || c >= m_busy_until);
+}
+
+// Driving, an RTL that stops taking beats or handing results off would hold the run forever.
+void RtlReducer::check_progress(Cycle c) const {
+  const Cycle since =
+      m_inputs.empty() ? m_progress_at : std::max(m_progress_at, m_inputs.front().at);
+  if (c < since + kMaxStall) return;
+  if (!m_inputs.empty()) {
+    const Contribution& k = m_inputs.front();
+    const std::string beat = m_beat == 0 ? "head" : fmt::format("data flit {}", m_beat - 1);
+    mismatch(c, "in_ready",
+             fmt::format("1 within {} cycles (tree {} reduce {} offers its {} since cycle {})",
+                         kMaxStall, k.tree, k.reduce, beat, since),
+             "0");
+  }
+  const auto& h = m_handoffs.front().result->header;
+  mismatch(c, "res_valid",
+           fmt::format("1 within {} cycles (tree {} reduce {} is complete; nothing taken or "
+                       "handed off since cycle {})",
+                       kMaxStall, h.tree_id, h.reduce_id, since),
+           "0");
 }
 
 void RtlReducer::check_outputs(Cycle c) {
@@ -91,10 +121,12 @@ void RtlReducer::check_outputs(Cycle c) {
     m_result_flits |= 1U << f;
     check_result_flit(c, f, {bv_word(v, 0), bv_word(v, 1)});
   }
-  const bool due = !m_handoffs.empty() && m_handoffs.front().cycle == c;
-  if (m_pins.res_valid.read() != due) {
+  const bool valid = m_pins.res_valid.read();
+  const bool due = m_drives ? valid && !m_handoffs.empty()
+                            : !m_handoffs.empty() && m_handoffs.front().cycle == c;
+  if (valid != due) {
     if (due) {
-      const auto& h = m_handoffs.front().header;
+      const auto& h = m_handoffs.front().result->header;
       mismatch(c, "res_valid",
                fmt::format("1 (tree {} reduce {} hands off)", h.tree_id, h.reduce_id), "0");
     }
@@ -105,12 +137,17 @@ void RtlReducer::check_outputs(Cycle c) {
         fmt::format("1 (tree {} reduce {})", m_pins.res_tree.read(), m_pins.res_reduce.read()));
   }
   if (!due) return;
-  check_handoff(c, m_handoffs.front());
+  const Handoff handoff = m_handoffs.front();
+  check_handoff(c, handoff);
   m_handoffs.pop_front();
+  if (!m_drives) return;
+  m_progress_at = c;
+  --m_held[handoff.result->header.tree_id];
+  m_hand_off(handoff.result, c);
 }
 
 void RtlReducer::check_handoff(Cycle c, const Handoff& handoff) {
-  const auto& h = handoff.header;
+  const auto& h = handoff.result->header;
   const auto field = [&](const char* signal, std::uint32_t model,
                          const sc_core::sc_signal<std::uint32_t>& rtl) {
     if (rtl.read() != model)
@@ -141,8 +178,8 @@ void RtlReducer::check_handoff(Cycle c, const Handoff& handoff) {
 // hands off (the RTL streams a result's flits before its hand-off, in order).
 void RtlReducer::check_result_flit(Cycle c, std::uint32_t f, const Flit& rtl_flit) {
   if (m_handoffs.empty()) mismatch(c, "res_flit_valid", "0 (no reduce complete)", "1");
-  const Handoff& handoff = m_handoffs.front();
-  const auto& h = handoff.header;
+  const Packet& result = *m_handoffs.front().result;
+  const auto& h = result.header;
   if (f >= h.data_flits) {
     mismatch(c, "res_flit_index",
              fmt::format("0..{} (tree {} reduce {}, {} flits)", h.data_flits - 1, h.tree_id,
@@ -150,7 +187,7 @@ void RtlReducer::check_result_flit(Cycle c, std::uint32_t f, const Flit& rtl_fli
              fmt::format("{}", f));
   }
   for (int w = 0; w < kWordsPerFlit; ++w) {
-    const auto model = static_cast<std::uint64_t>(word(handoff.data[f], w));
+    const auto model = static_cast<std::uint64_t>(word(result.data[f], w));
     const auto rtl = static_cast<std::uint64_t>(word(rtl_flit, w));
     if (model != rtl) {
       mismatch(c,
@@ -177,7 +214,7 @@ void RtlReducer::report_mismatch(Cycle c) const {
 
 void RtlReducer::drive_inputs(Cycle c) {
   // The model takes the next head now, while the RTL still takes this contribution's data.
-  if (m_beat > 0 && m_inputs.size() > 1 && m_inputs[1].start <= c) {
+  if (!m_drives && m_beat > 0 && m_inputs.size() > 1 && m_inputs[1].start <= c) {
     const Contribution& k = m_inputs.front();
     const Contribution& next = m_inputs[1];
     mismatch(c, "in_ready",
@@ -199,7 +236,7 @@ void RtlReducer::drive_inputs(Cycle c) {
       m_pins.in_data.write(to_bv(k.data[static_cast<std::size_t>(m_beat - 1)]));
     }
     const bool ready = m_pins.in_ready.read();
-    if (m_beat == 0 && ready != (c == k.start)) {
+    if (!m_drives && m_beat == 0 && ready != (c == k.start)) {
       const std::string what = fmt::format(
           "the head of tree {} reduce {}, at the input since cycle {}", k.tree, k.reduce, k.at);
       mismatch(c, "in_ready",
@@ -208,6 +245,7 @@ void RtlReducer::drive_inputs(Cycle c) {
                ready ? "1" : "0");
     }
     if (ready) {
+      m_progress_at = c;
       if (m_beat == 0) {
         ++m_stats.heads;
         m_taken = k;

@@ -31,6 +31,7 @@ class CollectiveNode : public CollectiveUnit {
   void on_timer(Cycle now, std::vector<CollectiveSend>& out) override {
     m_pegroup.on_timer(now, out);
   }
+  void set_wake(std::function<void(Cycle)> wake) override { m_pegroup.set_wake(std::move(wake)); }
 
  private:
   const TreeRow& row(int tree) const;

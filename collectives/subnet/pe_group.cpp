@@ -15,7 +15,14 @@ PeGroup::PeGroup(NodeId node, const TreeSet& trees, const CollectiveParams& para
       m_params(params),
       m_pool(pool),
       m_in_order(in_order),
-      m_reducer(reducer ? std::move(reducer) : std::make_unique<ModelReducer>()) {}
+      m_reducer(reducer ? std::move(reducer) : std::make_unique<ModelReducer>()) {
+  if (!m_reducer->drives()) return;
+  m_reducer->set_hand_off([this](Packet* result, Cycle cycle) {
+    m_handed_off.push_back({result, cycle});
+    trace_reduces(result->header.tree_id, cycle);
+    if (m_wake) m_wake(cycle);
+  });
+}
 
 const TreeRow& PeGroup::row(int tree) const {
   return member_row(m_trees, m_node, tree);
@@ -41,13 +48,15 @@ void PeGroup::trace_busy(Tracer::Signal valid, Tracer::Signal packet, const Pack
   t.change(packet, end, 0);
 }
 
-void PeGroup::trace_counters(int tree, Cycle at) {
-  if (!m_trace) return;
-  if (m_trace->reduces[tree] >= 0) {
+void PeGroup::trace_reduces(int tree, Cycle at) {
+  if (m_trace && m_trace->reduces[tree] >= 0) {
     m_trace->tracer->change(m_trace->reduces[tree], at,
                             static_cast<std::uint64_t>(m_reducer->busy(tree)));
   }
-  if (m_trace->up_credits[tree] >= 0) {
+}
+
+void PeGroup::trace_up_credits(int tree, Cycle at) {
+  if (m_trace && m_trace->up_credits[tree] >= 0) {
     m_trace->tracer->change(m_trace->up_credits[tree], at,
                             static_cast<std::uint64_t>(m_credits.up_credits(tree)));
   }
@@ -63,7 +72,7 @@ void PeGroup::accept(Packet* p, bool from_pe, Cycle at, std::vector<CollectiveSe
       return;
     case PacketKind::UpCredit:  // from the parent: 8 more reduce results may go up
       m_credits.credit_from_parent(tree);
-      trace_counters(tree, routed);
+      trace_up_credits(tree, routed);
       m_pool.release(p);
       while (!m_waiting_up[tree].empty() && m_credits.can_send_up(tree)) {
         Packet* result = m_waiting_up[tree].front();
@@ -103,28 +112,37 @@ void PeGroup::reduce(Packet* p, Cycle at, std::vector<CollectiveSend>& out) {
   // In time order (AT) the Reducer takes contributions one after another as they come. Out of
   // order (LT, initiators running ahead) a reduce's own contributions are replayed in time order
   // through a free Reducer when the last one is in: equal at zero load, other reduces ignored.
+  // A Reducer that drives times itself: these cycles are the model's, for its checks.
   Cycle start = 0;
   if (m_in_order) {
     start = std::max(at, m_reducer_free);
     m_reducer_free = start + cost;
-    if (m_trace)
+    if (m_trace && !m_reducer->drives())
       trace_busy(m_trace->reducer_valid, m_trace->reducer_packet, *p, start, m_reducer_free);
   }
   const auto outcome = m_reducer->add(p, row(tree), at, start, m_in_order ? m_reducer_free : 0);
-  trace_counters(tree, m_reducer_free);
+  const Cycle pipeline = outcome.result ? m_params.reducer_result_cycles : 0;
+  trace_reduces(tree, m_reducer->drives() ? at : m_reducer_free + pipeline);
   if (outcome.consumed) m_pool.release(outcome.consumed);
   if (!outcome.result) return;
-  if (!m_in_order) {
-    m_reducer_free = 0;
-    for (int i = 0; i < outcome.count; ++i) {
-      m_reducer_free = std::max(m_reducer_free, outcome.arrivals[i]) + cost;
-    }
-  }
-  if (!row(tree).is_root && !m_credits.can_send_up(tree)) {
-    m_waiting_up[tree].push_back(outcome.result);  // the parent's credit will release it
+  if (m_in_order) {  // it leaves when the Reducer hands it off (on_timer), after what is due before
+    m_handed_off.push_back({outcome.result, m_reducer_free + pipeline});
     return;
   }
-  send_result(outcome.result, m_reducer_free, out);
+  m_reducer_free = 0;
+  for (int i = 0; i < outcome.count; ++i) {
+    m_reducer_free = std::max(m_reducer_free, outcome.arrivals[i]) + cost;
+  }
+  leave(outcome.result, m_reducer_free + pipeline, out);
+}
+
+void PeGroup::leave(Packet* result, Cycle ready, std::vector<CollectiveSend>& out) {
+  const int tree = result->header.tree_id;
+  if (!row(tree).is_root && !m_credits.can_send_up(tree)) {
+    m_waiting_up[tree].push_back(result);  // the parent's credit will release it
+    return;
+  }
+  send_result(result, ready, out);
 }
 
 // A finished reduce leaves: up at a non-root node; at the root down the tree (allreduce) or
@@ -134,7 +152,7 @@ void PeGroup::send_result(Packet* result, Cycle ready, std::vector<CollectiveSen
   const TreeRow& r = row(tree);
   if (!r.is_root) {
     m_credits.sent_up(tree);
-    trace_counters(tree, ready);
+    trace_up_credits(tree, ready);
     out.push_back({result, Toward::Up, ready});
   } else if (ReduceOp::decode(result->header.op).all) {
     result->header.kind = PacketKind::AllreduceResult;
@@ -165,7 +183,25 @@ void PeGroup::result_left(int tree, Cycle ready, std::vector<CollectiveSend>& ou
   if (m_credits.report_due(ready)) report(ready, out);
 }
 
+int PeGroup::reduces_in_flight(int tree) const {
+  int n = m_reducer->busy(tree);
+  for (std::size_t i = 0; i < m_handed_off.size(); ++i) {
+    if (m_handed_off[i].result->header.tree_id == tree) ++n;
+  }
+  return n;
+}
+
+Cycle PeGroup::next_timer() const {
+  const Cycle report = m_credits.report_deadline();
+  return m_handed_off.empty() ? report : std::min(report, m_handed_off.front().ready);
+}
+
 void PeGroup::on_timer(Cycle now, std::vector<CollectiveSend>& out) {
+  while (!m_handed_off.empty() && m_handed_off.front().ready <= now) {
+    const HandedOff h = m_handed_off.front();
+    m_handed_off.pop_front();
+    leave(h.result, h.ready, out);
+  }
   if (m_credits.report_due(now)) report(now, out);
 }
 

@@ -2,6 +2,7 @@
 // What the PEGroup asks of its Reducer, so that another implementation can take its place: the
 // C++ Reducer (ModelReducer), or the SystemVerilog one behind its transactor (collectives/rtl).
 
+#include <functional>
 #include <memory>
 
 #include "collectives/subnet/reducer.h"
@@ -16,8 +17,15 @@ class ReducerBlock {
   // contribution, the cycle its result is handed off); LT passes 0 for both.
   virtual Reducer::Outcome add(Packet* packet, const TreeRow& row, Cycle at, Cycle start,
                                Cycle end) = 0;
-  // Slots of `tree` holding a partial result.
+  // Reduces of `tree` in the Reducer: slots holding a partial result, results not handed off.
   virtual int busy(int tree) const = 0;
+
+  // A block that times its results itself (an RTL block driving the model, AT): add() returns
+  // no result, and the block passes each to `hand_off` in the cycle it gives it, before the
+  // router acts in that cycle.
+  using HandOff = std::function<void(Packet* result, Cycle cycle)>;
+  virtual bool drives() const { return false; }
+  virtual void set_hand_off(HandOff) {}
 };
 
 class ModelReducer final : public ReducerBlock {

@@ -225,11 +225,11 @@ void ChannelParams::validate(const std::string& section) const {
 void CollectiveParams::check_rtl_reducer() const {
   if (reducer_cycles < 2 || reducer_cycles > 15) {
     throw ConfigError("collective.reducer_cycles", fmt::format("{}", reducer_cycles),
-                      "with rtl.reducer = \"rtl\" it must be 2..15 (the head, then the slot read)");
+                      "with the RTL Reducer it must be 2..15 (the head, then the slot read)");
   }
   if (reducer_flit_cycles < 1 || reducer_flit_cycles > 15) {
     throw ConfigError("collective.reducer_flit_cycles", fmt::format("{}", reducer_flit_cycles),
-                      "with rtl.reducer = \"rtl\" it must be 1..15 (a data flit per beat)");
+                      "with the RTL Reducer it must be 1..15 (a data flit per beat)");
   }
 }
 
@@ -238,15 +238,15 @@ void CollectiveParams::check_rtl_reducer() const {
 void CollectiveParams::check_rtl_vcup() const {
   if (table_cycles < 1 || table_cycles > 15) {
     throw ConfigError("collective.table_cycles", fmt::format("{}", table_cycles),
-                      "with rtl.vcup = \"rtl\" it must be 1..15 (a 4-bit timer)");
+                      "with the RTL VCUp it must be 1..15 (a 4-bit timer)");
   }
   if (analysis_cycles < 1 || analysis_cycles > 15) {
     throw ConfigError("collective.analysis_cycles", fmt::format("{}", analysis_cycles),
-                      "with rtl.vcup = \"rtl\" it must be 1..15 (a 4-bit timer)");
+                      "with the RTL VCUp it must be 1..15 (a 4-bit timer)");
   }
   if (buffer_flits < kMaxPacketFlits || buffer_flits > 64) {
     throw ConfigError("collective.buffer_flits", fmt::format("{}", buffer_flits),
-                      "with rtl.vcup = \"rtl\" it must be 17..64 (a largest packet; 64 entries)");
+                      "with the RTL VCUp it must be 17..64 (a largest packet; 64 entries)");
   }
 }
 
@@ -334,7 +334,8 @@ void CollectiveParams::validate(const TopologyParams& topology) const {
       {"collective.route_cycles", route_cycles},
       {"collective.broadcaster_cycles", broadcaster_cycles},
       {"collective.reducer_cycles", reducer_cycles},
-      {"collective.reducer_flit_cycles", reducer_flit_cycles}};
+      {"collective.reducer_flit_cycles", reducer_flit_cycles},
+      {"collective.reducer_result_cycles", reducer_result_cycles}};
   for (const auto& [key, value] : cycles) check_int_range(key, value, 0, kMaxBlockCycles, "cycles");
 }
 

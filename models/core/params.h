@@ -170,14 +170,15 @@ struct CollectiveParams {
   int broadcaster_cycles = 1;           // Broadcaster: read header and table row, issue the packet
   int reducer_cycles = 2;               // Reducer: read counter and stored values, then store
   int reducer_flit_cycles = 1;          // Reducer: apply the operation to one data flit
+  int reducer_result_cycles = 0;        // Reducer: a result's last flit to its hand-off
   int trees = 1;                        // dimension-order trees, TreeId 0 .. trees-1 (0: no subnet)
   std::vector<std::vector<int>> roots;  // their roots' coordinates; default spread evenly
   std::vector<std::vector<int>> transit;  // nodes whose processors take no part (all trees)
   std::vector<TreeSpec> tree;             // trees given row by row, TreeIds after `trees`
 
   void validate(const TopologyParams& topology) const;
-  // The ranges the RTL blocks' fields hold (docs/RTL.md), for rtl.reducer and rtl.vcup = "rtl":
-  // throw a ConfigError naming the key otherwise.
+  // The ranges the RTL blocks' fields hold (docs/RTL.md), with rtl.reducer and rtl.vcup not
+  // "model": throw a ConfigError naming the key otherwise.
   void check_rtl_reducer() const;
   void check_rtl_vcup() const;
 };

@@ -5,6 +5,7 @@
 // timing shells use it the same way.
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "models/core/packet.h"
@@ -43,9 +44,13 @@ class CollectiveUnit {
   virtual std::uint8_t directions(const Packet& packet, Toward toward) const = 0;
   // A packet wholly in the PEGroup at `at`; appends what the PEGroup sends.
   virtual void accept(Packet* packet, bool from_pe, Cycle at, std::vector<CollectiveSend>& out) = 0;
-  // The PEGroup's next timer (report to the processor), or kNever; and its expiry.
+  // The PEGroup's next timer (a result handed off, a report to the processor), or kNever; and
+  // its expiry.
   virtual Cycle next_timer() const = 0;
   virtual void on_timer(Cycle now, std::vector<CollectiveSend>& out) = 0;
+  // How the unit asks the router (AT) to act at a cycle next_timer() did not show when the
+  // router last asked: an RTL block that drives sets its own timers.
+  virtual void set_wake(std::function<void(Cycle)> wake) = 0;
 };
 
 }  // namespace angara

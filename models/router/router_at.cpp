@@ -13,6 +13,9 @@ RouterAt::RouterAt(const sc_core::sc_module_name& name, RouterCore core, const F
   sensitive << m_wake.event();
   dont_initialize();
   m_core.set_worm_owner(this);
+  if (CollectiveUnit* collective = m_core.collective()) {
+    collective->set_wake([this](Cycle cycle) { wake_at(cycle); });
+  }
 }
 
 tlm::tlm_sync_enum RouterAt::nb_transport_fw(int port, FabricPayload& payload,

@@ -53,17 +53,23 @@ void TraceParams::validate(const TopologyParams& topology, SimMode mode, Workloa
 }
 
 void RtlParams::validate(SimMode mode, const CollectiveParams& collective) const {
-  if (vcup == BlockImpl::Rtl) {
+  const auto value = [](BlockImpl b) { return config_values::json_value(b).dump(); };
+  if (vcup == BlockImpl::Drive) {
+    throw ConfigError("rtl.vcup", value(vcup),
+                      "the RTL VCUp runs beside the model's VCUp buffers and is compared with "
+                      "them; it does not drive the router: use \"check\"");
+  }
+  if (vcup != BlockImpl::Model) {
     if (mode != SimMode::At) {
-      throw ConfigError("rtl.vcup", "\"rtl\"",
+      throw ConfigError("rtl.vcup", value(vcup),
                         "the RTL VCUp is clocked beside AT's routers, so it runs in AT only: set "
                         "sim.mode = \"at\" or rtl.vcup = \"model\"");
     }
     collective.check_rtl_vcup();
   }
-  if (reducer == BlockImpl::Rtl) {
+  if (reducer != BlockImpl::Model) {
     if (mode != SimMode::At) {
-      throw ConfigError("rtl.reducer", "\"rtl\"",
+      throw ConfigError("rtl.reducer", value(reducer),
                         "the RTL Reducer is clocked, so it runs in AT only: set sim.mode = \"at\" "
                         "or rtl.reducer = \"model\"");
     }

@@ -34,16 +34,16 @@ struct StatsParams {
   void validate(WorkloadKind kind) const;
 };
 
-// Blocks built from their SystemVerilog instead of the C++ model (docs/RTL.md).
-enum class BlockImpl { Model, Rtl };
+// Blocks run from their SystemVerilog beside or instead of the C++ model (docs/RTL.md): the
+// model alone; the RTL compared with the model cycle by cycle (Check); the RTL's timing driving
+// the model, its values still compared (Drive). The RTL runs in AT only.
+enum class BlockImpl { Model, Check, Drive };
 struct RtlParams {
-  BlockImpl reducer = BlockImpl::Model;  // the PEGroup's Reducer; Rtl runs in AT only
-  BlockImpl vcup = BlockImpl::Model;     // the routers' VCUp buffers; Rtl runs in AT only
+  BlockImpl reducer = BlockImpl::Model;  // the PEGroup's Reducer
+  BlockImpl vcup = BlockImpl::Model;     // the routers' VCUp buffers (Model or Check)
 
-  bool any() const { return reducer == BlockImpl::Rtl || vcup == BlockImpl::Rtl; }
+  bool any() const { return reducer != BlockImpl::Model || vcup != BlockImpl::Model; }
   void validate(SimMode mode, const CollectiveParams& collective) const;
-
- private:
 };
 
 // A whole experiment's parameters.

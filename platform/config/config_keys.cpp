@@ -111,6 +111,9 @@ const std::vector<KeySpec>& key_specs() {
           "collective", "reducer_cycles", "Reducer, cycles per packet (read and store a slot)"),
       field<&Config::collective, &CollectiveParams::reducer_flit_cycles>(
           "collective", "reducer_flit_cycles", "Reducer, cycles per data flit combined"),
+      field<&Config::collective, &CollectiveParams::reducer_result_cycles>(
+          "collective", "reducer_result_cycles",
+          "Reducer, cycles from a result's last flit to its hand-off (an output pipeline)"),
       field<&Config::collective, &CollectiveParams::trees>(
           "collective", "trees", "dimension-order trees, TreeId 0 .. trees-1 (0: no subnet)"),
       field<&Config::collective, &CollectiveParams::roots>(
@@ -289,10 +292,12 @@ const std::vector<KeySpec>& key_specs() {
           "summary in the results and CSV files beside them"),
       field<&Config::rtl, &RtlParams::reducer>(
           "rtl", "reducer",
-          "the PEGroup's Reducer: model (C++) or rtl (its SystemVerilog, verilated; AT only)"),
+          "the PEGroup's Reducer: model (C++), check (its SystemVerilog, verilated, compared "
+          "with the model every cycle) or drive (the SystemVerilog's timing drives the PEGroup, "
+          "its values compared); AT only"),
       field<&Config::rtl, &RtlParams::vcup>(
           "rtl", "vcup",
-          "the routers' VCUp buffers: model (C++) or rtl (its SystemVerilog beside the model, "
+          "the routers' VCUp buffers: model (C++) or check (its SystemVerilog beside the model, "
           "compared every cycle; AT only)"),
       field<&Config::faults, &FaultParams::links>(
           "faults", "links",

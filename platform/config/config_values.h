@@ -106,8 +106,10 @@ constexpr EnumNames<Reduction, 3> names_of(Reduction) {
           {{{"sum", Reduction::Sum}, {"min", Reduction::Min}, {"max", Reduction::Max}}}};
 }
 
-constexpr EnumNames<BlockImpl, 2> names_of(BlockImpl) {
-  return {"block implementation", {{{"model", BlockImpl::Model}, {"rtl", BlockImpl::Rtl}}}};
+constexpr EnumNames<BlockImpl, 3> names_of(BlockImpl) {
+  return {
+      "block implementation",
+      {{{"model", BlockImpl::Model}, {"check", BlockImpl::Check}, {"drive", BlockImpl::Drive}}}};
 }
 
 constexpr EnumNames<ComputeModelKind, 3> names_of(ComputeModelKind) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "models/core/config_error.h"
+#include "platform/config/config_values.h"
 
 namespace angara {
 
@@ -34,9 +35,12 @@ void check_splittable(const Config& config, int ranks) {
   }
   if (config.trace.on()) throw ConfigError("trace.nodes", "(nodes given)", "waveforms" + why);
   if (config.stats.network) throw ConfigError("stats.network", "true", "statistics" + why);
-  if (config.rtl.reducer == BlockImpl::Rtl || config.rtl.vcup == BlockImpl::Rtl) {
-    throw ConfigError(config.rtl.reducer == BlockImpl::Rtl ? "rtl.reducer" : "rtl.vcup", "\"rtl\"",
-                      "RTL co-simulation" + why);
+  if (config.rtl.any()) {
+    const bool reducer = config.rtl.reducer != BlockImpl::Model;
+    throw ConfigError(
+        reducer ? "rtl.reducer" : "rtl.vcup",
+        config_values::json_value(reducer ? config.rtl.reducer : config.rtl.vcup).dump(),
+        "RTL co-simulation" + why);
   }
   if (lookahead(config) < 2) {
     throw ConfigError("link.latency_ns", fmt::format("{}", config.link.latency_ns),

@@ -143,13 +143,13 @@ nlohmann::ordered_json to_json(const CollectiveResult& r) {
   j["deliveries_checked"] = r.deliveries;
   j["background_packets_delivered"] = r.background_packets;
   j["results_digest"] = digest_hex(r.results_digest);
-  if (r.config.rtl.reducer == BlockImpl::Rtl) {
+  if (r.config.rtl.reducer != BlockImpl::Model) {
     j["rtl_reducer_checked"] = {{"cycles", r.rtl.cycles},
                                 {"heads", r.rtl.heads},
                                 {"results", r.rtl.results},
                                 {"data_words", r.rtl.data_words}};
   }
-  if (r.config.rtl.vcup == BlockImpl::Rtl) {
+  if (r.config.rtl.vcup != BlockImpl::Model) {
     j["rtl_vcup_checked"] = {{"cycles", r.rtl_vcup.cycles},
                              {"packets", r.rtl_vcup.packets},
                              {"queued", r.rtl_vcup.queued},

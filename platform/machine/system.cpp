@@ -96,7 +96,7 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     // and NodeMachine's observer ignores created(). result_limits_test.sh checks the results.
     endpoint->core().limit_queue(static_cast<std::size_t>(config.sim.source_queue_packets));
     if constexpr (std::is_same_v<RouterShell, RouterAt>) {
-      if (config.rtl.vcup == BlockImpl::Rtl) {
+      if (config.rtl.vcup == BlockImpl::Check) {
         m_modules.push_back(make_rtl_vcup(
             module_name("rtl_vcup", n, m_topology), "node " + m_topology.format(n), *router,
             m_tree_set, m_clock, m_rtl_vcup_stats, flop_seed(config.sim.seed, n, RtlBlock::VcUp)));
@@ -194,10 +194,11 @@ void System::bind_link(NodeId up, Direction dir, NodeId down, RouterShell* from,
 std::unique_ptr<CollectiveUnit> System::collective_unit(NodeId n, const Config& config) {
   if (m_trees.empty()) return nullptr;
   std::unique_ptr<ReducerBlock> reducer;
-  if (config.rtl.reducer == BlockImpl::Rtl) {
-    reducer = make_rtl_reducer(module_name("rtl_reducer", n, m_topology),
-                               "node " + m_topology.format(n), config.collective, m_clock,
-                               m_rtl_stats, flop_seed(config.sim.seed, n, RtlBlock::Reducer));
+  if (config.rtl.reducer != BlockImpl::Model) {
+    reducer =
+        make_rtl_reducer(module_name("rtl_reducer", n, m_topology), "node " + m_topology.format(n),
+                         config.collective, m_clock, m_rtl_stats,
+                         flop_seed(config.sim.seed, n, RtlBlock::Reducer), config.rtl.reducer);
   }
   auto node = std::make_unique<CollectiveNode>(n, m_tree_set, config.collective, m_pool,
                                                config.sim.mode == SimMode::At, std::move(reducer));

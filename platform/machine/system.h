@@ -50,9 +50,9 @@ class System {
   // (each rank checked its deliveries as they came); a SharedModelError if not. Every rank
   // calls it once the network is empty.
   void check_conservation() const;
-  // What the RTL Reducers' transactors compared (rtl.reducer = "rtl"; zero otherwise).
+  // What the RTL Reducers' transactors compared (rtl.reducer not "model"; zero otherwise).
   const RtlReducerStats& rtl_stats() const { return m_rtl_stats; }
-  // What the RTL VCUps' transactors compared (rtl.vcup = "rtl"; zero otherwise).
+  // What the RTL VCUps' transactors compared (rtl.vcup = "check"; zero otherwise).
   const RtlVcUpStats& rtl_vcup_stats() const { return m_rtl_vcup_stats; }
   // LT: what wakes the machine's modules (the node's CPUs and adapters too); null in AT.
   WakeCalendar* wake_calendar() { return m_wake_calendar.get(); }

@@ -43,10 +43,10 @@ std::string waveform(const std::string& scenario, int perturb = 0) {
   Config c = load_config_file(kGolden / "scenarios" / (scenario + ".toml"), {});
   c.collective.analysis_cycles += perturb;
 #ifdef ANGARA_RTL_REDUCER_IN
-  c.rtl.reducer = BlockImpl::Rtl;
+  c.rtl.reducer = BlockImpl::Check;
 #endif
 #ifdef ANGARA_RTL_VCUP_IN
-  c.rtl.vcup = BlockImpl::Rtl;
+  c.rtl.vcup = BlockImpl::Check;
 #endif
   c.sim.progress = false;
   const fs::path file = fs::temp_directory_path() /

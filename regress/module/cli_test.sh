@@ -81,17 +81,17 @@ expect_bad missing.toml "$work/missing.toml"
 # it, a config asking for one is refused as bad config, naming the key and the option.
 if [ "$rtl" = rtl ]; then
   if "$sim" run --set workload.kind=collective --set workload.op=allreduce \
-       --set workload.repetitions=2 --set 'rtl.reducer="rtl"' -q --out "$work/rtl.json" > /dev/null; then
+       --set workload.repetitions=2 --set 'rtl.reducer="drive"' -q --out "$work/rtl.json" > /dev/null; then
     ok
   else
-    fail "an allreduce with rtl.reducer = \"rtl\" failed in a build with RTL co-simulation"
+    fail "an allreduce with rtl.reducer = \"drive\" failed in a build with RTL co-simulation"
   fi
   grep -A3 '"rtl_reducer_checked"' "$work/rtl.json" | grep -q '"results": [1-9]' && ok \
     || fail "the RTL Reducer handed off no result: $(cat "$work/rtl.json")"
 else
   for key in rtl.reducer rtl.vcup; do
-    expect_bad "config key '$key' = \"rtl\": this build has no RTL co-simulation (configure with -DANGARA_RTL=ON; needs verilator)" \
-      --set "$key=\"rtl\""
+    expect_bad "config key '$key' = \"check\": this build has no RTL co-simulation (configure with -DANGARA_RTL=ON; needs verilator)" \
+      --set "$key=\"check\""
   done
 fi
 

@@ -41,14 +41,15 @@ nlohmann::json run_one(const Config& c) {
   });
 }
 
-// `c` again with an RTL block in (`block` of RtlParams): its results must equal the model's,
-// apart from the checked counts under `checked_key`, and the checks must have seen work.
+// `c` again with an RTL block in (`block` of RtlParams, checked or driving): its results must
+// equal the model's, apart from the checked counts under `checked_key`, and the checks must have
+// seen work.
 template <typename Check>
 void same_with_rtl(const Config& c, const nlohmann::json& model, BlockImpl RtlParams::*block,
-                   const char* checked_key, const char* what, Check check) {
+                   BlockImpl impl, const char* checked_key, const char* what, Check check) {
   if (c.sim.mode != SimMode::At) return;
   Config with_rtl = c;
-  with_rtl.rtl.*block = BlockImpl::Rtl;
+  with_rtl.rtl.*block = impl;
   nlohmann::json rtl = run_one(with_rtl);
   check(rtl[checked_key]);
   nlohmann::json same = model;
@@ -63,16 +64,19 @@ nlohmann::json run(const Config& c) {
   const nlohmann::json model = run_one(c);
   [[maybe_unused]] const bool reduces = c.workload.op != CollectiveOp::Broadcast;
 #ifdef ANGARA_RTL_REDUCER_IN
-  same_with_rtl(c, model, &RtlParams::reducer, "rtl_reducer_checked", "the RTL Reducer",
-                [&](const nlohmann::json& checked) {
-                  if (reduces) {
-                    EXPECT_GT(checked["results"].get<int>(), 0)
-                        << "the RTL Reducer handed off nothing";
-                  }
-                });
+  for (BlockImpl impl : {BlockImpl::Check, BlockImpl::Drive}) {
+    same_with_rtl(c, model, &RtlParams::reducer, impl, "rtl_reducer_checked",
+                  impl == BlockImpl::Check ? "the RTL Reducer checked" : "the RTL Reducer driving",
+                  [&](const nlohmann::json& checked) {
+                    if (reduces) {
+                      EXPECT_GT(checked["results"].get<int>(), 0)
+                          << "the RTL Reducer handed off nothing";
+                    }
+                  });
+  }
 #endif
 #ifdef ANGARA_RTL_VCUP_IN
-  same_with_rtl(c, model, &RtlParams::vcup, "rtl_vcup_checked", "the RTL VCUp",
+  same_with_rtl(c, model, &RtlParams::vcup, BlockImpl::Check, "rtl_vcup_checked", "the RTL VCUp",
                 [&](const nlohmann::json& checked) {
                   if (reduces) {
                     EXPECT_GT(checked["packets"].get<int>(), 0)
@@ -240,7 +244,7 @@ TEST(LtVersusAt, CollectivesCompleteAtTheSameZeroLoadTimes) {
 #ifdef ANGARA_RTL_VCUP_IN
 TEST(CollectiveConfig, TheRtlVcUpIsRefusedInLtAndForCyclesItCannotHold) {
   Config c = collective({4, 4}, CollectiveOp::Allreduce, SimMode::Lt);
-  c.rtl.vcup = BlockImpl::Rtl;
+  c.rtl.vcup = BlockImpl::Check;
   const auto refused = [](const Config& bad, const std::string& key, const std::string& rule) {
     try {
       run_one(bad);
@@ -252,8 +256,11 @@ TEST(CollectiveConfig, TheRtlVcUpIsRefusedInLtAndForCyclesItCannotHold) {
       EXPECT_NE(what.find(rule), std::string::npos) << what;
     }
   };
-  refused(c, "'rtl.vcup' = \"rtl\"", "AT only");
+  refused(c, "'rtl.vcup' = \"check\"", "AT only");
   c.sim.mode = SimMode::At;
+  Config driving = c;
+  driving.rtl.vcup = BlockImpl::Drive;
+  refused(driving, "'rtl.vcup' = \"drive\"", "use \"check\"");
   Config slow = c;
   slow.collective.analysis_cycles = 16;
   refused(slow, "'collective.analysis_cycles' = 16", "1..15");
@@ -269,14 +276,14 @@ TEST(CollectiveConfig, TheRtlVcUpIsRefusedInLtAndForCyclesItCannotHold) {
 #ifdef ANGARA_RTL_REDUCER_IN
 TEST(CollectiveConfig, TheRtlReducerIsRefusedInLtNamingKeyValueAndRule) {
   Config c = collective({4, 4}, CollectiveOp::Allreduce, SimMode::Lt);
-  c.rtl.reducer = BlockImpl::Rtl;
+  c.rtl.reducer = BlockImpl::Drive;
   try {
     run_one(c);
-    FAIL() << "rtl.reducer = rtl should be refused in LT";
+    FAIL() << "rtl.reducer = drive should be refused in LT";
   } catch (const IsolatedError& e) {
     EXPECT_EQ(e.type(), "ConfigError");
     const std::string what = e.what();
-    EXPECT_NE(what.find("'rtl.reducer' = \"rtl\""), std::string::npos) << what;
+    EXPECT_NE(what.find("'rtl.reducer' = \"drive\""), std::string::npos) << what;
     EXPECT_NE(what.find("AT only"), std::string::npos) << what;
   }
 }

@@ -50,7 +50,7 @@ TEST(ConfigLoader, HelpListsEveryValueOfAnEnumeratedKey) {
       {"topology.kind", "values: torus, fat_tree"},
       {"traffic.injection", "values: bernoulli, poisson, on_off"},
       {"pcie.encoding", "values: 8b10b, 128b130b"},
-      {"rtl.vcup", "values: model, rtl"},
+      {"rtl.reducer", "values: model, check, drive"},
       {"trace.blocks",
        "values: link, vc, vcup, vcdown, pegroup_fifo, broadcaster, reducer, credit"}};
   for (const auto& [key, values] : expected) {

@@ -54,6 +54,7 @@ route_cycles = 3
 broadcaster_cycles = 2
 reducer_cycles = 4
 reducer_flit_cycles = 2
+reducer_result_cycles = 3
 trees = 3
 roots = [[1, 2], [0, 0]]
 transit = [[7, 5]]
@@ -140,7 +141,7 @@ nodes = [[1, 2]]
 blocks = ["vcup", "reducer"]
 file = "out.vcd"
 [rtl]
-reducer = "rtl"
+reducer = "drive"
 vcup = "model"
 )";
 
@@ -176,6 +177,7 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.collective.broadcaster_cycles, 2);
   EXPECT_EQ(config.collective.reducer_cycles, 4);
   EXPECT_EQ(config.collective.reducer_flit_cycles, 2);
+  EXPECT_EQ(config.collective.reducer_result_cycles, 3);
   EXPECT_EQ(config.collective.trees, 3);
   EXPECT_EQ(config.collective.roots, (std::vector<std::vector<int>>{{1, 2}, {0, 0}}));
   EXPECT_EQ(config.collective.transit, (std::vector<std::vector<int>>{{7, 5}}));
@@ -253,13 +255,13 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_EQ(config.sim.train_packets, 8);
   EXPECT_TRUE(config.sim.lt_buffers);
   EXPECT_FALSE(config.sim.progress);
-  EXPECT_EQ(config.rtl.reducer, BlockImpl::Rtl);
+  EXPECT_EQ(config.rtl.reducer, BlockImpl::Drive);
   EXPECT_EQ(config.rtl.vcup, BlockImpl::Model);  // analysis_cycles = 0 above: the RTL refuses it
 }
 
 TEST(ConfigLoader, TheRtlVcUpIsAKeyOfItsOwn) {
-  const Config config = load("[rtl]\nvcup = \"rtl\"");
-  EXPECT_EQ(config.rtl.vcup, BlockImpl::Rtl);
+  const Config config = load("[rtl]\nvcup = \"check\"");
+  EXPECT_EQ(config.rtl.vcup, BlockImpl::Check);
   EXPECT_EQ(config.rtl.reducer, BlockImpl::Model);
 }
 
