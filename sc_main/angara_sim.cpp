@@ -146,7 +146,7 @@ int run(int argc, char** argv) {
                            std::filesystem::path(out).replace_extension(extension));
     }
     if (config.trace.on()) {
-      for (const auto& output : angara::trace_outputs(config.trace)) outputs.push_back(output);
+      for (const auto& output : angara::trace_outputs(config)) outputs.push_back(output);
     }
     angara::check_output_paths(outputs);
     const angara::ProgressSink progress = [](const std::string& line) {

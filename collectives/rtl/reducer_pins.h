@@ -9,6 +9,7 @@
 #include <systemc>
 
 #include "collectives/rtl/gated_clock.h"
+#include "collectives/rtl/rtl_recording.h"
 
 namespace angara {
 
@@ -37,5 +38,8 @@ struct ReducerPins : ClockPins {  // clk and rst first
 // from `flop_seed` (rtl_seed.h); defined next to the verilated model.
 std::unique_ptr<sc_core::sc_module> make_reducer_rtl(const char* name, ReducerPins& pins,
                                                      std::uint32_t flop_seed);
+// Verilator's trace of `rtl` (made by make_reducer_rtl) into `file` from now on: call it at the
+// start of simulation. Null when the Reducer was verilated without tracing.
+std::unique_ptr<RtlWaveform> trace_reducer_rtl(sc_core::sc_module& rtl, const std::string& file);
 
 }  // namespace angara

@@ -1,6 +1,7 @@
 #include "collectives/rtl/rtl_reducer.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -26,17 +27,28 @@ sc_dt::sc_bv<128> to_bv(const Flit& f) {
 
 RtlReducer::RtlReducer(const sc_core::sc_module_name& name, std::string where,
                        const CollectiveParams& params, const FabricClock& clock,
-                       RtlReducerStats& stats, std::uint32_t flop_seed, bool drives)
+                       RtlReducerStats& stats, std::uint32_t flop_seed, bool drives,
+                       RtlRecording* recording)
     : sc_core::sc_module(name),
       m_where(std::move(where)),
       m_drives(drives),
       m_clock(clock),
       m_stats(stats),
       m_rtl(make_reducer_rtl("rtl", m_pins, flop_seed)),
+      m_recording(recording),
       m_gate(clock, GatedClock::Sample::BeforeRouter, m_pins) {
   params.check_rtl_reducer();
   m_head_cycles = static_cast<std::uint32_t>(params.reducer_cycles);
   m_flit_cycles = static_cast<std::uint32_t>(params.reducer_flit_cycles);
+  if (m_recording) {
+    m_recording->replay = fmt::format(
+        "# angara-tlm Reducer replay (docs/RTL.md): {}\n"
+        "# cfg_head_cycles cfg_flit_cycles\n{} {}\n"
+        "# cycle in_valid in_tree in_reduce in_op in_flits in_expected in_data in_ready "
+        "res_valid res_tree res_reduce res_op res_flits res_count res_flit_valid "
+        "res_flit_index res_flit err_mismatch\n",
+        m_where, m_head_cycles, m_flit_cycles);
+  }
   m_result_cycles = static_cast<Cycle>(params.reducer_result_cycles);
   SC_METHOD(tick);  // runs at 0 to reset the RTL, then only while it has work
 }
@@ -70,6 +82,26 @@ Reducer::Outcome RtlReducer::add(Packet* packet, const TreeRow& row, Cycle at, C
   return outcome;
 }
 
+void RtlReducer::start_of_simulation() {
+  if (!m_recording) return;
+  m_waveform = trace_reducer_rtl(*m_rtl, m_recording->waveform.string());
+  m_recording->flush = [this] {
+    if (m_waveform) m_waveform->flush();
+  };
+}
+
+void RtlReducer::record(Cycle c) {
+  const ReducerPins& p = m_pins;
+  fmt::format_to(
+      std::back_inserter(m_recording->replay),
+      "{} {:d} {} {} {} {} {} {} {:d} {:d} {} {} {} {} {} {:d} {} {} {:d}\n", c, p.in_valid.read(),
+      p.in_tree.read(), p.in_reduce.read(), p.in_op.read(), p.in_flits.read(), p.in_expected.read(),
+      p.in_data.read().to_string(sc_dt::SC_HEX_US, false), p.in_ready.read(), p.res_valid.read(),
+      p.res_tree.read(), p.res_reduce.read(), p.res_op.read(), p.res_flits.read(),
+      p.res_count.read(), p.res_flit_valid.read(), p.res_flit_index.read(),
+      p.res_flit.read().to_string(sc_dt::SC_HEX_US, false), p.err_mismatch.read());
+}
+
 // At each sample point the check of the RTL's outputs and the inputs for the next edge.
 void RtlReducer::tick() {
   m_gate.tick(
@@ -78,6 +110,7 @@ void RtlReducer::tick() {
         m_pins.cfg_flit_cycles.write(m_flit_cycles);
       },
       [&](Cycle c) {
+        if (m_recording) record(c);
         check_outputs(c);
         drive_inputs(c);
         if (idle(c)) return false;
@@ -262,8 +295,12 @@ void RtlReducer::drive_inputs(Cycle c) {
 void RtlReducer::mismatch(Cycle c, const std::string& signal, const std::string& model,
                           const std::string& rtl) const {
   const auto t = sc_core::sc_time::from_value(c * m_clock.period().value());
-  model_error(report_id::kRtl, fmt::format("{} Reducer RTL: {} at cycle {} ({}): model {}, RTL {}",
-                                           m_where, signal, c, t.to_string(), model, rtl));
+  const char* hint = m_recording ? ""
+                                 : " (with this node among trace.nodes the run records the RTL's "
+                                   "waveform and a replay file of its ports up to here)";
+  model_error(report_id::kRtl,
+              fmt::format("{} Reducer RTL: {} at cycle {} ({}): model {}, RTL {}{}", m_where,
+                          signal, c, t.to_string(), model, rtl, hint));
 }
 
 }  // namespace angara

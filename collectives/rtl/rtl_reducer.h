@@ -35,9 +35,10 @@ class RtlReducer : public sc_core::sc_module, public ReducerBlock {
   // `where`: how messages name the node, e.g. "node (1,0,0)". `stats`: where to count what was
   // compared (shared by the run's transactors). `flop_seed`: the RTL's flops start from random
   // values drawn from it (rtl_seed.h). `drives`: the RTL's timing drives the PEGroup.
+  // `recording`: where to record the RTL's waveform and ports (a traced node), or null.
   RtlReducer(const sc_core::sc_module_name& name, std::string where, const CollectiveParams& params,
-             const FabricClock& clock, RtlReducerStats& stats, std::uint32_t flop_seed,
-             bool drives);
+             const FabricClock& clock, RtlReducerStats& stats, std::uint32_t flop_seed, bool drives,
+             RtlRecording* recording = nullptr);
   ~RtlReducer() override;
 
   SC_HAS_PROCESS(RtlReducer);
@@ -63,7 +64,10 @@ class RtlReducer : public sc_core::sc_module, public ReducerBlock {
     int count = 0;
   };
 
+  void start_of_simulation() override;
   void tick();
+  // The replay file's line of cycle c: the outputs after its edge, the inputs that edge took.
+  void record(Cycle c);
   void check_outputs(Cycle c);
   void check_handoff(Cycle c, const Handoff& h);
   void check_result_flit(Cycle c, std::uint32_t f, const Flit& rtl);
@@ -90,6 +94,8 @@ class RtlReducer : public sc_core::sc_module, public ReducerBlock {
   std::array<std::uint32_t, kMaxTrees> m_issued{};
   std::array<int, kMaxTrees> m_held{};  // driving: the model's results not yet handed off
   Cycle m_progress_at = 0;              // driving: the last beat taken or hand-off
+  RtlRecording* m_recording;
+  std::unique_ptr<RtlWaveform> m_waveform;
   std::uint32_t m_head_cycles = 0, m_flit_cycles = 0;
   Cycle m_result_cycles = 0;  // from `end` to the hand-off
   Cycle m_busy_until = 0;     // the end of the last contribution granted

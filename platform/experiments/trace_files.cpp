@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
+
+#include "models/core/input_file.h"
 #include "platform/files/output_file.h"
+#include "platform/machine/trace_signals.h"
 #include "platform/waveform/gtkw.h"
 #include "platform/waveform/vcd.h"
 
@@ -13,12 +17,29 @@ std::filesystem::path beside(const std::string& vcd, const char* extension) {
   return std::filesystem::path(vcd).replace_extension(extension);
 }
 
+// The RTL Reducer's files of the node called `name` (rtl_reducer_<x>_<y>...).
+std::filesystem::path rtl_waveform(const TraceParams& trace, const std::string& name) {
+  return beside(trace.file, ("." + name + ".vcd").c_str());
+}
+std::filesystem::path rtl_replay(const TraceParams& trace, const std::string& name) {
+  return beside(trace.file, ("." + name + ".replay").c_str());
+}
+
 }  // namespace
 
-std::vector<std::pair<std::string, std::filesystem::path>> trace_outputs(const TraceParams& trace) {
-  return {{"trace.file", trace.file},
-          {"trace.file (its .gtkw)", beside(trace.file, ".gtkw")},
-          {"trace.file (its .stages.txt)", beside(trace.file, ".stages.txt")}};
+std::vector<std::pair<std::string, std::filesystem::path>> trace_outputs(const Config& config) {
+  const TraceParams& trace = config.trace;
+  std::vector<std::pair<std::string, std::filesystem::path>> outputs{
+      {"trace.file", trace.file},
+      {"trace.file (its .gtkw)", beside(trace.file, ".gtkw")},
+      {"trace.file (its .stages.txt)", beside(trace.file, ".stages.txt")}};
+  if (config.rtl.reducer == BlockImpl::Model || !trace.traces("reducer")) return outputs;
+  for (const auto& node : trace.nodes) {
+    const std::string name = module_name("rtl_reducer", node);
+    outputs.emplace_back("trace.file (its RTL Reducer's waveform)", rtl_waveform(trace, name));
+    outputs.emplace_back("trace.file (its RTL Reducer's replay file)", rtl_replay(trace, name));
+  }
+  return outputs;
 }
 
 void write_trace_files(const System& system, const TraceParams& trace) {
@@ -27,18 +48,33 @@ void write_trace_files(const System& system, const TraceParams& trace) {
   for (std::size_t v = 0; v < kVcStageNames.size(); ++v) {
     stages.emplace_back(static_cast<int>(v), kVcStageNames[v]);
   }
-  const auto outputs = trace_outputs(trace);
+  const std::filesystem::path gtkw_file = beside(trace.file, ".gtkw");
+  const std::filesystem::path stages_file = beside(trace.file, ".stages.txt");
   // Names without directories: the viewer opens them from the directory they are in.
-  const std::string gtkw = gtkw_save_file(parse_vcd(vcd), outputs[0].second.filename().string(),
-                                          "stage", outputs[2].second.filename().string());
-  write_file(vcd, outputs[0].second, outputs[0].first);
-  write_file(gtkw, outputs[1].second, outputs[1].first);
-  write_file(translate_filter(stages), outputs[2].second, outputs[2].first);
+  const std::string gtkw =
+      gtkw_save_file(parse_vcd(vcd), std::filesystem::path(trace.file).filename().string(), "stage",
+                     stages_file.filename().string());
+  write_file(vcd, trace.file, "trace.file");
+  write_file(gtkw, gtkw_file, "trace.file (its .gtkw)");
+  write_file(translate_filter(stages), stages_file, "trace.file (its .stages.txt)");
+  for (const auto& [name, recording] : system.rtl_recordings()) {
+    if (recording->flush) {  // the run started: Verilator writes its waveform from then
+      recording->flush();
+      write_file(read_regular_file(recording->waveform), rtl_waveform(trace, name),
+                 "trace.file (its RTL Reducer's waveform)");
+    }
+    write_file(recording->replay, rtl_replay(trace, name),
+               "trace.file (its RTL Reducer's replay file)");
+  }
 }
 
-void rethrow_with_trace(const ModelError& failure, const TraceParams& trace) {
-  const std::string message =
-      fmt::format("{}\nthe waveform up to it: {}", failure.what(), trace.file);
+void rethrow_with_trace(const ModelError& failure, const System& system, const TraceParams& trace) {
+  std::string message = fmt::format("{}\nthe waveform up to it: {}", failure.what(), trace.file);
+  for (const auto& named : system.rtl_recordings()) {
+    fmt::format_to(
+        std::back_inserter(message), "\nthe RTL Reducer's waveform and its replay file: {}, {}",
+        rtl_waveform(trace, named.name).string(), rtl_replay(trace, named.name).string());
+  }
   if (dynamic_cast<const SharedModelError*>(&failure) != nullptr) throw SharedModelError(message);
   throw ModelError(message);
 }

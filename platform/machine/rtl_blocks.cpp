@@ -11,9 +11,10 @@ void check_rtl_built(const RtlParams&) {}
 std::unique_ptr<ReducerBlock> make_rtl_reducer(const std::string& name, const std::string& where,
                                                const CollectiveParams& params,
                                                const FabricClock& clock, RtlReducerStats& stats,
-                                               std::uint32_t flop_seed, BlockImpl impl) {
+                                               std::uint32_t flop_seed, BlockImpl impl,
+                                               RtlRecording* recording) {
   return std::make_unique<RtlReducer>(name.c_str(), where, params, clock, stats, flop_seed,
-                                      impl == BlockImpl::Drive);
+                                      impl == BlockImpl::Drive, recording);
 }
 
 std::unique_ptr<sc_core::sc_module> make_rtl_vcup(const std::string& name, const std::string& where,

@@ -9,6 +9,7 @@
 
 #include <systemc>
 
+#include "collectives/rtl/rtl_recording.h"
 #include "collectives/rtl/rtl_stats.h"
 #include "collectives/subnet/reducer_block.h"
 #include "collectives/subnet/tree.h"
@@ -25,11 +26,13 @@ void check_rtl_built(const RtlParams& rtl);
 
 // The PEGroup's Reducer as its RTL behind the transactor, checked against the model or driving
 // its timing (`impl`, rtl.reducer); `where` names the node in its messages, `stats` counts what
-// it compared; its flops start from random values drawn from `flop_seed` (rtl_seed.h).
+// it compared; its flops start from random values drawn from `flop_seed` (rtl_seed.h);
+// `recording`: where it records its waveform and ports (a traced node), or null.
 std::unique_ptr<ReducerBlock> make_rtl_reducer(const std::string& name, const std::string& where,
                                                const CollectiveParams& params,
                                                const FabricClock& clock, RtlReducerStats& stats,
-                                               std::uint32_t flop_seed, BlockImpl impl);
+                                               std::uint32_t flop_seed, BlockImpl impl,
+                                               RtlRecording* recording);
 
 // The RTL VCUp beside the VCUp buffers of `router` (rtl.vcup = "check"), which shows it its
 // arrivals and grants from now on (its probe).

@@ -24,7 +24,8 @@ void check_rtl_built(const RtlParams& rtl) {
 
 std::unique_ptr<ReducerBlock> make_rtl_reducer(const std::string&, const std::string&,
                                                const CollectiveParams&, const FabricClock&,
-                                               RtlReducerStats&, std::uint32_t, BlockImpl impl) {
+                                               RtlReducerStats&, std::uint32_t, BlockImpl impl,
+                                               RtlRecording*) {
   refuse("rtl.reducer", impl);
 }
 

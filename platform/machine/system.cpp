@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <sstream>
 #include <type_traits>
@@ -61,6 +64,10 @@ System::System(const Config& config, std::vector<std::unique_ptr<TrafficSource>>
 // model elaborates once per process anyway; tests run each machine in a child process).
 System::~System() {
   for (auto& module : m_modules) static_cast<void>(module.release());
+  if (!m_rtl_dir.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(m_rtl_dir, ignored);
+  }
 }
 
 template <typename RouterShell, typename EndpointShell, typename... ShellArgs>
@@ -195,15 +202,35 @@ std::unique_ptr<CollectiveUnit> System::collective_unit(NodeId n, const Config& 
   if (m_trees.empty()) return nullptr;
   std::unique_ptr<ReducerBlock> reducer;
   if (config.rtl.reducer != BlockImpl::Model) {
-    reducer =
-        make_rtl_reducer(module_name("rtl_reducer", n, m_topology), "node " + m_topology.format(n),
-                         config.collective, m_clock, m_rtl_stats,
-                         flop_seed(config.sim.seed, n, RtlBlock::Reducer), config.rtl.reducer);
+    RtlRecording* recording =
+        m_trace.traced(n) && config.trace.traces("reducer") ? record_rtl_reducer(n) : nullptr;
+    reducer = make_rtl_reducer(module_name("rtl_reducer", n, m_topology),
+                               "node " + m_topology.format(n), config.collective, m_clock,
+                               m_rtl_stats, flop_seed(config.sim.seed, n, RtlBlock::Reducer),
+                               config.rtl.reducer, recording);
   }
   auto node = std::make_unique<CollectiveNode>(n, m_tree_set, config.collective, m_pool,
                                                config.sim.mode == SimMode::At, std::move(reducer));
   if (m_trace.traced(n)) node->set_trace(m_trace.pegroup(n, m_trees));
   return node;
+}
+
+RtlRecording* System::record_rtl_reducer(NodeId n) {
+  if (m_rtl_dir.empty()) {
+    std::string dir = (std::filesystem::temp_directory_path() / "angara-rtl-XXXXXX").string();
+    if (mkdtemp(dir.data()) == nullptr) {
+      model_error(
+          report_id::kRtl,
+          fmt::format("cannot make a directory for the RTL's waveforms in {}: {}",
+                      std::filesystem::temp_directory_path().string(), std::strerror(errno)));
+    }
+    m_rtl_dir = dir;
+  }
+  const std::string name = module_name("rtl_reducer", n, m_topology);
+  auto recording = std::make_unique<RtlRecording>();
+  recording->waveform = m_rtl_dir / (name + ".vcd");
+  m_rtl_recordings.push_back({name, std::move(recording)});
+  return m_rtl_recordings.back().recording.get();
 }
 
 void System::wake_endpoints() {

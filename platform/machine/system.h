@@ -4,12 +4,14 @@
 // picks the timing shells (RouterAt/EndpointAt or RouterLt/EndpointLt); the cores, the wiring and
 // everything the platform asks of the machine are the same in both.
 
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "collectives/rtl/rtl_recording.h"
 #include "collectives/rtl/rtl_stats.h"
 #include "collectives/subnet/pe_group.h"
 #include "collectives/subnet/tree.h"
@@ -65,6 +67,13 @@ class System {
   // The waveforms recorded so far as VCD text (tracing on: config [trace]).
   std::string trace_vcd() const { return m_trace.vcd(m_clock); }
   bool tracing() const { return m_trace.on(); }
+  // What the RTL Reducers of traced nodes recorded (rtl.reducer not "model", "reducer" among
+  // trace.blocks), each with the name its files take beside the VCD (rtl_recording_name).
+  struct NamedRecording {
+    std::string name;
+    std::unique_ptr<RtlRecording> recording;
+  };
+  const std::vector<NamedRecording>& rtl_recordings() const { return m_rtl_recordings; }
 
   // Every endpoint stops creating packets from now on.
   void stop_creating();
@@ -91,6 +100,8 @@ class System {
   template <typename RouterShell>
   void bind_link(NodeId up, Direction dir, NodeId down, RouterShell* from, RouterShell* to);
   std::unique_ptr<CollectiveUnit> collective_unit(NodeId node, const Config& config);
+  // A recording for node n's RTL Reducer, its waveform in a directory of the run's own.
+  RtlRecording* record_rtl_reducer(NodeId n);
 
   Topology m_topology;
   const Ranks& m_ranks;
@@ -112,6 +123,8 @@ class System {
   std::vector<EndpointCore*> m_endpoints;
   std::vector<std::function<void()>> m_endpoint_wakers;
   TraceSignals m_trace;  // the names and signals of the waveforms ([trace])
+  std::vector<NamedRecording> m_rtl_recordings;
+  std::filesystem::path m_rtl_dir;  // the RTL's waveforms as they are written; empty: none
 };
 
 }  // namespace angara

@@ -69,7 +69,7 @@ std::string waveform(const std::string& scenario, int perturb = 0) {
   }
 #endif
   std::string text = read(file);
-  for (const auto& output : trace_outputs(c.trace)) fs::remove(output.second);
+  for (const auto& output : trace_outputs(c)) fs::remove(output.second);
   return text;
 }
 

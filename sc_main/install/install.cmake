@@ -37,12 +37,13 @@ install(TARGETS ${libraries} EXPORT angara-tlm-targets
 install(TARGETS angara-sim angara-sweep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The link-utilisation plot (docs/STATS.md), as angara-plot-links.
 install(PROGRAMS sc_main/plot_links.py DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME angara-plot-links)
-# Without RTL co-simulation the transactors' headers have no library: only what they compared
-# (rtl_stats.h, which the results carry) is installed of collectives/rtl.
+# Without RTL co-simulation the transactors' headers have no library: only what the machine
+# carries of them (rtl_stats.h, what they compared; rtl_recording.h, what they record) is
+# installed of collectives/rtl.
 set(no_rtl_headers "")
 if(NOT ANGARA_RTL)
   set(no_rtl_headers REGEX "/collectives/rtl/" EXCLUDE)
-  install(FILES collectives/rtl/rtl_stats.h
+  install(FILES collectives/rtl/rtl_stats.h collectives/rtl/rtl_recording.h
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/angara-tlm/collectives/rtl)
 endif()
 install(DIRECTORY models collectives workloads platform

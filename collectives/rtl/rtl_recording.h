@@ -1,0 +1,27 @@
+#pragma once
+// What a transactor records of its RTL block on a traced node (trace.nodes, with the block in
+// trace.blocks), to debug the block with (docs/RTL.md): Verilator's waveform of every signal in
+// the block, on the model's time base, and the block's ports cycle by cycle as a replay file.
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace angara {
+
+// Verilator's trace of a verilated block, written to a VCD file as the simulation goes; made by
+// the block's binding (verilated_waveform.h).
+class RtlWaveform {
+ public:
+  virtual ~RtlWaveform() = default;
+  virtual void flush() = 0;  // into the file, what it still holds
+};
+
+struct RtlRecording {
+  std::filesystem::path waveform;  // where the block's VCD goes as the run goes
+  std::string replay;              // the replay file's text
+  std::function<void()> flush;     // puts all of the VCD so far into `waveform`
+};
+
+}  // namespace angara
