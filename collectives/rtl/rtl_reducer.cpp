@@ -12,14 +12,18 @@
 namespace angara {
 namespace {
 
-std::uint64_t bv_word(const sc_dt::sc_bv<128>& v, int w) {
-  return v.range(64 * w + 63, 64 * w).to_uint64();
+// A port's 64-bit word w, through its 32-bit words: SystemC's range() takes a slow general path.
+std::uint64_t bv_word(const sc_dt::sc_bv_base& v, int w) {
+  return static_cast<std::uint64_t>(v.get_word(2 * w)) |
+         static_cast<std::uint64_t>(v.get_word(2 * w + 1)) << 32;
 }
 
 sc_dt::sc_bv<128> to_bv(const Flit& f) {
   sc_dt::sc_bv<128> v;
-  v.range(63, 0) = f.lo;
-  v.range(127, 64) = f.hi;
+  v.set_word(0, static_cast<sc_dt::sc_digit>(f.lo));
+  v.set_word(1, static_cast<sc_dt::sc_digit>(f.lo >> 32));
+  v.set_word(2, static_cast<sc_dt::sc_digit>(f.hi));
+  v.set_word(3, static_cast<sc_dt::sc_digit>(f.hi >> 32));
   return v;
 }
 
@@ -199,7 +203,7 @@ void RtlReducer::check_handoff(Cycle c, const Handoff& handoff) {
   m_stats.data_words += static_cast<std::uint64_t>(h.data_flits) * kWordsPerFlit;
   m_result_flits = 0;
   const std::uint32_t issued =
-      m_pins.issued.read().range(32 * h.tree_id + 31, 32 * h.tree_id).to_uint();
+      m_pins.issued.read().get_word(h.tree_id);
   if (issued != ++m_issued[h.tree_id]) {
     mismatch(c, fmt::format("issued[{}]", h.tree_id), fmt::format("{}", m_issued[h.tree_id]),
              fmt::format("{}", issued));
