@@ -44,6 +44,7 @@ RtlReducer::RtlReducer(const sc_core::sc_module_name& name, std::string where,
   params.check_rtl_reducer();
   m_head_cycles = static_cast<std::uint32_t>(params.reducer_cycles);
   m_flit_cycles = static_cast<std::uint32_t>(params.reducer_flit_cycles);
+  m_result_cycles = static_cast<Cycle>(params.reducer_result_cycles);
   if (m_recording) {
     m_recording->replay = fmt::format(
         "# angara-tlm Reducer replay (docs/RTL.md): {}\n"
@@ -53,7 +54,6 @@ RtlReducer::RtlReducer(const sc_core::sc_module_name& name, std::string where,
         "res_flit_index res_flit err_mismatch\n",
         m_where, m_head_cycles, m_flit_cycles);
   }
-  m_result_cycles = static_cast<Cycle>(params.reducer_result_cycles);
   SC_METHOD(tick);  // runs at 0 to reset the RTL, then only while it has work
 }
 
@@ -202,8 +202,7 @@ void RtlReducer::check_handoff(Cycle c, const Handoff& handoff) {
   }
   m_stats.data_words += static_cast<std::uint64_t>(h.data_flits) * kWordsPerFlit;
   m_result_flits = 0;
-  const std::uint32_t issued =
-      m_pins.issued.read().get_word(h.tree_id);
+  const std::uint32_t issued = m_pins.issued.read().get_word(h.tree_id);
   if (issued != ++m_issued[h.tree_id]) {
     mismatch(c, fmt::format("issued[{}]", h.tree_id), fmt::format("{}", m_issued[h.tree_id]),
              fmt::format("{}", issued));

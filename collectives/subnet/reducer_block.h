@@ -14,7 +14,8 @@ class ReducerBlock {
   virtual ~ReducerBlock() = default;
   // A contribution at the Reducer's input at `at`. In AT the PEGroup's timing gives it the
   // Reducer from `start` (its head taken) to `end` (the next head may come; with the last
-  // contribution, the cycle its result is handed off); LT passes 0 for both.
+  // contribution, its result is handed off collective.reducer_result_cycles later); LT passes 0
+  // for both.
   virtual Reducer::Outcome add(Packet* packet, const TreeRow& row, Cycle at, Cycle start,
                                Cycle end) = 0;
   // Reduces of `tree` in the Reducer: slots holding a partial result, results not handed off.

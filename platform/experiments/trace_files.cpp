@@ -13,16 +13,16 @@
 namespace angara {
 namespace {
 
-std::filesystem::path beside(const std::string& vcd, const char* extension) {
+std::filesystem::path beside(const std::string& vcd, const std::string& extension) {
   return std::filesystem::path(vcd).replace_extension(extension);
 }
 
 // The RTL Reducer's files of the node called `name` (rtl_reducer_<x>_<y>...).
 std::filesystem::path rtl_waveform(const TraceParams& trace, const std::string& name) {
-  return beside(trace.file, ("." + name + ".vcd").c_str());
+  return beside(trace.file, "." + name + ".vcd");
 }
 std::filesystem::path rtl_replay(const TraceParams& trace, const std::string& name) {
-  return beside(trace.file, ("." + name + ".replay").c_str());
+  return beside(trace.file, "." + name + ".replay");
 }
 
 }  // namespace
