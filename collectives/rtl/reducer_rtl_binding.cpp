@@ -41,7 +41,7 @@ std::unique_ptr<sc_core::sc_module> make_reducer_rtl(const char* name, ReducerPi
 }
 
 std::unique_ptr<RtlWaveform> trace_reducer_rtl(sc_core::sc_module& rtl, const std::string& file) {
-  return trace_verilated(static_cast<Vreducer&>(rtl), file);
+  return trace_verilated(std::vector{&static_cast<Vreducer&>(rtl)}, file);
 }
 
 }  // namespace angara

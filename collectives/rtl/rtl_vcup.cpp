@@ -37,6 +37,7 @@ class RtlVcUp::Lane : public sc_core::sc_module {
 
   void arrival(const Packet& packet);
   void grant(const Grant& grant);
+  sc_core::sc_module& rtl() { return *m_rtl; }
 
  private:
   struct Held {
@@ -291,12 +292,12 @@ void RtlVcUp::Lane::mismatch(Cycle c, const std::string& signal, const std::stri
 
 RtlVcUp::RtlVcUp(const sc_core::sc_module_name& name, std::string where, const RouterCore& core,
                  const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats,
-                 std::uint32_t flop_seed)
-    : sc_core::sc_module(name), m_core(core) {
+                 std::uint32_t flop_seed, RtlRecording* recording)
+    : sc_core::sc_module(name), m_core(core), m_recording(recording) {
   core.shared().coll.check_rtl_vcup();
   if (core.id() > 0xFFFF) {
     throw ConfigError("topology.dims", fmt::format("node {}", core.id()),
-                      "with rtl.vcup = \"rtl\" node ids must fit the header's 16 bits");
+                      "with rtl.vcup = \"check\" node ids must fit the header's 16 bits");
   }
   for (PortId p = 0; p < core.local_port(); ++p) {
     const std::string port = Direction::from_index(p).name();
@@ -307,6 +308,16 @@ RtlVcUp::RtlVcUp(const sc_core::sc_module_name& name, std::string where, const R
 }
 
 RtlVcUp::~RtlVcUp() = default;
+
+void RtlVcUp::start_of_simulation() {
+  if (!m_recording) return;
+  std::vector<sc_core::sc_module*> rtls;
+  for (const auto& lane : m_lanes) rtls.push_back(&lane->rtl());
+  m_waveform = trace_vcup_rtl(rtls, m_recording->waveform.string());
+  m_recording->flush = [this] {
+    if (m_waveform) m_waveform->flush();
+  };
+}
 
 void RtlVcUp::arrival(PortId port, const Packet& packet) {
   if (port < m_lanes.size() && packet.header.vc == m_core.vc_up()) m_lanes[port]->arrival(packet);

@@ -24,6 +24,7 @@
 
 #include <systemc>
 
+#include "collectives/rtl/rtl_recording.h"
 #include "collectives/rtl/rtl_stats.h"
 #include "collectives/rtl/vcup_pins.h"
 #include "collectives/subnet/tree.h"
@@ -40,10 +41,11 @@ class RtlVcUp : public sc_core::sc_module, public RouterProbe {
   // `where`: how messages name the node, e.g. "node (1,0,0)". `core`: the router whose VCUp
   // buffers it runs beside; `trees`: the routing tables the RTL is given. `stats`: where to
   // count what was compared (shared by the run's transactors). `flop_seed`: the RTL's flops start
-  // from random values drawn from it (rtl_seed.h).
+  // from random values drawn from it (rtl_seed.h). `recording`: where to record the RTL's
+  // waveform, every port's in one file (a traced node), or null.
   RtlVcUp(const sc_core::sc_module_name& name, std::string where, const RouterCore& core,
           const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats,
-          std::uint32_t flop_seed);
+          std::uint32_t flop_seed, RtlRecording* recording = nullptr);
   ~RtlVcUp() override;
 
   void arrival(PortId port, const Packet& packet) override;
@@ -51,8 +53,12 @@ class RtlVcUp : public sc_core::sc_module, public RouterProbe {
 
  private:
   class Lane;  // one port's VCUp: its RTL and the model's packets in it
+  void start_of_simulation() override;
+
   const RouterCore& m_core;
   std::vector<std::unique_ptr<Lane>> m_lanes;  // [direction port]
+  RtlRecording* m_recording;
+  std::unique_ptr<RtlWaveform> m_waveform;
 };
 
 }  // namespace angara

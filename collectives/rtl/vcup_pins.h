@@ -5,10 +5,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <systemc>
 
 #include "collectives/rtl/gated_clock.h"
+#include "collectives/rtl/rtl_recording.h"
 
 namespace angara {
 
@@ -43,5 +46,9 @@ struct VcUpPins : ClockPins {  // clk and rst first
 // The verilated VCUp, its ports bound to `pins`; defined next to the verilated model.
 std::unique_ptr<sc_core::sc_module> make_vcup_rtl(const char* name, VcUpPins& pins,
                                                   std::uint32_t flop_seed);
+// Verilator's trace of the VCUps `rtls` (made by make_vcup_rtl) into one `file` from now on: call
+// it at the start of simulation. Null when VCUp was verilated without tracing.
+std::unique_ptr<RtlWaveform> trace_vcup_rtl(const std::vector<sc_core::sc_module*>& rtls,
+                                            const std::string& file);
 
 }  // namespace angara

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <verilated.h>
 #if VM_TRACE
@@ -15,9 +16,10 @@
 
 namespace angara {
 
-// Must be called before simulation starts and after elaboration (start_of_simulation).
+// Every model of `models` into one file. Must be called before simulation starts and after
+// elaboration (start_of_simulation).
 template <typename Model>
-std::unique_ptr<RtlWaveform> trace_verilated([[maybe_unused]] Model& model,
+std::unique_ptr<RtlWaveform> trace_verilated([[maybe_unused]] const std::vector<Model*>& models,
                                              [[maybe_unused]] const std::string& file) {
 #if VM_TRACE
   class Vcd final : public RtlWaveform {
@@ -27,7 +29,7 @@ std::unique_ptr<RtlWaveform> trace_verilated([[maybe_unused]] Model& model,
   };
   Verilated::traceEverOn(true);
   auto waveform = std::make_unique<Vcd>();
-  model.trace(&waveform->vcd, 99);
+  for (Model* model : models) model->trace(&waveform->vcd, 99);
   waveform->vcd.open(file.c_str());
   return waveform;
 #else

@@ -17,12 +17,18 @@ std::filesystem::path beside(const std::string& vcd, const std::string& extensio
   return std::filesystem::path(vcd).replace_extension(extension);
 }
 
-// The RTL Reducer's files of the node called `name` (rtl_reducer_<x>_<y>...).
+// The files of the RTL block called `name` (rtl_reducer_<x>_<y>..., rtl_vcup_...).
 std::filesystem::path rtl_waveform(const TraceParams& trace, const std::string& name) {
   return beside(trace.file, "." + name + ".vcd");
 }
 std::filesystem::path rtl_replay(const TraceParams& trace, const std::string& name) {
   return beside(trace.file, "." + name + ".replay");
+}
+std::string waveform_key(const std::string& name) {
+  return "trace.file (the RTL waveform " + name + ")";
+}
+std::string replay_key(const std::string& name) {
+  return "trace.file (the RTL replay file " + name + ")";
 }
 
 }  // namespace
@@ -33,11 +39,16 @@ std::vector<std::pair<std::string, std::filesystem::path>> trace_outputs(const C
       {"trace.file", trace.file},
       {"trace.file (its .gtkw)", beside(trace.file, ".gtkw")},
       {"trace.file (its .stages.txt)", beside(trace.file, ".stages.txt")}};
-  if (config.rtl.reducer == BlockImpl::Model || !trace.traces("reducer")) return outputs;
   for (const auto& node : trace.nodes) {
-    const std::string name = module_name("rtl_reducer", node);
-    outputs.emplace_back("trace.file (its RTL Reducer's waveform)", rtl_waveform(trace, name));
-    outputs.emplace_back("trace.file (its RTL Reducer's replay file)", rtl_replay(trace, name));
+    if (config.rtl.reducer != BlockImpl::Model && trace.traces("reducer")) {
+      const std::string name = module_name("rtl_reducer", node);
+      outputs.emplace_back(waveform_key(name), rtl_waveform(trace, name));
+      outputs.emplace_back(replay_key(name), rtl_replay(trace, name));
+    }
+    if (config.rtl.vcup != BlockImpl::Model && trace.traces("vcup")) {
+      const std::string name = module_name("rtl_vcup", node);
+      outputs.emplace_back(waveform_key(name), rtl_waveform(trace, name));
+    }
   }
   return outputs;
 }
@@ -61,19 +72,23 @@ void write_trace_files(const System& system, const TraceParams& trace) {
     if (recording->flush) {  // the run started: Verilator writes its waveform from then
       recording->flush();
       write_file(read_regular_file(recording->waveform), rtl_waveform(trace, name),
-                 "trace.file (its RTL Reducer's waveform)");
+                 waveform_key(name));
     }
-    write_file(recording->replay, rtl_replay(trace, name),
-               "trace.file (its RTL Reducer's replay file)");
+    if (!recording->replay.empty()) {
+      write_file(recording->replay, rtl_replay(trace, name), replay_key(name));
+    }
   }
 }
 
 void rethrow_with_trace(const ModelError& failure, const System& system, const TraceParams& trace) {
   std::string message = fmt::format("{}\nthe waveform up to it: {}", failure.what(), trace.file);
-  for (const auto& named : system.rtl_recordings()) {
-    fmt::format_to(
-        std::back_inserter(message), "\nthe RTL Reducer's waveform and its replay file: {}, {}",
-        rtl_waveform(trace, named.name).string(), rtl_replay(trace, named.name).string());
+  for (const auto& [name, recording] : system.rtl_recordings()) {
+    fmt::format_to(std::back_inserter(message), "\nthe RTL waveform of {}: {}", name,
+                   rtl_waveform(trace, name).string());
+    if (!recording->replay.empty()) {
+      fmt::format_to(std::back_inserter(message), ", its replay file: {}",
+                     rtl_replay(trace, name).string());
+    }
   }
   if (dynamic_cast<const SharedModelError*>(&failure) != nullptr) throw SharedModelError(message);
   throw ModelError(message);

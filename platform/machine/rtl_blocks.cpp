@@ -20,9 +20,10 @@ std::unique_ptr<ReducerBlock> make_rtl_reducer(const std::string& name, const st
 std::unique_ptr<sc_core::sc_module> make_rtl_vcup(const std::string& name, const std::string& where,
                                                   RouterAt& router, const TreeSet& trees,
                                                   const FabricClock& clock, RtlVcUpStats& stats,
-                                                  std::uint32_t flop_seed) {
-  auto vcup =
-      std::make_unique<RtlVcUp>(name.c_str(), where, router.core(), trees, clock, stats, flop_seed);
+                                                  std::uint32_t flop_seed,
+                                                  RtlRecording* recording) {
+  auto vcup = std::make_unique<RtlVcUp>(name.c_str(), where, router.core(), trees, clock, stats,
+                                        flop_seed, recording);
   router.set_probe(vcup.get());
   return vcup;
 }

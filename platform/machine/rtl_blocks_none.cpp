@@ -31,7 +31,7 @@ std::unique_ptr<ReducerBlock> make_rtl_reducer(const std::string&, const std::st
 
 std::unique_ptr<sc_core::sc_module> make_rtl_vcup(const std::string&, const std::string&, RouterAt&,
                                                   const TreeSet&, const FabricClock&, RtlVcUpStats&,
-                                                  std::uint32_t) {
+                                                  std::uint32_t, RtlRecording*) {
   refuse("rtl.vcup", BlockImpl::Check);
 }
 

@@ -104,9 +104,12 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     endpoint->core().limit_queue(static_cast<std::size_t>(config.sim.source_queue_packets));
     if constexpr (std::is_same_v<RouterShell, RouterAt>) {
       if (config.rtl.vcup == BlockImpl::Check) {
-        m_modules.push_back(make_rtl_vcup(
-            module_name("rtl_vcup", n, m_topology), "node " + m_topology.format(n), *router,
-            m_tree_set, m_clock, m_rtl_vcup_stats, flop_seed(config.sim.seed, n, RtlBlock::VcUp)));
+        RtlRecording* recording =
+            m_trace.traced(n) && config.trace.traces("vcup") ? record_rtl("rtl_vcup", n) : nullptr;
+        m_modules.push_back(
+            make_rtl_vcup(module_name("rtl_vcup", n, m_topology), "node " + m_topology.format(n),
+                          *router, m_tree_set, m_clock, m_rtl_vcup_stats,
+                          flop_seed(config.sim.seed, n, RtlBlock::VcUp), recording));
       }
     }
     routers[n] = router.get();
@@ -202,8 +205,9 @@ std::unique_ptr<CollectiveUnit> System::collective_unit(NodeId n, const Config& 
   if (m_trees.empty()) return nullptr;
   std::unique_ptr<ReducerBlock> reducer;
   if (config.rtl.reducer != BlockImpl::Model) {
-    RtlRecording* recording =
-        m_trace.traced(n) && config.trace.traces("reducer") ? record_rtl_reducer(n) : nullptr;
+    RtlRecording* recording = m_trace.traced(n) && config.trace.traces("reducer")
+                                  ? record_rtl("rtl_reducer", n)
+                                  : nullptr;
     reducer = make_rtl_reducer(module_name("rtl_reducer", n, m_topology),
                                "node " + m_topology.format(n), config.collective, m_clock,
                                m_rtl_stats, flop_seed(config.sim.seed, n, RtlBlock::Reducer),
@@ -215,7 +219,7 @@ std::unique_ptr<CollectiveUnit> System::collective_unit(NodeId n, const Config& 
   return node;
 }
 
-RtlRecording* System::record_rtl_reducer(NodeId n) {
+RtlRecording* System::record_rtl(const char* block, NodeId n) {
   if (m_rtl_dir.empty()) {
     std::string dir = (std::filesystem::temp_directory_path() / "angara-rtl-XXXXXX").string();
     if (mkdtemp(dir.data()) == nullptr) {
@@ -226,7 +230,7 @@ RtlRecording* System::record_rtl_reducer(NodeId n) {
     }
     m_rtl_dir = dir;
   }
-  const std::string name = module_name("rtl_reducer", n, m_topology);
+  const std::string name = module_name(block, n, m_topology);
   auto recording = std::make_unique<RtlRecording>();
   recording->waveform = m_rtl_dir / (name + ".vcd");
   m_rtl_recordings.push_back({name, std::move(recording)});

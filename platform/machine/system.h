@@ -67,8 +67,9 @@ class System {
   // The waveforms recorded so far as VCD text (tracing on: config [trace]).
   std::string trace_vcd() const { return m_trace.vcd(m_clock); }
   bool tracing() const { return m_trace.on(); }
-  // What the RTL Reducers of traced nodes recorded (rtl.reducer not "model", "reducer" among
-  // trace.blocks), each with the name its files take beside the VCD (rtl_recording_name).
+  // What the RTL blocks of traced nodes recorded (rtl.reducer not "model" with "reducer" among
+  // trace.blocks, rtl.vcup = "check" with "vcup"), each with the name its files take beside the
+  // VCD (rtl_reducer_1_0, rtl_vcup_1_0).
   struct NamedRecording {
     std::string name;
     std::unique_ptr<RtlRecording> recording;
@@ -100,8 +101,9 @@ class System {
   template <typename RouterShell>
   void bind_link(NodeId up, Direction dir, NodeId down, RouterShell* from, RouterShell* to);
   std::unique_ptr<CollectiveUnit> collective_unit(NodeId node, const Config& config);
-  // A recording for node n's RTL Reducer, its waveform in a directory of the run's own.
-  RtlRecording* record_rtl_reducer(NodeId n);
+  // A recording for node n's RTL `block` ("rtl_reducer"), its waveform in a directory of the
+  // run's own.
+  RtlRecording* record_rtl(const char* block, NodeId n);
 
   Topology m_topology;
   const Ranks& m_ranks;

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The RTL Reducer's recordings on a traced node (docs/RTL.md): its own waveform beside the
-# model's, and a replay file that collectives/rtl/reducer_replay_tb.sv replays through the same
+# The RTL blocks' recordings on a traced node (docs/RTL.md): the Reducer's own waveform beside
+# the model's, and a replay file that collectives/rtl/reducer_replay_tb.sv replays through the same
 # block in another simulator (Verilator's --binary here) with every output equal, and through a
 # wrong block with the difference named. A run whose check fails keeps all of them up to the
-# failing cycle.
+# failing cycle. VCUp's waveform, every port's in one file.
 # Usage: replay_test.sh ANGARA_SIM VERILATOR RTL_DIR WRONG_MINMAX_SV
 set -uo pipefail
 sim=$1
@@ -76,7 +76,8 @@ run failed "$node" --set collective.reducer_result_cycles=1
 check "the traced failing run exited $?" [ $? -eq 3 ]
 stem=failed.rtl_reducer_${node/, /_}
 grep -q "at cycle $cycle " failed.out && ok || fail "traced, it failed elsewhere: $(cat failed.out)"
-grep -q "the RTL Reducer's waveform and its replay file: $stem.vcd, $stem.replay" failed.out && ok ||
+grep -q "the RTL waveform of ${stem#failed.}: $stem.vcd, its replay file: $stem.replay" failed.out &&
+  ok ||
   fail "the failure does not name the RTL's files: $(cat failed.out)"
 check "the replay does not end at the failing cycle $cycle" \
   [ "$(tail -1 "$stem.replay" | cut -d' ' -f1)" = "$cycle" ]
@@ -90,4 +91,16 @@ if replay failed "$rtl/reducer.sv" "$stem.replay"; then
 else
   fail "the failed run's replay differs: $(tail -5 failed.log)"
 fi
+# The RTL VCUp's waveform: every direction port's block of the node in one file.
+"$sim" run --set workload.kind=collective --set workload.op=allreduce --set 'topology.dims=[4, 4]' \
+  --set workload.repetitions=2 --set rtl.vcup=check --set 'trace.nodes=[[1, 0]]' \
+  --set 'trace.file="vcup.vcd"' -q --out vcup.json > vcup.out 2>&1
+check "the run with the RTL VCUp traced failed: $(cat vcup.out)" [ $? -eq 0 ]
+check "its waveform was not written" [ -s vcup.rtl_vcup_1_0.vcd ]
+check "a VCUp replay file was written" [ ! -e vcup.rtl_vcup_1_0.replay ]
+for port in 0 1 2 3; do
+  grep -q "\$scope module rtl_vcup_1_0.vcup_$port.rtl " vcup.rtl_vcup_1_0.vcd && ok || fail "no scope for port $port"
+done
+"$sim" vcd-diff vcup.rtl_vcup_1_0.vcd vcup.rtl_vcup_1_0.vcd > /dev/null
+check "vcd-diff cannot read the RTL VCUp's waveform" [ $? -eq 0 ]
 summary
