@@ -10,6 +10,7 @@
 #include "models/core/model_error.h"
 #include "models/core/zero_load.h"
 #include "models/topology/torus.h"
+#include "platform/config/config_values.h"
 #include "platform/experiments/experiment.h"
 #include "platform/experiments/probe_run.h"
 #include "platform/experiments/results_json.h"
@@ -17,6 +18,13 @@
 #include "regress/support/probe_replies.h"
 
 namespace angara {
+
+// A scheme as the config spells it, in a test's name (found by argument-dependent lookup, so
+// outside the anonymous namespace).
+void PrintTo(DeadlockScheme scheme, std::ostream* os) {  // NOLINT: GoogleTest's name
+  *os << config_values::json_value(scheme).get<std::string>();
+}
+
 namespace {
 
 using test::IsolatedError;

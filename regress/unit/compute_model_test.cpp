@@ -152,6 +152,10 @@ struct BadTable {
   std::string rule;
 };
 
+void PrintTo(const BadTable& bad, std::ostream* os) {  // NOLINT: GoogleTest's name
+  *os << bad.name;
+}
+
 class BadTableTest : public testing::TestWithParam<BadTable> {};
 
 TEST_P(BadTableTest, ThrowsConfigErrorNamingFileLineAndRule) {
