@@ -40,8 +40,12 @@ constexpr const char* kUsageText =
     "       angara-sim vcd-diff EXPECTED.vcd ACTUAL.vcd\n"
     "       angara-sim --help | --version | COMMAND --help\n"
     "\n"
-    "Simulates a multi-dimensional torus of Angara-class routers (SystemC/TLM-2.0, AT or LT)\n"
-    "under synthetic traffic or collective operations and writes its results. Without CONFIG\n"
+    "Simulates a multi-dimensional torus (or a fat tree) of Angara-class routers "
+    "(SystemC/TLM-2.0,\n"
+    "AT or LT) and writes its results: synthetic traffic, the collective subnet's operations,\n"
+    "or the nodes' CPUs running message rate, ping-pong, software collectives, SpMV or heat\n"
+    "(workload.kind synthetic, collective, msgrate, pingpong, software, spmv, heat). Without "
+    "CONFIG\n"
     "the built-in default runs: a 4x4x4 torus, uniform traffic at 0.3 flits/node/cycle, Table 1\n"
     "parameters (500 MHz routers, 75 Gbit/s links, 80 ns link latency). Examples: configs/.\n"
     "diagram draws one packet's passage through one block (e.g. vcup_xp, the VCUp buffer of\n"
@@ -50,17 +54,21 @@ constexpr const char* kUsageText =
     "with --partition I, the standalone run of a partitioned machine's partition I.\n"
     "vcd-diff compares two waveforms signal by signal, as the golden regression does.\n";
 
-// The options every command shares: CONFIG, --set, --mode, --quiet.
-po::options_description common_options(const char* title) {
+// The options every command shares: CONFIG, --set, --quiet, and --mode where both modes run.
+po::options_description common_options(const char* title, bool with_mode = true) {
   po::options_description options(title);
   options.add_options()("help,h", "show this help, with every config key")(
       "set,s", po::value<std::vector<std::string>>()->composing(),
       "override one config key, TOML syntax: --set topology.dims=[8,8] --set traffic.rate=0.5 "
-      "(repeatable; applied after CONFIG)")(
-      "mode,m", po::value<std::string>(),
-      "timing mode: at (approximately timed: credits, buffers, flit timing) or lt (loosely "
-      "timed: fast, link reservations only); same as --set sim.mode=...")(
-      "quiet,q", "no progress lines on stderr");
+      "(repeatable; applied after CONFIG)")("quiet,q", "no progress lines on stderr");
+  if (with_mode) {
+    options.add_options()(
+        "mode,m", po::value<std::string>(),
+        "timing mode: at (approximately timed: flit by flit, credits and buffers cycle by "
+        "cycle) or lt (loosely timed: fast, each packet's path booked at once in calendars of "
+        "links and buffers; its results say where they may differ from AT); same as --set "
+        "sim.mode=...");
+  }
   return options;
 }
 
@@ -199,7 +207,7 @@ int config_command(int argc, char** argv) {
       }
       config = config.partition_config(static_cast<std::size_t>(index));
     }
-    std::cout << angara::config_to_toml(config);
+    std::cout << angara::config_to_toml(config, angara::KeySet::Every);
     return kOk;
   });
 }
@@ -216,12 +224,12 @@ std::vector<int> parse_node(const std::string& text) {
 }
 
 int diagram(int argc, char** argv) {
-  auto options = common_options("diagram options");
+  auto options = common_options("diagram options", false);  // AT only
   options.add_options()("node", po::value<std::string>()->required(),
                         "the node's coordinates, e.g. 1,0,0")(
       "block", po::value<std::string>()->required(),
-      "vcup_<port>, vcdown_<port>, link_<port>, credits_<port> (port xp, xm, yp, ..., local), "
-      "pegroup_fifo, broadcaster, reducer or credit_block")(
+      "vcup_<port>, vcdown_<port>, vc_<port>, link_<port>, credits_<port> (port xp, xm, yp, "
+      "..., local), pegroup_fifo, broadcaster, reducer or credit_block")(
       "from", po::value<angara::Cycle>(), "first cycle drawn (default: 2 before the packet)")(
       "to", po::value<angara::Cycle>(), "last cycle drawn (default: 3 after it left)")(
       "out,o", po::value<std::string>()->default_value("diagram.svg"), "the SVG file");

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Draws link utilisation over a slice of a torus from angara-sim's per-link table
 (RESULTS.links.csv, written with [stats] network = true; docs/STATS.md).
 
@@ -17,7 +17,13 @@ import csv
 import os
 import sys
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:  # another python3 than Debian's (the shebang names it), without matplotlib
+    print(f"{os.path.basename(sys.argv[0])}: needs matplotlib, which {sys.executable} does not "
+          "have: run it with /usr/bin/python3 after apt-get install python3-matplotlib (or "
+          "install matplotlib for this python3)", file=sys.stderr)
+    sys.exit(2)
 
 matplotlib.use("Agg")
 matplotlib.rcParams["svg.hashsalt"] = "angara-tlm"  # the same table gives the same SVG bytes

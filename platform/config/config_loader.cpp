@@ -195,23 +195,29 @@ Config load_config_file(const std::filesystem::path& path,
   return load_config(read_input_file(path, "", "config file"), path.string(), overrides);
 }
 
-nlohmann::ordered_json config_to_json(const Config& config) {
+namespace {
+
+// The keys a Stated config leaves out at their default, so that results from before each existed
+// stay the same.
+bool left_out(const KeySpec& spec, const Config& config) {
+  if (spec.section == "faults") {  // nothing failed; or failed from the start
+    return !config.faults.any() ||
+           (spec.name == "fail_at_cycle" && config.faults.fail_at_cycle == 0);
+  }
+  if (spec.section == "stats") return !config.stats.network;
+  if (spec.section == "sim" && spec.name == "source_queue_packets") {
+    return config.sim.source_queue_packets == SimParams{}.source_queue_packets;
+  }
+  if (spec.section == "router" && spec.name == "switching") return !config.router.wormhole();
+  return false;
+}
+
+}  // namespace
+
+nlohmann::ordered_json config_to_json(const Config& config, KeySet keys) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (const auto& spec : key_specs()) {
-    // Nothing failed: no [faults], so that results from before faults existed stay the same.
-    if (spec.section == "faults" && !config.faults.any()) continue;
-    // Links failed from the start: no fail_at_cycle, so that such results stay the same.
-    if (spec.section == "faults" && spec.name == "fail_at_cycle" &&
-        config.faults.fail_at_cycle == 0)
-      continue;
-    // Statistics off: no [stats], so that results from before statistics existed stay the same.
-    if (spec.section == "stats" && !config.stats.network) continue;
-    // The default source queue: no key, so that results from before the cap stay the same.
-    if (spec.section == "sim" && spec.name == "source_queue_packets" &&
-        config.sim.source_queue_packets == SimParams{}.source_queue_packets)
-      continue;
-    // Virtual cut-through: no router.switching, so that results from before wormhole stay the same.
-    if (spec.section == "router" && spec.name == "switching" && !config.router.wormhole()) continue;
+    if (keys == KeySet::Stated && left_out(spec, config)) continue;
     out[std::string(spec.section)][std::string(spec.name)] = spec.write(config);
   }
   // Not partitioned: no "partition", so that results from before partitions stay the same.
@@ -252,8 +258,8 @@ std::string toml_value(const nlohmann::ordered_json& value) {
 
 }  // namespace
 
-std::string config_to_toml(const Config& config) {
-  const auto json = config_to_json(config);
+std::string config_to_toml(const Config& config, KeySet keys) {
+  const auto json = config_to_json(config, keys);
   std::string out;
   for (const auto& [section, table] : json.items()) {
     if (section == kPartition) {

@@ -22,11 +22,17 @@ Config load_config(const std::string& toml_text, const std::string& origin,
 Config load_config_file(const std::filesystem::path& path,
                         const std::vector<std::string>& overrides);
 
-// The resolved config as JSON, keyed like the TOML file (echoed into results).
-nlohmann::ordered_json config_to_json(const Config& config);
+// Which keys the JSON and TOML below carry. Stated: every key but a few left out at their default
+// (no [faults] with none failed, no [stats] with statistics off, no router.switching with cut
+// through, no sim.source_queue_packets at its default), so that results and sweep points from
+// before those keys existed stay the same. Every: all of them.
+enum class KeySet { Stated, Every };
 
-// The resolved config as a complete TOML file (every key), which loads back to the same config.
-std::string config_to_toml(const Config& config);
+// The resolved config as JSON, keyed like the TOML file (echoed into results).
+nlohmann::ordered_json config_to_json(const Config& config, KeySet keys = KeySet::Stated);
+
+// The resolved config as a TOML file, which loads back to the same config.
+std::string config_to_toml(const Config& config, KeySet keys = KeySet::Stated);
 
 // One line per config key: "section.key  default  meaning", for --help.
 std::string config_keys_help();

@@ -138,6 +138,10 @@ grep -q "^dims = \[8, 8\]$" "$work/resolved.toml" && grep -q '^mode = "lt"$' "$w
   || fail "config does not show the --set and --mode values"
 "$sim" config "$work/resolved.toml" | cmp -s - "$work/resolved.toml" && ok \
   || fail "config's output does not load back to the same configuration"
+# Every key, those at a default that results leave out too.
+for key in '^switching = ' '^\[stats\]$' '^network = false$' '^\[faults\]$' '^source_queue_packets = '; do
+  grep -q "$key" "$work/resolved.toml" && ok || fail "config leaves out $key"
+done
 "$sim" config --set traffic.rate=2 > /dev/null 2> "$work/err.txt"
 [ $? -eq 2 ] && grep -q "traffic.rate" "$work/err.txt" && ok || fail "config of a bad value should exit 2"
 

@@ -32,6 +32,18 @@ done
 grep -q "<svg" "$work/a.svg" && ok || fail "a.svg is not an SVG"
 cmp -s "$work/a.svg" "$work/b.svg" && ok || fail "the same table gave two different SVGs"
 
+# Run as a program, whatever python3 comes first on PATH: its shebang names Debian's. A python3
+# without matplotlib says so, naming the package, exit 2.
+if /usr/bin/python3 -c "import matplotlib" 2> /dev/null; then
+  "$tools/plot_links.py" "$work/r.links.csv" --out "$work/c.png" > /dev/null && ok ||
+    fail "run as a program: exit $?"
+fi
+"$python" -S "$tools/plot_links.py" "$work/r.links.csv" --out "$work/d.png" > /dev/null \
+  2> "$work/err.txt"
+check "without matplotlib: exit $? (expected 2)" [ $? -eq 2 ]
+grep -q "needs matplotlib.*python3-matplotlib" "$work/err.txt" && ok ||
+  fail "without matplotlib: $(cat "$work/err.txt")"
+
 # Mistakes: exit 2, the option named, no figure.
 expect_refused() {
   local what=$1 word=$2
