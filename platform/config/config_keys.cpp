@@ -220,7 +220,10 @@ const std::vector<KeySpec>& key_specs() {
           "the VCD file written, with a GTKWave save file (.gtkw) and the stage names "
           "(.stages.txt) beside it"),
       field<&Config::traffic, &TrafficParams::pattern>(
-          "traffic", "pattern", "how each source picks its destinations (docs/TRAFFIC.md)"),
+          "traffic", "pattern",
+          "how each source picks its destinations (docs/TRAFFIC.md); BookSim's bitcomp, bitrev, "
+          "randperm and neighbor are read as bit_complement, bit_reverse, random_permutation and "
+          "neighbour"),
       field<&Config::traffic, &TrafficParams::injection>(
           "traffic", "injection",
           "when packets are created: bernoulli (a coin per cycle), poisson or on_off (bursts)"),

@@ -64,6 +64,20 @@ constexpr EnumNames<TrafficPattern, 11> names_of(TrafficPattern) {
             {"random_permutation", TrafficPattern::RandomPermutation},
             {"fft3d", TrafficPattern::Fft3d}}}};
 }
+
+// Other spellings an enum's values are read in (written back in the table's): names other
+// simulators give them, so that a config written for one of those runs here. None by default.
+template <typename E>
+constexpr std::array<std::pair<std::string_view, E>, 0> aliases_of(E) {
+  return {};
+}
+// BookSim's names of the patterns this model has under other names.
+constexpr std::array<std::pair<std::string_view, TrafficPattern>, 4> aliases_of(TrafficPattern) {
+  return {{{"bitcomp", TrafficPattern::BitComplement},
+           {"bitrev", TrafficPattern::BitReverse},
+           {"randperm", TrafficPattern::RandomPermutation},
+           {"neighbor", TrafficPattern::Neighbour}}};
+}
 constexpr EnumNames<InjectionProcess, 3> names_of(InjectionProcess) {
   return {"injection process",
           {{{"bernoulli", InjectionProcess::Bernoulli},
@@ -358,6 +372,12 @@ inline void read_value(const toml::node& node, const std::string& key, E& out) {
   if (text == nullptr) wrong_type(node, key, "a string");
   for (const auto& [name, value] : names_of(E{}).names) {
     if (name == text->get()) {
+      out = value;
+      return;
+    }
+  }
+  for (const auto& [alias, value] : aliases_of(E{})) {
+    if (alias == text->get()) {
       out = value;
       return;
     }

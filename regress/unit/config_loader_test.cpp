@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <toml++/toml.h>
 
@@ -257,6 +258,19 @@ TEST(ConfigLoader, FullFileIsReadIntoEveryField) {
   EXPECT_FALSE(config.sim.progress);
   EXPECT_EQ(config.rtl.reducer, BlockImpl::Drive);
   EXPECT_EQ(config.rtl.vcup, BlockImpl::Model);  // analysis_cycles = 0 above: the RTL refuses it
+}
+
+TEST(ConfigLoader, BookSimsPatternNamesAreReadAsOursAndWrittenAsOurs) {
+  const std::pair<const char*, TrafficPattern> names[] = {
+      {"bitcomp", TrafficPattern::BitComplement},
+      {"bitrev", TrafficPattern::BitReverse},
+      {"randperm", TrafficPattern::RandomPermutation},
+      {"neighbor", TrafficPattern::Neighbour}};
+  for (const auto& [booksim, ours] : names) {
+    const Config config = load(fmt::format("[traffic]\npattern = \"{}\"", booksim));
+    EXPECT_EQ(config.traffic.pattern, ours) << booksim;
+    EXPECT_NE(config_to_json(config)["traffic"]["pattern"], booksim);
+  }
 }
 
 TEST(ConfigLoader, TheRtlVcUpIsAKeyOfItsOwn) {
