@@ -43,6 +43,12 @@ void TraceParams::validate(const TopologyParams& topology, SimMode mode, Workloa
   }
   for (const auto& n : nodes) topology.check_node("trace.nodes", n);
   const TraceParams all;
+  if (blocks.empty()) {
+    throw ConfigError("trace.blocks", "[]",
+                      fmt::format("names no block, so the nodes traced would record nothing: "
+                                  "name some of {}, or leave the key out for all",
+                                  fmt::join(all.blocks, ", ")));
+  }
   for (const auto& b : blocks) {
     if (!all.traces(b)) {
       throw ConfigError("trace.blocks", "\"" + b + "\"",

@@ -187,6 +187,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   Cycle cycles = 20000;
   bool scaling = false;
   bool fat_tree = false;
+  bool dims_given = false;
   int repeat = 3;
   for (int i = 1; i < argc; ++i) {
     const std::string key = argv[i];
@@ -197,7 +198,8 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
           "  light run at 8192 and 32768 nodes.\n"
           "  --scaling       elaboration and a light run against node count, both modes\n"
           "  --fat-tree      fat trees beside tori of as many nodes (512, 4096)\n"
-          "  --dims D        the machine: 8x8x8 (a torus) or 8^3 (a fat tree, k^levels)\n"
+          "  --dims D        the machine: 8x8x8 (a torus) or 8^3 (a fat tree, k^levels);\n"
+          "                  given, only its speed runs are made\n"
           "  --rate R        offered load, flits/node/cycle (default 0.17)\n"
           "  --cycles N      simulated cycles per speed run (default 20000)\n"
           "  --repeat N      speed runs per mode, in turn; the fastest is kept (default 3)\n");
@@ -214,6 +216,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
       rate = std::atof(value.c_str());
     } else if (key == "--dims") {
       dims = value;
+      dims_given = true;
     } else if (key == "--repeat") {
       repeat = std::max(1, std::atoi(value.c_str()));
     } else {
@@ -239,6 +242,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
     return 0;
   }
   print_speed(dims, rate, cycles, repeat);
+  if (dims_given) return 0;
   print_light_run("16x16x32", SimMode::At, 2.0, 1024);
   print_light_run("16x16x16x8", SimMode::Lt, 5.0, 2048);
   return 0;

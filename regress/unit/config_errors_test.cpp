@@ -358,7 +358,14 @@ INSTANTIATE_TEST_SUITE_P(
                   {},
                   "trace.file",
                   "config key 'trace.file' = \"run.vcd\": names the VCD file a traced run writes, "
-                  "but trace.nodes, which selects the nodes traced, is empty"}),
+                  "but trace.nodes, which selects the nodes traced, is empty"},
+        // No block: the nodes would record no signal (the fuzzer's mutant 58121 of seed 2).
+        BadConfig{"TraceOfNoBlock",
+                  "[trace]\nnodes = [[0, 0, 0]]\nblocks = []\n",
+                  {},
+                  "trace.blocks",
+                  "config key 'trace.blocks' = []: names no block, so the nodes traced would "
+                  "record nothing: name some of link, vc,"}),
     [](const testing::TestParamInfo<BadConfig>& param) { return param.param.name; });
 
 }  // namespace
