@@ -316,6 +316,18 @@ void Config::validate() const {
   sim.validate();
   rtl.validate(sim.mode, collective);
   trace.validate(topology, sim.mode, workload.kind);
+  // Only the PEGroup's blocks, on a machine without a subnet: nothing would be recorded.
+  const bool subnet = topology.torus() && (collective.trees > 0 || !collective.tree.empty());
+  const auto in_the_pegroup = [](const std::string& b) {
+    return b == "broadcaster" || b == "reducer";
+  };
+  if (trace.on() && !subnet &&
+      std::all_of(trace.blocks.begin(), trace.blocks.end(), in_the_pegroup)) {
+    throw ConfigError("trace.blocks", nlohmann::json(trace.blocks).dump(),
+                      "blocks of the collective subnet's PEGroup, which this machine has none "
+                      "of (collective.trees = 0, or a fat tree): nothing would be recorded; add a "
+                      "router's block (link, vc, vcup, vcdown, pegroup_fifo, credit)");
+  }
   stats.validate(workload.kind);
   pcie.validate();
   node.validate();

@@ -365,7 +365,12 @@ INSTANTIATE_TEST_SUITE_P(
                   {},
                   "trace.blocks",
                   "config key 'trace.blocks' = []: names no block, so the nodes traced would "
-                  "record nothing: name some of link, vc,"}),
+                  "record nothing: name some of link, vc,"},
+        BadConfig{"TraceOfTheSubnetWithoutOne",
+                  "[collective]\ntrees = 0\n[trace]\nnodes = [[0, 0, 0]]\nblocks = [\"reducer\"]\n",
+                  {},
+                  "trace.blocks",
+                  "blocks of the collective subnet's PEGroup, which this machine has none of"}),
     [](const testing::TestParamInfo<BadConfig>& param) { return param.param.name; });
 
 }  // namespace
