@@ -33,7 +33,8 @@ constexpr const char* kUsage =
     "usage: angara-sweep plan SWEEP.toml\n"
     "       angara-sweep run SWEEP.toml... --out DIR [-j N]\n"
     "       angara-sweep slurm SWEEP.toml --out DIR [--partition P] [--time T] [--chunk K]\n"
-    "                          [--sbatch=OPTION ...] [--collect] [--dry-run] [--wait]\n"
+    "                          [--max-running N] [--sbatch=OPTION ...] [--collect] [--dry-run]\n"
+    "                          [--wait]\n"
     "       angara-sweep collect DIR\n"
     "       angara-sweep plot DIR --x KEY --y FIELD [--series KEY] [--log-x] [--log-y]\n"
     "                         [--title T] -o FIG.png|svg|pdf\n"
@@ -154,14 +155,24 @@ int slurm_command(int argc, char** argv) {
       "sbatch", po::value<std::vector<std::string>>()->default_value({}, ""),
       "one more sbatch option for the script, e.g. --sbatch=--mem=4G --sbatch=--account=A "
       "(repeatable; give it with '=')")("dry-run", "write the sbatch script, do not submit it")(
-      "collect", "also submit `angara-sweep collect DIR` to run when the array has ended")(
-      "wait", "wait until the whole array has finished (sbatch --wait)");
+      "collect",
+      "also submit `angara-sweep collect DIR` to run when the array has ended, with the same "
+      "partition, time and --sbatch options")(
+      "max-running", po::value<std::string>(),
+      "at most this many array tasks at once (the array's %N throttle)")(
+      "wait",
+      "wait until the whole array has finished (sbatch --wait), and with --collect until "
+      "results.csv is written");
   if (!parse(c, argc, argv, "slurm")) return kOk;
   angara::SlurmOptions options;
   options.partition = c.vm["partition"].as<std::string>();
   options.time = c.vm["time"].as<std::string>();
   options.chunk = chunk(c);
   options.wait = c.vm.count("wait") > 0;
+  if (c.vm.count("max-running")) {
+    options.max_running = angara::parse_count(
+        "--max-running", c.vm["max-running"].as<std::string>(), 1, 1000000, "array tasks at once");
+  }
   options.extra = c.vm["sbatch"].as<std::vector<std::string>>();
   angara::validate(options);
   const angara::SweepDir dir(fs::absolute(c.vm["out"].as<std::string>()));
@@ -185,8 +196,8 @@ int slurm_command(int argc, char** argv) {
   fmt::print("submitted job array {} ({} points, {} per task) from {}\n", job, plan.points.size(),
              options.chunk, script.string());
   if (c.vm.count("collect")) {
-    const std::string collect =
-        angara::submit_collect(dir.root(), job, angara::sibling_executable("angara-sweep"));
+    const std::string collect = angara::submit_collect(dir.root(), job, options,
+                                                       angara::sibling_executable("angara-sweep"));
     fmt::print("submitted job {}: collect into {} after job {}\n", collect,
                (dir.root() / "results.csv").string(), job);
   }

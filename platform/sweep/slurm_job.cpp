@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <regex>
 #include <stdexcept>
@@ -137,6 +138,15 @@ std::pair<int, int> task_points(int index, int chunk, int points) {
   return {first, std::min(points, first + chunk)};
 }
 
+std::string job_name(const fs::path& dir) {
+  std::string name = fs::absolute(dir).lexically_normal().filename().string();
+  if (name.empty()) name = fs::absolute(dir).lexically_normal().parent_path().filename().string();
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.') c = '_';
+  }
+  return name.empty() ? "angara-sweep" : name;
+}
+
 fs::path write_sbatch(const fs::path& dir, int points, int ranks, const SlurmOptions& options,
                       const fs::path& sweep_exe) {
   validate(options);
@@ -144,8 +154,10 @@ fs::path write_sbatch(const fs::path& dir, int points, int ranks, const SlurmOpt
   check_script_path(root);
   const int tasks = (points + options.chunk - 1) / options.chunk;
   fs::create_directories(root / "slurm");
-  std::string text = "#!/bin/bash\n#SBATCH --job-name=angara-sweep\n";
-  text += fmt::format("#SBATCH --array=0-{}\n", tasks - 1);
+  std::string text = "#!/bin/bash\n#SBATCH --job-name=" + job_name(root) + "\n";
+  text += fmt::format("#SBATCH --array=0-{}", tasks - 1);
+  if (options.max_running > 0) text += fmt::format("%{}", options.max_running);
+  text += "\n";
   // A point over several ranks is a job step of the task's allocation (srun --mpi=pmix).
   text += fmt::format("#SBATCH --ntasks={}\n#SBATCH --cpus-per-task=1\n", ranks);
   text += "#SBATCH --output=" + sbatch_word(pattern_escaped(root) + "/slurm/task-%A_%a.out") + "\n";
@@ -168,13 +180,20 @@ std::string submit(const fs::path& script, const SlurmOptions& options) {
   return sbatch(args);
 }
 
-std::string submit_collect(const fs::path& dir, const std::string& job, const fs::path& sweep_exe) {
+std::string submit_collect(const fs::path& dir, const std::string& job, const SlurmOptions& options,
+                           const fs::path& sweep_exe) {
   const fs::path root = fs::absolute(dir);
   check_script_path(root);
-  return sbatch({"--job-name=angara-collect", "--dependency=afterany:" + job,
-                 "--output=" + pattern_escaped(root) + "/slurm/collect-%j.out",
-                 "--wrap=exec " + shell_quoted(fs::absolute(sweep_exe).string()) + " collect " +
-                     shell_quoted(root.string())});
+  std::vector<std::string> args{"--job-name=" + job_name(root) + "-collect",
+                                "--dependency=afterany:" + job,
+                                "--output=" + pattern_escaped(root) + "/slurm/collect-%j.out"};
+  if (options.wait) args.emplace_back("--wait");
+  if (!options.partition.empty()) args.push_back("--partition=" + options.partition);
+  if (!options.time.empty()) args.push_back("--time=" + options.time);
+  args.insert(args.end(), options.extra.begin(), options.extra.end());
+  args.push_back("--wrap=exec " + shell_quoted(fs::absolute(sweep_exe).string()) + " collect " +
+                 shell_quoted(root.string()));
+  return sbatch(args);
 }
 
 }  // namespace angara

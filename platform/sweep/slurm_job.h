@@ -17,8 +17,13 @@ struct SlurmOptions {
   std::string time;                // per task, Slurm syntax (e.g. "01:00:00"); empty: the default
   int chunk = 1;                   // points per array task
   bool wait = false;               // sbatch --wait: return when the whole array has finished
+  int max_running = 0;             // array tasks running at once (%N); 0: as Slurm allows
   std::vector<std::string> extra;  // more sbatch options, e.g. "--mem=4G", one #SBATCH line each
 };
+
+// The Slurm job name of the sweep in `dir`: the directory's name, with what squeue would not
+// show as it is ('_' for anything but letters, digits, '-' and '.').
+std::string job_name(const std::filesystem::path& dir);
 
 // Throws a ConfigError naming the flag unless the partition is Slurm names (letters, digits, '_',
 // '-', '.', comma-separated), the time is Slurm's [D-]H[:M[:S]] or UNLIMITED, and each extra
@@ -49,9 +54,11 @@ std::filesystem::path write_sbatch(const std::filesystem::path& dir, int points,
 std::string submit(const std::filesystem::path& script, const SlurmOptions& options);
 
 // Submits `angara-sweep collect DIR` to run once job `job` has ended however it ended (its
-// output in DIR/slurm/collect-JOB.out); returns its job id.
+// output in DIR/slurm/collect-JOB.out), with the array's partition, time limit and extra options
+// (a cluster that needs an account for one needs it for both), waiting for it with `wait`;
+// returns its job id.
 std::string submit_collect(const std::filesystem::path& dir, const std::string& job,
-                           const std::filesystem::path& sweep_exe);
+                           const SlurmOptions& options, const std::filesystem::path& sweep_exe);
 
 // `text` in single quotes for a POSIX shell (a quote inside as '\'').
 std::string shell_quoted(const std::string& text);

@@ -27,7 +27,8 @@ if "$sweep" slurm "$dir/sweep.toml" --out "$dir/out" --chunk 2 --wait > "$dir/su
 else
   fail "slurm --wait failed: $(cat "$dir/submit.txt")"
 fi
-grep -q '#SBATCH --array=0-2' "$dir/out/sweep.sbatch" && ok || fail "expected an array of 3 tasks"
+grep -q '#SBATCH --array=0-2$' "$dir/out/sweep.sbatch" && ok || fail "expected an array of 3 tasks"
+grep -q '^#SBATCH --job-name=out$' "$dir/out/sweep.sbatch" && ok || fail "the array is not named after its directory"
 [ "$(ls "$dir"/out/slurm/task-*.out 2> /dev/null | wc -l)" -eq 3 ] && ok || fail "expected 3 task outputs"
 
 "$sweep" collect "$dir/out" > /dev/null
@@ -37,13 +38,13 @@ grep -q '#SBATCH --array=0-2' "$dir/out/sweep.sbatch" && ok || fail "expected an
 before=$(md5sum "$dir"/out/points/*/results.json)
 rm "$dir/out/results.csv"
 if "$sweep" slurm "$dir/sweep.toml" --out "$dir/out" --chunk 2 --wait --collect > "$dir/resubmit.txt" 2>&1; then ok; else fail "resubmission failed: $(cat "$dir/resubmit.txt")"; fi
-for _ in $(seq 1 120); do # the collect job: at most ~60 s
-  [ -s "$dir/out/results.csv" ] && break
-  sleep 0.5
-done
+# --wait waits for the collect job too: results.csv is there when it returns.
 [ "$(grep -c ',ok$' "$dir/out/results.csv" 2> /dev/null)" = 5 ] && ok ||
-  fail "the collect job wrote no results.csv of 5 ok rows: $(cat "$dir/resubmit.txt" "$dir"/out/slurm/collect-*.out 2> /dev/null)"
+  fail "no results.csv of 5 ok rows when --wait --collect returned: $(cat "$dir/resubmit.txt" "$dir"/out/slurm/collect-*.out 2> /dev/null)"
 [ "$before" = "$(md5sum "$dir"/out/points/*/results.json)" ] && ok || fail "resubmission reran points"
+# A throttle: at most 2 of the array's tasks at once.
+"$sweep" slurm "$dir/sweep.toml" --out "$dir/dry" --chunk 2 --max-running 2 --dry-run > /dev/null &&
+  grep -q '^#SBATCH --array=0-2%2$' "$dir/dry/sweep.sbatch" && ok || fail "no %2 throttle in $(cat "$dir/dry/sweep.sbatch")"
 # Each job's task logs are its own (task-JOB_TASK.out): the first job's stay beside the second's.
 [ "$(ls "$dir"/out/slurm/task-*_0.out 2> /dev/null | wc -l)" -eq 2 ] && ok || fail "expected task 0's log of each job"
 grep -q "2 already done" $(ls -t "$dir"/out/slurm/task-*_0.out | head -1) && ok || fail "task 0 did not skip its done points"
