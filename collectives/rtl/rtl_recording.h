@@ -4,7 +4,6 @@
 // the block, on the model's time base, and the block's ports cycle by cycle as a replay file.
 
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <string>
 
@@ -20,8 +19,11 @@ class RtlWaveform {
 
 struct RtlRecording {
   std::filesystem::path waveform;  // where the block's VCD goes as the run goes
-  std::string replay;              // the replay file's text
-  std::function<void()> flush;     // puts all of the VCD so far into `waveform`
+  // The VCD being written from the start of simulation; null before, or for a block verilated
+  // without tracing. The transactor owns it: SystemC keeps a trace file registered for as long
+  // as the simulation context lives.
+  RtlWaveform* vcd = nullptr;
+  std::string replay;  // the replay file's text
 };
 
 }  // namespace angara

@@ -89,9 +89,7 @@ Reducer::Outcome RtlReducer::add(Packet* packet, const TreeRow& row, Cycle at, C
 void RtlReducer::start_of_simulation() {
   if (!m_recording) return;
   m_waveform = trace_reducer_rtl(*m_rtl, m_recording->waveform.string());
-  m_recording->flush = [this] {
-    if (m_waveform) m_waveform->flush();
-  };
+  m_recording->vcd = m_waveform.get();
 }
 
 void RtlReducer::record(Cycle c) {

@@ -95,7 +95,7 @@ class RtlReducer : public sc_core::sc_module, public ReducerBlock {
   std::array<int, kMaxTrees> m_held{};  // driving: the model's results not yet handed off
   Cycle m_progress_at = 0;              // driving: the last beat taken or hand-off
   RtlRecording* m_recording;
-  std::unique_ptr<RtlWaveform> m_waveform;
+  std::unique_ptr<RtlWaveform> m_waveform;  // the recording's VCD
   std::uint32_t m_head_cycles = 0, m_flit_cycles = 0;
   Cycle m_result_cycles = 0;  // from `end` to the hand-off
   Cycle m_busy_until = 0;     // the end of the last contribution granted

@@ -314,9 +314,7 @@ void RtlVcUp::start_of_simulation() {
   std::vector<sc_core::sc_module*> rtls;
   for (const auto& lane : m_lanes) rtls.push_back(&lane->rtl());
   m_waveform = trace_vcup_rtl(rtls, m_recording->waveform.string());
-  m_recording->flush = [this] {
-    if (m_waveform) m_waveform->flush();
-  };
+  m_recording->vcd = m_waveform.get();
 }
 
 void RtlVcUp::arrival(PortId port, const Packet& packet) {

@@ -58,7 +58,7 @@ class RtlVcUp : public sc_core::sc_module, public RouterProbe {
   const RouterCore& m_core;
   std::vector<std::unique_ptr<Lane>> m_lanes;  // [direction port]
   RtlRecording* m_recording;
-  std::unique_ptr<RtlWaveform> m_waveform;
+  std::unique_ptr<RtlWaveform> m_waveform;  // the recording's VCD
 };
 
 }  // namespace angara

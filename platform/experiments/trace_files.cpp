@@ -69,8 +69,8 @@ void write_trace_files(const System& system, const TraceParams& trace) {
   write_file(gtkw, gtkw_file, "trace.file (its .gtkw)");
   write_file(translate_filter(stages), stages_file, "trace.file (its .stages.txt)");
   for (const auto& [name, recording] : system.rtl_recordings()) {
-    if (recording->flush) {  // the run started: Verilator writes its waveform from then
-      recording->flush();
+    if (recording->vcd) {  // the run started: Verilator writes its waveform from then
+      recording->vcd->flush();
       write_file(read_regular_file(recording->waveform), rtl_waveform(trace, name),
                  waveform_key(name));
     }

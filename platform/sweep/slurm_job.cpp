@@ -139,8 +139,8 @@ std::pair<int, int> task_points(int index, int chunk, int points) {
 }
 
 std::string job_name(const fs::path& dir) {
-  std::string name = fs::absolute(dir).lexically_normal().filename().string();
-  if (name.empty()) name = fs::absolute(dir).lexically_normal().parent_path().filename().string();
+  const fs::path path = fs::absolute(dir).lexically_normal();
+  std::string name = (path.has_filename() ? path : path.parent_path()).filename().string();
   for (char& c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.') c = '_';
   }
