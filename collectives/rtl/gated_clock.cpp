@@ -12,10 +12,12 @@ sc_core::sc_time from_now(std::uint64_t at) {
 }  // namespace
 
 GatedClock::GatedClock(const FabricClock& clock, Sample sample, ClockPins& pins)
-    : m_pins(pins), m_period(clock.period().value()) {
+    : m_pins(pins), m_period(clock.period().value()), m_early(sample == Sample::Both) {
   const std::uint64_t half = m_period / 2, quarter = m_period / 4;
   m_edge_to_sample = sample == Sample::BeforeRouter ? half - quarter : half + quarter;
-  m_to_sample = sc_core::sc_time::from_value(m_edge_to_sample);
+  const std::uint64_t to_first = m_early ? half - quarter : m_edge_to_sample;
+  m_to_first = sc_core::sc_time::from_value(to_first);
+  m_to_sample = sc_core::sc_time::from_value(m_edge_to_sample - to_first);
   m_to_edge = sc_core::sc_time::from_value(m_period - m_edge_to_sample);
 }
 
@@ -29,9 +31,15 @@ GatedClock::Step GatedClock::step() {
       return Step::Reset;
     case Phase::Edge:
       m_pins.clk.write(true);
+      m_phase = m_early ? Phase::Early : Phase::Sample;
+      sc_core::next_trigger(m_to_first);
+      return Step::None;
+    case Phase::Early:
+      m_pins.clk.write(false);
+      m_pins.rst.write(false);
       m_phase = Phase::Sample;
       sc_core::next_trigger(m_to_sample);
-      return Step::None;
+      return Step::Early;
     case Phase::Sample:
       m_pins.clk.write(false);
       m_pins.rst.write(false);

@@ -11,6 +11,8 @@
 // for c, which the edge at (c + 1/2) takes: at (c - 1/4) periods, before the router acts in
 // cycle c (Sample::BeforeRouter: the Reducer's hand-off is known before the router can move the
 // result), or at (c + 1/4), after it (Sample::AfterRouter: VCUp sees what the router did in c).
+// Sample::Both has the two: the outputs for c read before the router acts (a driving VCUp's
+// requests), the inputs for c driven after it (the grants the router made).
 
 #include <cstdint>
 
@@ -28,10 +30,11 @@ struct ClockPins {
 
 class GatedClock {
  public:
-  enum class Sample { BeforeRouter, AfterRouter };
+  enum class Sample { BeforeRouter, AfterRouter, Both };
   // What an activation of the transactor's process is for.
   enum class Step {
     Reset,   // time 0, rst high: drive the block's static inputs
+    Early,   // Sample::Both: a cycle's point before the router: tick()'s early()
     Sample,  // a cycle's sample point: tick()'s sample()
     None,    // a rising edge: nothing to do
   };
@@ -42,14 +45,19 @@ class GatedClock {
   // The body of the transactor's SC_METHOD, whose next trigger it sets: at time 0
   // `configure()` drives the block's static inputs; at the sample point of each cycle c
   // `sample(c)` checks the block's outputs and drives its inputs, and returns whether the block
-  // has work on (busy clocks on to the next edge; idle stops the clock until wake()).
-  template <typename Configure, typename SampleFn>
-  void tick(Configure configure, SampleFn sample) {
+  // has work on (busy clocks on to the next edge; idle stops the clock until wake()). With
+  // Sample::Both, `early(c)` reads the block's outputs for c before the router acts.
+  template <typename Configure, typename SampleFn, typename EarlyFn = void (*)(Cycle)>
+  void tick(
+      Configure configure, SampleFn sample, EarlyFn early = [](Cycle) {}) {
     switch (step()) {
       case Step::Reset:
         configure();
         return;
       case Step::None:
+        return;
+      case Step::Early:
+        early(m_cycle);
         return;
       case Step::Sample:
         run_on(sample(m_cycle));
@@ -70,9 +78,11 @@ class GatedClock {
   ClockPins& m_pins;
   std::uint64_t m_period;          // SystemC time units
   std::uint64_t m_edge_to_sample;  // from a rising edge to its cycle's sample point
-  // The two delays of a running clock: rising edge to sample point, sample point to next edge.
-  sc_core::sc_time m_to_sample, m_to_edge;
-  enum class Phase { Reset, Edge, Sample, Stopped } m_phase = Phase::Reset;  // what comes next
+  bool m_early;                    // Sample::Both: a point before the router first
+  // The delays of a running clock: rising edge to the first point (early or sample), early to
+  // sample point, sample point to next edge.
+  sc_core::sc_time m_to_first, m_to_sample, m_to_edge;
+  enum class Phase { Reset, Edge, Early, Sample, Stopped } m_phase = Phase::Reset;  // what's next
   Cycle m_cycle = 0;
   sc_core::sc_event m_wake;
 };

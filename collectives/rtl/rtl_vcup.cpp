@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "collectives/rtl/gated_clock.h"
 #include "models/core/config_error.h"
 #include "models/core/model_error.h"
@@ -30,13 +32,16 @@ std::uint32_t row_bits(const TreeSet& trees, NodeId node, int tree) {
 // free, and its RTL beside them.
 class RtlVcUp::Lane : public sc_core::sc_module {
  public:
+  // `router`: driving, the router's wake-up and credit return (set before the run); null:
+  // checking.
   Lane(const sc_core::sc_module_name& name, std::string where, PortId port, const RouterCore& core,
-       const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats,
-       std::uint32_t flop_seed);
+       const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats, std::uint32_t flop_seed,
+       const VcUpDriver::Router* router);
   SC_HAS_PROCESS(Lane);
 
   void arrival(const Packet& packet);
   void grant(const Grant& grant);
+  std::uint32_t request(const Packet& packet, std::uint32_t outs, Cycle now);
   sc_core::sc_module& rtl() { return *m_rtl; }
 
  private:
@@ -48,6 +53,7 @@ class RtlVcUp::Lane : public sc_core::sc_module {
     int flits = 0;
     Cycle input_free = 0;  // its last copy's tail is out: it may ask for the next
     Cycle freed = kNever;  // its last copy's tail is out: its space is free
+    bool copies_to_go() const { return freed == kNever; }
   };
   struct Issued {  // a copy the router granted, in its cycle
     Cycle start = 0, tail_out = 0;
@@ -56,7 +62,14 @@ class RtlVcUp::Lane : public sc_core::sc_module {
   };
 
   void tick();
+  // Driving, before the router acts in cycle c: the RTL's request and free.
+  void early(Cycle c);
   void sample(Cycle c);
+  void check_outputs(Cycle c, std::size_t in);
+  // The oldest packet with copies still to issue (the router's next), or null.
+  Held* issuing();
+  // The RTL frees the oldest packet's space in cycle c.
+  void free(Cycle c);
   void check_grant(Cycle c, const Issued& g);
   void drive_beats(Cycle c);
   std::uint32_t target(PortId out) const;
@@ -67,6 +80,7 @@ class RtlVcUp::Lane : public sc_core::sc_module {
   std::string m_where;
   PortId m_port;
   const RouterCore& m_core;
+  const VcUpDriver::Router* m_router;
   const FabricClock& m_clock;
   RtlVcUpStats& m_stats;
   VcUpPins m_pins;
@@ -74,21 +88,26 @@ class RtlVcUp::Lane : public sc_core::sc_module {
   RingQueue<Held> m_held;      // in arrival order, until their space is free
   RingQueue<Issued> m_issued;  // granted, not yet passed to the RTL
   Cycle m_last_free = 0;       // a free in cycle c shows until the edge after it
+  // Driving: the RTL's request in cycle m_asked_at (a bit per output port), and the last cycle
+  // it asked, freed, was granted or took a beat.
+  std::uint32_t m_asked = 0;
+  Cycle m_asked_at = kNever, m_progress_at = 0;
   sc_dt::sc_bv<224> m_table;
   GatedClock m_gate;  // the RTL's clock, run while the VC holds packets
 };
 
 RtlVcUp::Lane::Lane(const sc_core::sc_module_name& name, std::string where, PortId port,
                     const RouterCore& core, const TreeSet& trees, const FabricClock& clock,
-                    RtlVcUpStats& stats, std::uint32_t flop_seed)
+                    RtlVcUpStats& stats, std::uint32_t flop_seed, const VcUpDriver::Router* router)
     : sc_core::sc_module(name),
       m_where(std::move(where)),
       m_port(port),
       m_core(core),
+      m_router(router),
       m_clock(clock),
       m_stats(stats),
       m_rtl(make_vcup_rtl("rtl", m_pins, flop_seed)),
-      m_gate(clock, GatedClock::Sample::AfterRouter, m_pins) {
+      m_gate(clock, router ? GatedClock::Sample::Both : GatedClock::Sample::AfterRouter, m_pins) {
   for (int t = 0; t < kMaxTrees; ++t) {
     m_table.range(kRowBits * t + kRowBits - 1, kRowBits * t) = row_bits(trees, core.id(), t);
   }
@@ -135,7 +154,87 @@ void RtlVcUp::Lane::tick() {
       [&](Cycle c) {
         sample(c);
         return !m_held.empty() || !m_issued.empty() || m_last_free >= c;
-      });
+      },
+      [&](Cycle c) { early(c); });
+}
+
+void RtlVcUp::Lane::early(Cycle c) {
+  if (m_pins.free_valid.read()) free(c);
+  m_asked = 0;
+  if (!m_pins.req_valid.read()) return;
+  const Held* h = issuing();
+  if (!h || h->tail > c) {
+    mismatch(
+        c, "req_valid",
+        h ? fmt::format("0 (packet {:#x}: its tail is in the buffer at cycle {})", h->id, h->tail)
+          : std::string("0 (no packet with copies to issue)"),
+        "1");
+  }
+  const std::uint32_t dirs = m_pins.req_dirs.read();
+  m_asked = dirs & ((1U << m_core.local_port()) - 1);
+  if (m_asked != dirs) {
+    mismatch(c, "req_dirs", fmt::format("directions below {}", m_core.local_port()),
+             fmt::format("{:#x}", dirs));
+  }
+  if (m_pins.req_pe.read()) m_asked |= 1U << m_core.local_port();
+  if (m_pins.req_pegroup.read()) m_asked |= 1U << m_core.pegroup_port();
+  m_asked_at = c;
+  m_progress_at = c;
+  m_router->wake(c);
+}
+
+std::uint32_t RtlVcUp::Lane::request(const Packet& packet, std::uint32_t outs, Cycle now) {
+  if (m_asked_at != now || m_asked == 0) return 0;
+  const Held* h = issuing();
+  const auto id = static_cast<std::uint32_t>(trace_id(packet));
+  if (!h || h->id != id) {
+    mismatch(now, "head_id", fmt::format("{:#x} (the router's next packet)", id),
+             h ? fmt::format("{:#x}", h->id) : std::string("none"));
+  }
+  if (m_asked != outs) {
+    const auto targets = [&](std::uint32_t ports) {
+      std::uint32_t bits = 0;
+      for (PortId p = 0; p < m_core.port_count(); ++p) {
+        if (ports >> p & 1U) bits |= 1U << target(p);
+      }
+      return target_name(bits);
+    };
+    mismatch(now, "req_dirs/req_pe/req_pegroup",
+             fmt::format("{} (packet {:#x}'s destinations still to serve)", targets(outs), id),
+             targets(m_asked));
+  }
+  return m_asked;
+}
+
+RtlVcUp::Lane::Held* RtlVcUp::Lane::issuing() {
+  for (std::size_t i = 0; i < m_held.size(); ++i) {
+    if (m_held[i].copies_to_go()) return &m_held[i];
+  }
+  return nullptr;
+}
+
+void RtlVcUp::Lane::free(Cycle c) {
+  if (m_held.empty()) mismatch(c, "free_valid", "0 (no packet held)", "1");
+  const Held& h = m_held.front();
+  // Driving, the RTL may free a packet's space once its last copy's tail is out.
+  if (m_router && (h.copies_to_go() || h.freed > c)) {
+    mismatch(c, "free_valid",
+             h.copies_to_go()
+                 ? fmt::format("0 (packet {:#x} has copies to issue)", h.id)
+                 : fmt::format("0 (packet {:#x}: its last copy is out at cycle {})", h.id, h.freed),
+             "1");
+  }
+  if (m_pins.free_flits.read() != static_cast<std::uint32_t>(h.flits)) {
+    mismatch(c, "free_flits", fmt::format("{}", h.flits),
+             fmt::format("{}", m_pins.free_flits.read()));
+  }
+  if (m_router) {
+    m_router->free(m_port, h.flits, c + m_core.timing(m_port).latency);
+    m_progress_at = c;
+  }
+  m_last_free = c;
+  ++m_stats.frees;
+  m_held.pop_front();
 }
 
 void RtlVcUp::Lane::sample(Cycle c) {
@@ -145,26 +244,44 @@ void RtlVcUp::Lane::sample(Cycle c) {
         std::pair{"err_packet", &m_pins.err_packet}, std::pair{"err_grant", &m_pins.err_grant}}) {
     if (value->read()) mismatch(c, signal, "0", "1");
   }
-  // The space of a packet whose last copy has left is free from this cycle.
-  const bool free = !m_held.empty() && m_held.front().freed == c;
-  if (m_pins.free_valid.read() != free) {
-    mismatch(c, "free_valid",
-             free ? fmt::format("1 (packet {:#x} out)", m_held.front().id) : std::string("0"),
-             free ? "0" : fmt::format("1 ({} flits)", m_pins.free_flits.read()));
-  }
-  if (free) {
-    if (m_pins.free_flits.read() != static_cast<std::uint32_t>(m_held.front().flits)) {
-      mismatch(c, "free_flits", fmt::format("{}", m_held.front().flits),
-               fmt::format("{}", m_pins.free_flits.read()));
+  if (!m_router) {
+    // The space of a packet whose last copy has left is free from this cycle.
+    const bool frees = !m_held.empty() && m_held.front().freed == c;
+    if (m_pins.free_valid.read() != frees) {
+      mismatch(c, "free_valid",
+               frees ? fmt::format("1 (packet {:#x} out)", m_held.front().id) : std::string("0"),
+               frees ? "0" : fmt::format("1 ({} flits)", m_pins.free_flits.read()));
     }
-    m_last_free = c;
-    ++m_stats.frees;
-    m_held.pop_front();
+    if (frees) free(c);
   }
   // What the buffer holds now: the packets whose head is in.
-  std::uint32_t occupancy = 0;
   std::size_t in = 0;
-  while (in < m_held.size() && m_held[in].head <= c) occupancy += m_held[in++].flits;
+  while (in < m_held.size() && m_held[in].head <= c) ++in;
+  check_outputs(c, in);
+  bool granted = false;
+  while (!m_issued.empty() && m_issued.front().start <= c) {
+    if (granted) mismatch(c, "grant_valid", "two copies in one cycle", "one input");
+    check_grant(c, m_issued.front());
+    m_issued.pop_front();
+    granted = true;
+  }
+  m_pins.grant_valid.write(granted);
+  drive_beats(c);
+  if (m_router && !m_held.empty() && c > std::max(m_progress_at, m_held.front().tail) + kMaxStall) {
+    const Held& h = m_held.front();
+    mismatch(c, "req_valid/free_valid",
+             fmt::format("1 within {} cycles (packet {:#x}, wholly in since cycle {}; nothing "
+                         "asked, granted or freed since cycle {})",
+                         kMaxStall, h.id, h.tail, m_progress_at),
+             "0");
+  }
+}
+
+// The outputs that show the buffer, `in` of whose packets have their head in: occupancy and
+// ids; checking, also each packet's stage and the request.
+void RtlVcUp::Lane::check_outputs(Cycle c, std::size_t in) {
+  std::uint32_t occupancy = 0;
+  for (std::size_t i = 0; i < in; ++i) occupancy += m_held[i].flits;
   const auto check = [&](const char* signal, std::uint32_t model,
                          const sc_core::sc_signal<std::uint32_t>& rtl) {
     if (rtl.read() != model) {
@@ -190,10 +307,11 @@ void RtlVcUp::Lane::sample(Cycle c) {
     }
   };
   check("occupancy", occupancy, m_pins.occupancy);
-  check_stage("head_stage", in ? stage(m_held.front()) : 0, m_pins.head_stage);
   check("head_id", in ? m_held.front().id : 0, m_pins.head_id);
-  check_stage("last_stage", in ? stage(m_held[in - 1]) : 0, m_pins.last_stage);
   check("last_id", in ? m_held[in - 1].id : 0, m_pins.last_id);
+  if (m_router) return;  // driving, the stages and the request are the RTL's own timing
+  check_stage("head_stage", in ? stage(m_held.front()) : 0, m_pins.head_stage);
+  check_stage("last_stage", in ? stage(m_held[in - 1]) : 0, m_pins.last_stage);
   // The oldest packet asks for a copy once analysed, one copy at a time, until its last.
   const bool asks = in && m_held.front().ready <= c && m_held.front().freed == kNever &&
                     m_held.front().input_free <= c;
@@ -204,25 +322,17 @@ void RtlVcUp::Lane::sample(Cycle c) {
                   : std::string("0"),
              m_pins.req_valid.read() ? "1" : "0");
   }
-  bool granted = false;
-  while (!m_issued.empty() && m_issued.front().start <= c) {
-    if (granted) mismatch(c, "grant_valid", "two copies in one cycle", "one input");
-    check_grant(c, m_issued.front());
-    m_issued.pop_front();
-    granted = true;
-  }
-  m_pins.grant_valid.write(granted);
-  drive_beats(c);
 }
 
 // The router granted a copy in this cycle: the RTL must have asked for it, and its destinations
 // still to serve must be the model's: this one and, unless it is the last copy, more.
 void RtlVcUp::Lane::check_grant(Cycle c, const Issued& g) {
-  if (g.start != c || m_held.empty() || m_held.front().head > c) {
+  Held* next = issuing();
+  if (g.start != c || !next || next->head > c) {
     mismatch(c, "grant_valid", fmt::format("a copy granted at cycle {}", g.start),
              "no packet to take it from");
   }
-  Held& h = m_held.front();
+  Held& h = *next;
   const std::uint32_t asked = m_pins.req_dirs.read() |
                               (m_pins.req_pe.read() ? 1U << kTargetPe : 0) |
                               (m_pins.req_pegroup.read() ? 1U << kTargetPegroup : 0);
@@ -243,6 +353,7 @@ void RtlVcUp::Lane::check_grant(Cycle c, const Issued& g) {
   m_pins.grant_cycles.write(static_cast<std::uint32_t>(length));
   h.input_free = g.tail_out;
   if (g.last) h.freed = g.tail_out;
+  m_progress_at = c;
   ++m_stats.copies;
 }
 
@@ -252,6 +363,7 @@ void RtlVcUp::Lane::drive_beats(Cycle c) {
     const Held& h = m_held[i];
     if (h.head - 1 == c) {
       head = true;
+      m_progress_at = c;
       m_pins.in_kind.write(static_cast<std::uint32_t>(h.kind));
       m_pins.in_tree.write(h.tree);
       m_pins.in_flits.write(static_cast<std::uint32_t>(h.flits));
@@ -292,18 +404,19 @@ void RtlVcUp::Lane::mismatch(Cycle c, const std::string& signal, const std::stri
 
 RtlVcUp::RtlVcUp(const sc_core::sc_module_name& name, std::string where, const RouterCore& core,
                  const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats,
-                 std::uint32_t flop_seed, RtlRecording* recording)
+                 std::uint32_t flop_seed, bool drives, RtlRecording* recording)
     : sc_core::sc_module(name), m_core(core), m_recording(recording) {
   core.shared().coll.check_rtl_vcup();
   if (core.id() > 0xFFFF) {
     throw ConfigError("topology.dims", fmt::format("node {}", core.id()),
-                      "with rtl.vcup = \"check\" node ids must fit the header's 16 bits");
+                      "with the RTL VCUp node ids must fit the header's 16 bits");
   }
   for (PortId p = 0; p < core.local_port(); ++p) {
     const std::string port = Direction::from_index(p).name();
-    m_lanes.push_back(std::make_unique<Lane>(
-        fmt::format("vcup_{}", p).c_str(), fmt::format("{} VCUp {}", where, port), p, core, trees,
-        clock, stats, flop_seed + 2U * p));  // odd, each its own
+    m_lanes.push_back(std::make_unique<Lane>(fmt::format("vcup_{}", p).c_str(),
+                                             fmt::format("{} VCUp {}", where, port), p, core, trees,
+                                             clock, stats, flop_seed + 2U * p,  // odd, each its own
+                                             drives ? &m_router : nullptr));
   }
 }
 
@@ -323,6 +436,10 @@ void RtlVcUp::arrival(PortId port, const Packet& packet) {
 
 void RtlVcUp::grant(const Grant& g) {
   if (g.in_port < m_lanes.size() && g.in_vc == m_core.vc_up()) m_lanes[g.in_port]->grant(g);
+}
+
+std::uint32_t RtlVcUp::request(PortId port, const Packet& packet, std::uint32_t outs, Cycle now) {
+  return m_lanes[port]->request(packet, outs, now);
 }
 
 }  // namespace angara

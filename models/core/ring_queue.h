@@ -16,6 +16,7 @@ class RingQueue {
   T& front() { return m_items[m_head]; }
   const T& front() const { return m_items[m_head]; }
   // The i-th element from the front.
+  T& operator[](std::size_t i) { return m_items[(m_head + i) % m_items.size()]; }
   const T& operator[](std::size_t i) const { return m_items[(m_head + i) % m_items.size()]; }
 
   void push_back(T item) {

@@ -22,13 +22,13 @@ Cycle AtSwitch::receive(PortId port, Packet& packet) {
   auto& fifo = m_inputs[i];
   const Route r = m_core.route(port, packet);
   const Cycle ready = m_core.ready_at(port, packet, r);
-  fifo.push_back({&packet, r, ready});
+  fifo.push_back({&packet, r, driven(port, packet.header.vc) ? kNever : ready});
   m_busy_inputs.set(i);
   if (m_trace) {
     m_trace->arrival(static_cast<std::size_t>(i), packet, ready, port != m_core.local_port(),
                      m_core.shared().coll.table_cycles);
   }
-  return fifo.size() == 1 ? fifo.front().ready : kNever;
+  return fifo.size() == 1 && fifo.front().ready != kNever ? fifo.front().ready : kNever;
 }
 
 bool AtSwitch::return_credits(PortId port, VcId vc, int flits, Cycle at) {
@@ -76,6 +76,12 @@ void AtSwitch::allocate(Cycle now, std::vector<Grant>& grants) {
     if (m_core.diverts(q.route, now)) [[unlikely]] {
       q.route = m_core.diverted(*q.packet);
       q.ready = std::max(q.ready, m_core.ready_at(port, *q.packet, q.route));
+    }
+    if (driven(port, static_cast<VcId>(i % m_vc_count))) {
+      const std::uint32_t outs = m_vcup_driver->request(port, *q.packet, q.route.outs, now);
+      if (outs == 0) return;
+      q.route.outs = outs;
+      q.ready = std::min(q.ready, now);
     }
     if (m_input_busy[port] > now || q.ready > now) return;
     if (!q.route.adaptive) {
@@ -163,6 +169,7 @@ Cycle AtSwitch::next_wakeup(Cycle now) {
   m_busy_inputs.for_each([&](int i) {
     const PortId port = port_of(i);
     const Queued& q = m_inputs[i].front();
+    if (q.ready == kNever) return;  // a driven VCUp's packet: the driver wakes the router
     // A packet for a link about to fail is diverted when it fails, if it has not gone by then.
     if (m_core.toward_failing(q.route)) {
       next = std::min(next, std::max(m_core.failing().at(), now + 1));

@@ -20,6 +20,7 @@
 #include "models/router/issue.h"
 #include "models/router/router_core.h"
 #include "models/router/router_trace.h"
+#include "models/router/vcup_driver.h"
 
 namespace angara {
 
@@ -59,13 +60,20 @@ class AtSwitch {
   // Turns tracing on (the signals to drive; see router_trace.h).
   void set_trace(std::unique_ptr<RouterTrace> trace);
 
+  // From now on `driver` says when the link ports' VCUp packets go and to where (vcup_driver.h).
+  void set_vcup_driver(VcUpDriver* driver) { m_vcup_driver = driver; }
+  // Input (port, vc) is a VCUp the driver drives: its space is freed by the driver.
+  bool driven(PortId port, VcId vc) const {
+    return m_vcup_driver && port < m_core.local_port() && vc == m_core.vc_up();
+  }
+
  private:
   using Route = RouterCore::Route;
   using Option = RouterCore::Option;
   struct Queued {
     Packet* packet = nullptr;
     Route route;
-    Cycle ready = 0;
+    Cycle ready = 0;  // driven VCUp: its first request (kNever until then)
   };
   // An input VC's head asking for outputs this cycle; an adaptive one with the option it chose.
   struct Request {
@@ -112,6 +120,7 @@ class AtSwitch {
   std::vector<Grant> m_to_pegroup;       // granted to the PEGroup, not yet handed over
   std::vector<CollectiveSend> m_sends;   // scratch: what the PEGroup sends
   std::unique_ptr<RouterTrace> m_trace;  // null: tracing off
+  VcUpDriver* m_vcup_driver = nullptr;   // null: VCUp routes by the tables' timing
 };
 
 }  // namespace angara

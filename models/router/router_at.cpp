@@ -62,11 +62,11 @@ void RouterAt::evaluate() {
     if (m_probe) m_probe->grant(g);
     // Credits first: the upstream reads the VC the packet held here, before forward() changes it.
     // A worm's tail leaves later: worm_tail_left() returns them then.
-    if (g.frees_input && g.in_port != m_core.pegroup_port() && g.tail_out != kNever) {
-      FabricPayload credit{nullptr, Credit{packet.header.vc, packet.wire_flits()}};
-      tlm::tlm_phase end_req = tlm::END_REQ;
-      sc_core::sc_time credit_delay = m_clock.until(g.tail_out + m_core.timing(g.in_port).latency);
-      in[g.in_port]->nb_transport_bw(credit, end_req, credit_delay);
+    // A driven VCUp's driver frees its space (set_vcup_driver).
+    if (g.frees_input && g.in_port != m_core.pegroup_port() && g.tail_out != kNever &&
+        !m_switch.driven(g.in_port, g.in_vc)) {
+      return_upstream(g.in_port, Credit{packet.header.vc, packet.wire_flits()},
+                      g.tail_out + m_core.timing(g.in_port).latency);
     }
     if (g.out_port == m_core.pegroup_port()) continue;  // handed over by run_pegroup() below
     m_core.forward(packet, g);
@@ -78,6 +78,14 @@ void RouterAt::evaluate() {
   m_switch.run_pegroup();
   const Cycle next = m_switch.next_wakeup(now);
   if (next != kNever) wake_at(next);
+}
+
+void RouterAt::set_vcup_driver(VcUpDriver& driver) {
+  m_switch.set_vcup_driver(&driver);
+  driver.attach({[this](Cycle cycle) { wake_at(cycle); },
+                 [this](PortId port, int flits, Cycle at) {
+                   return_upstream(port, Credit{m_core.vc_up(), flits}, at);
+                 }});
 }
 
 void RouterAt::worm_tail_left(PortId in_port, VcId in_vc, int flits, Cycle tail) {

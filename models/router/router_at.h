@@ -15,6 +15,7 @@
 #include "models/router/at_switch.h"
 #include "models/router/router_core.h"
 #include "models/router/router_probe.h"
+#include "models/router/vcup_driver.h"
 #include "models/timing/wake_event.h"
 
 namespace angara {
@@ -37,6 +38,9 @@ class RouterAt : public sc_core::sc_module, private WormOwner {
   void set_trace(std::unique_ptr<RouterTrace> trace) { m_switch.set_trace(std::move(trace)); }
   // Shows arrivals and grants to `probe` (an RTL transactor) from now on; null: to none.
   void set_probe(RouterProbe* probe) { m_probe = probe; }
+  // Lets `driver` (an RTL VCUp's transactor) say when the link ports' VCUp packets go and free
+  // their space (vcup_driver.h).
+  void set_vcup_driver(VcUpDriver& driver);
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(int port, FabricPayload& payload, tlm::tlm_phase& phase,

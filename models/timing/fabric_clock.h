@@ -17,7 +17,7 @@ class FabricClock {
   Cycle now() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
   // The cycle an annotated delay from now points at.
   Cycle after(const sc_core::sc_time& delay) const {
-    return now() + delay.value() / m_period.value();
+    return (sc_core::sc_time_stamp().value() + delay.value()) / m_period.value();
   }
   // The first cycle that starts at or after the delay from now (a landing time in whole cycles).
   Cycle at_or_after(const sc_core::sc_time& delay) const {

@@ -60,11 +60,6 @@ void TraceParams::validate(const TopologyParams& topology, SimMode mode, Workloa
 
 void RtlParams::validate(SimMode mode, const CollectiveParams& collective) const {
   const auto value = [](BlockImpl b) { return config_values::json_value(b).dump(); };
-  if (vcup == BlockImpl::Drive) {
-    throw ConfigError("rtl.vcup", value(vcup),
-                      "the RTL VCUp runs beside the model's VCUp buffers and is compared with "
-                      "them; it does not drive the router: use \"check\"");
-  }
   if (vcup != BlockImpl::Model) {
     if (mode != SimMode::At) {
       throw ConfigError("rtl.vcup", value(vcup),

@@ -40,7 +40,7 @@ struct StatsParams {
 enum class BlockImpl { Model, Check, Drive };
 struct RtlParams {
   BlockImpl reducer = BlockImpl::Model;  // the PEGroup's Reducer
-  BlockImpl vcup = BlockImpl::Model;     // the routers' VCUp buffers (Model or Check)
+  BlockImpl vcup = BlockImpl::Model;     // the routers' VCUp buffers
 
   bool any() const { return reducer != BlockImpl::Model || vcup != BlockImpl::Model; }
   void validate(SimMode mode, const CollectiveParams& collective) const;

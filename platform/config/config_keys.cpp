@@ -300,8 +300,9 @@ const std::vector<KeySpec>& key_specs() {
           "its values compared); AT only"),
       field<&Config::rtl, &RtlParams::vcup>(
           "rtl", "vcup",
-          "the routers' VCUp buffers: model (C++) or check (its SystemVerilog beside the model, "
-          "compared every cycle; AT only)"),
+          "the routers' VCUp buffers: model (C++), check (its SystemVerilog beside the model, "
+          "compared every cycle) or drive (the SystemVerilog says when each packet asks for its "
+          "copies and frees its space, its destinations compared); AT only"),
       field<&Config::faults, &FaultParams::links>(
           "faults", "links",
           "failed links, each both ways: [[x, y, ..., \"+X\"], ...] (a node and a direction)"),

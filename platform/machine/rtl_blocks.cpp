@@ -20,11 +20,13 @@ std::unique_ptr<ReducerBlock> make_rtl_reducer(const std::string& name, const st
 std::unique_ptr<sc_core::sc_module> make_rtl_vcup(const std::string& name, const std::string& where,
                                                   RouterAt& router, const TreeSet& trees,
                                                   const FabricClock& clock, RtlVcUpStats& stats,
-                                                  std::uint32_t flop_seed,
+                                                  std::uint32_t flop_seed, BlockImpl impl,
                                                   RtlRecording* recording) {
+  const bool drives = impl == BlockImpl::Drive;
   auto vcup = std::make_unique<RtlVcUp>(name.c_str(), where, router.core(), trees, clock, stats,
-                                        flop_seed, recording);
+                                        flop_seed, drives, recording);
   router.set_probe(vcup.get());
+  if (drives) router.set_vcup_driver(*vcup);
   return vcup;
 }
 

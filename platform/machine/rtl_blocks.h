@@ -34,12 +34,13 @@ std::unique_ptr<ReducerBlock> make_rtl_reducer(const std::string& name, const st
                                                std::uint32_t flop_seed, BlockImpl impl,
                                                RtlRecording* recording);
 
-// The RTL VCUp beside the VCUp buffers of `router` (rtl.vcup = "check"), which shows it its
-// arrivals and grants from now on (its probe); `recording`: where it records its waveform (a
-// traced node), or null.
+// The RTL VCUp beside the VCUp buffers of `router`, which shows it its arrivals and grants from
+// now on (its probe), checked against the router's timing or driving it (`impl`, rtl.vcup);
+// `recording`: where it records its waveform (a traced node), or null.
 std::unique_ptr<sc_core::sc_module> make_rtl_vcup(const std::string& name, const std::string& where,
                                                   RouterAt& router, const TreeSet& trees,
                                                   const FabricClock& clock, RtlVcUpStats& stats,
-                                                  std::uint32_t flop_seed, RtlRecording* recording);
+                                                  std::uint32_t flop_seed, BlockImpl impl,
+                                                  RtlRecording* recording);
 
 }  // namespace angara

@@ -31,8 +31,8 @@ std::unique_ptr<ReducerBlock> make_rtl_reducer(const std::string&, const std::st
 
 std::unique_ptr<sc_core::sc_module> make_rtl_vcup(const std::string&, const std::string&, RouterAt&,
                                                   const TreeSet&, const FabricClock&, RtlVcUpStats&,
-                                                  std::uint32_t, RtlRecording*) {
-  refuse("rtl.vcup", BlockImpl::Check);
+                                                  std::uint32_t, BlockImpl impl, RtlRecording*) {
+  refuse("rtl.vcup", impl);
 }
 
 }  // namespace angara

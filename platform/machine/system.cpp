@@ -103,13 +103,13 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     // and NodeMachine's observer ignores created(). result_limits_test.sh checks the results.
     endpoint->core().limit_queue(static_cast<std::size_t>(config.sim.source_queue_packets));
     if constexpr (std::is_same_v<RouterShell, RouterAt>) {
-      if (config.rtl.vcup == BlockImpl::Check) {
+      if (config.rtl.vcup != BlockImpl::Model) {
         RtlRecording* recording =
             m_trace.traced(n) && config.trace.traces("vcup") ? record_rtl("rtl_vcup", n) : nullptr;
-        m_modules.push_back(
-            make_rtl_vcup(module_name("rtl_vcup", n, m_topology), "node " + m_topology.format(n),
-                          *router, m_tree_set, m_clock, m_rtl_vcup_stats,
-                          flop_seed(config.sim.seed, n, RtlBlock::VcUp), recording));
+        m_modules.push_back(make_rtl_vcup(
+            module_name("rtl_vcup", n, m_topology), "node " + m_topology.format(n), *router,
+            m_tree_set, m_clock, m_rtl_vcup_stats, flop_seed(config.sim.seed, n, RtlBlock::VcUp),
+            config.rtl.vcup, recording));
       }
     }
     routers[n] = router.get();

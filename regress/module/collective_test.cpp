@@ -2,9 +2,9 @@
 // the workload as it arrives (a wrong, missing or duplicated delivery is a ModelError); these
 // tests run the operations on several tori, with transit nodes, in both modes.
 // Built again as collective_rtl_test (ANGARA_RTL_REDUCER_IN, label rtl): every AT run then runs
-// with the RTL Reducer too (docs/RTL.md), and its results must equal the C++ model's exactly;
-// and as collective_vcup_rtl_test (ANGARA_RTL_VCUP_IN) the same with the RTL VCUp beside every
-// router.
+// with the RTL Reducer too (docs/RTL.md), checked and driving, and its results must equal the
+// C++ model's exactly; and as collective_vcup_rtl_test (ANGARA_RTL_VCUP_IN) the same with the
+// RTL VCUp beside every router.
 
 #include <gtest/gtest.h>
 
@@ -76,14 +76,17 @@ nlohmann::json run(const Config& c) {
   }
 #endif
 #ifdef ANGARA_RTL_VCUP_IN
-  same_with_rtl(c, model, &RtlParams::vcup, BlockImpl::Check, "rtl_vcup_checked", "the RTL VCUp",
-                [&](const nlohmann::json& checked) {
-                  if (reduces) {
-                    EXPECT_GT(checked["packets"].get<int>(), 0)
-                        << "no packet went through an RTL VCUp";
-                  }
-                  EXPECT_EQ(checked["packets"], checked["frees"]) << "packets left in an RTL VCUp";
-                });
+  for (BlockImpl impl : {BlockImpl::Check, BlockImpl::Drive}) {
+    same_with_rtl(
+        c, model, &RtlParams::vcup, impl, "rtl_vcup_checked",
+        impl == BlockImpl::Check ? "the RTL VCUp checked" : "the RTL VCUp driving",
+        [&](const nlohmann::json& checked) {
+          if (reduces) {
+            EXPECT_GT(checked["packets"].get<int>(), 0) << "no packet went through an RTL VCUp";
+          }
+          EXPECT_EQ(checked["packets"], checked["frees"]) << "packets left in an RTL VCUp";
+        });
+  }
 #endif
   return model;
 }
@@ -278,9 +281,6 @@ TEST(CollectiveConfig, TheRtlVcUpIsRefusedInLtAndForCyclesItCannotHold) {
   };
   refused(c, "'rtl.vcup' = \"check\"", "AT only");
   c.sim.mode = SimMode::At;
-  Config driving = c;
-  driving.rtl.vcup = BlockImpl::Drive;
-  refused(driving, "'rtl.vcup' = \"drive\"", "use \"check\"");
   Config slow = c;
   slow.collective.analysis_cycles = 16;
   refused(slow, "'collective.analysis_cycles' = 16", "1..15");

@@ -8,7 +8,9 @@
 // back late now and then, so copies wait with their packets queued behind them. Built once with
 // the shipped RTL (which must pass) and once per deliberately wrong variant
 // (ANGARA_RTL_WRONG_SIGNAL: which must be caught, the message naming that signal, the cycle and
-// both values).
+// both values). Each runs twice: the RTL checked against the router's timing, and driving it
+// (rtl.vcup = "drive"), where the shipped RTL must give every grant and credit of the checked
+// run.
 
 #include <gtest/gtest.h>
 
@@ -62,7 +64,7 @@ FabricParams params() {
   return p;
 }
 
-SC_MODULE(Driver) {
+struct Driver : sc_core::sc_module {
   Topology topology{TopologyParams{.dims = {3, 3, 3, 3}}};
   const Torus& torus = *topology.torus();
   FabricParams fabric = params();
@@ -75,17 +77,41 @@ SC_MODULE(Driver) {
   std::unique_ptr<RouterCore> core;
   std::unique_ptr<AtSwitch> at;  // AT's switch over it, as RouterAt holds it
   RtlVcUpStats stats;
+  std::vector<CreditCounter> up_credits;  // the upstream's of VCUp, per port
   std::unique_ptr<RtlVcUp> rtl;
+  bool drives;
   nlohmann::json result;
+  // Of every grant, in order; of every credit return of VCUp, in any order (the router returns
+  // them when it grants a last copy, a driving RTL when it frees the space).
+  std::uint64_t grants_digest = 0, credits_digest = 0;
 
-  SC_CTOR(Driver) {
+  // FNV-1a over one event's numbers, from `seed`.
+  static std::uint64_t hash(std::uint64_t seed, std::initializer_list<std::uint64_t> values) {
+    for (std::uint64_t v : values) seed = (seed ^ v) * 0x100000001b3ULL;
+    return seed;
+  }
+  void credit(PortId port, int flits, Cycle usable) {
+    up_credits[port].add(usable, flits);
+    credits_digest +=
+        hash(0xcbf29ce484222325ULL, {port, static_cast<std::uint64_t>(flits), usable});
+  }
+
+  SC_HAS_PROCESS(Driver);
+  Driver(const sc_core::sc_module_name& name, bool drive)
+      : sc_core::sc_module(name), drives(drive) {
     trees = random_trees(rng, torus.node_count(), torus.direction_count());
     for (const Tree& t : trees) set[static_cast<std::size_t>(t.id)] = &t;
     core = std::make_unique<RouterCore>(
         0, shared, std::make_unique<CollectiveNode>(0, set, fabric.collective, pool, true), pool);
     at = std::make_unique<AtSwitch>(*core);
     rtl = std::make_unique<RtlVcUp>("rtl_vcup", "node 0", *core, set, clock, stats,
-                                    flop_seed(kSeed, 0, RtlBlock::VcUp));
+                                    flop_seed(kSeed, 0, RtlBlock::VcUp), drives);
+    if (drives) {
+      at->set_vcup_driver(rtl.get());
+      // The router allocates every cycle here, so it needs no wake-up.
+      rtl->attach({[](Cycle) {}, [this](PortId port, int flits,
+                                        Cycle at_cycle) { credit(port, flits, at_cycle); }});
+    }
     SC_THREAD(run);
   }
 
@@ -109,7 +135,7 @@ SC_MODULE(Driver) {
     const int ports = torus.direction_count();
     const auto& link = shared.link;
     std::vector<Cycle> link_free(static_cast<std::size_t>(ports), 0);
-    std::vector<CreditCounter> up_credits, down_credits;  // the upstream's, per port
+    std::vector<CreditCounter> down_credits;  // the upstream's, per port
     for (int p = 0; p < ports; ++p) {
       up_credits.emplace_back(fabric.collective.buffer_flits);
       down_credits.emplace_back(fabric.collective.buffer_flits);
@@ -144,11 +170,16 @@ SC_MODULE(Driver) {
       at->allocate(now, grants);
       for (const Grant& g : grants) {
         rtl->grant(g);
+        grants_digest =
+            hash(grants_digest, {g.in_port, g.in_vc, g.out_port, g.out_vc, g.start, g.tail_out});
         if (g.in_port < ports && g.in_vc == core->vc_up()) ++copies_up, last_grant = now;
-        if (g.frees_input && g.in_port < ports) {
-          CreditCounter& credits =
-              g.in_vc == core->vc_up() ? up_credits[g.in_port] : down_credits[g.in_port];
-          credits.add(g.tail_out + link.latency, g.packet->wire_flits());
+        if (g.frees_input && g.in_port < ports && !at->driven(g.in_port, g.in_vc)) {
+          const Cycle at_cycle = g.tail_out + link.latency;
+          if (g.in_vc == core->vc_up()) {
+            credit(g.in_port, g.packet->wire_flits(), at_cycle);
+          } else {
+            down_credits[g.in_port].add(at_cycle, g.packet->wire_flits());
+          }
         }
         if (g.out_port == core->pegroup_port()) continue;  // stays with the core, never run
         // The buffer behind the output gives its space back, late now and then.
@@ -158,18 +189,19 @@ SC_MODULE(Driver) {
         pool.release(g.packet);
       }
     }
-    result = {{"packets_up", sent_up},        {"copies_up", copies_up},
-              {"late_credits", late_credits}, {"cycles", now},
-              {"rtl_cycles", stats.cycles},   {"rtl_packets", stats.packets},
-              {"rtl_copies", stats.copies},   {"rtl_frees", stats.frees},
-              {"rtl_queued", stats.queued}};
+    result = {{"packets_up", sent_up},           {"copies_up", copies_up},
+              {"late_credits", late_credits},    {"cycles", now},
+              {"rtl_cycles", stats.cycles},      {"rtl_packets", stats.packets},
+              {"rtl_copies", stats.copies},      {"rtl_frees", stats.frees},
+              {"rtl_queued", stats.queued},      {"grants_digest", grants_digest},
+              {"credits_digest", credits_digest}};
     sc_core::sc_stop();
   }
 };
 
-nlohmann::json run_random() {
-  return test::run_isolated([] {
-    Driver driver("driver");
+nlohmann::json run_random(bool drives) {
+  return test::run_isolated([drives] {
+    Driver driver("driver", drives);
     sc_core::sc_start();
     return driver.result;
   });
@@ -177,7 +209,7 @@ nlohmann::json run_random() {
 
 #ifndef ANGARA_RTL_WRONG_SIGNAL
 TEST(RtlVcUp, ThousandsOfRandomPacketsEqualTheModelCycleForCycle) {
-  const nlohmann::json r = run_random();
+  const nlohmann::json r = run_random(false);
   std::cout << "random packets through the model's and the RTL's VCUp: " << r.dump() << '\n';
   EXPECT_EQ(r["rtl_packets"], kPackets);  // every packet's beats went in
   EXPECT_EQ(r["rtl_frees"], kPackets);    // and its space came free in the model's cycle
@@ -188,10 +220,17 @@ TEST(RtlVcUp, ThousandsOfRandomPacketsEqualTheModelCycleForCycle) {
   EXPECT_GT(r["rtl_queued"].get<int>(), kPackets / 4);
   EXPECT_GT(r["rtl_cycles"].get<int>(), 10000);
 }
+
+TEST(RtlVcUp, DrivingTheRouterItGivesTheCheckedRunsGrantsAndCredits) {
+  const nlohmann::json checked = run_random(false);
+  const nlohmann::json driving = run_random(true);
+  std::cout << "the RTL's VCUp driving the router: " << driving.dump() << '\n';
+  EXPECT_EQ(driving, checked);
+}
 #else
 TEST(RtlVcUp, AWrongRtlIsCaughtNamingTheSignalTheCycleAndBothValues) {
   try {
-    run_random();
+    run_random(false);
     FAIL() << "the wrong RTL passed";
   } catch (const test::IsolatedError& e) {
     const std::string what = e.what();
@@ -201,6 +240,20 @@ TEST(RtlVcUp, AWrongRtlIsCaughtNamingTheSignalTheCycleAndBothValues) {
     EXPECT_NE(what.find(", RTL "), std::string::npos) << what;
   }
 }
+
+#ifdef ANGARA_RTL_WRONG_DRIVING
+// Driving, a wrong block's timing is its own; what it gets wrong beyond timing is still caught.
+TEST(RtlVcUp, AWrongRtlDrivingIsCaughtNamingTheSignal) {
+  try {
+    run_random(true);
+    FAIL() << "the wrong RTL passed";
+  } catch (const test::IsolatedError& e) {
+    const std::string what = e.what();
+    std::cout << "wrong RTL driving (" << ANGARA_RTL_WRONG << "): " << what << '\n';
+    EXPECT_NE(what.find(" RTL: " ANGARA_RTL_WRONG_DRIVING " at cycle "), std::string::npos) << what;
+  }
+}
+#endif
 #endif
 
 }  // namespace
