@@ -17,6 +17,11 @@ class RtlWaveform {
   virtual void flush() = 0;  // into the file, what it still holds
 };
 
+// What a failing check's message adds on a node that records nothing.
+inline constexpr const char* kRecordingHint =
+    " (with this node among trace.nodes the run records the RTL's waveform and a replay file of "
+    "its ports up to here)";
+
 struct RtlRecording {
   std::filesystem::path waveform;  // where the block's VCD goes as the run goes
   // The VCD being written from the start of simulation; null before, or for a block verilated

@@ -296,9 +296,7 @@ void RtlReducer::drive_inputs(Cycle c) {
 void RtlReducer::mismatch(Cycle c, const std::string& signal, const std::string& model,
                           const std::string& rtl) const {
   const auto t = sc_core::sc_time::from_value(c * m_clock.period().value());
-  const char* hint = m_recording ? ""
-                                 : " (with this node among trace.nodes the run records the RTL's "
-                                   "waveform and a replay file of its ports up to here)";
+  const char* hint = m_recording ? "" : kRecordingHint;
   model_error(report_id::kRtl,
               fmt::format("{} Reducer RTL: {} at cycle {} ({}): model {}, RTL {}{}", m_where,
                           signal, c, t.to_string(), model, rtl, hint));

@@ -26,6 +26,15 @@ std::uint32_t row_bits(const TreeSet& trees, NodeId node, int tree) {
          (static_cast<std::uint32_t>(r.dirs) << 6);
 }
 
+// The node's 16 rows as the RTL's cfg_table holds them.
+sc_dt::sc_bv<224> table_bits(const TreeSet& trees, NodeId node) {
+  sc_dt::sc_bv<224> table;
+  for (int t = 0; t < kMaxTrees; ++t) {
+    table.range(kRowBits * t + kRowBits - 1, kRowBits * t) = row_bits(trees, node, t);
+  }
+  return table;
+}
+
 }  // namespace
 
 // One port's VCUp: the packets the model holds in it, from announcement until their space is
@@ -33,10 +42,10 @@ std::uint32_t row_bits(const TreeSet& trees, NodeId node, int tree) {
 class RtlVcUp::Lane : public sc_core::sc_module {
  public:
   // `router`: driving, the router's wake-up and credit return (set before the run); null:
-  // checking.
+  // checking. `replay`: the replay file to add its lines to, or null.
   Lane(const sc_core::sc_module_name& name, std::string where, PortId port, const RouterCore& core,
        const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats, std::uint32_t flop_seed,
-       const VcUpDriver::Router* router);
+       const VcUpDriver::Router* router, std::string* replay);
   SC_HAS_PROCESS(Lane);
 
   void arrival(const Packet& packet);
@@ -62,6 +71,8 @@ class RtlVcUp::Lane : public sc_core::sc_module {
   };
 
   void tick();
+  // The replay file's line of cycle c: the inputs its edge took, the outputs after it.
+  void record(Cycle c);
   // Driving, before the router acts in cycle c: the RTL's request and free.
   void early(Cycle c);
   void sample(Cycle c);
@@ -81,6 +92,7 @@ class RtlVcUp::Lane : public sc_core::sc_module {
   PortId m_port;
   const RouterCore& m_core;
   const VcUpDriver::Router* m_router;
+  std::string* m_replay;
   const FabricClock& m_clock;
   RtlVcUpStats& m_stats;
   VcUpPins m_pins;
@@ -98,19 +110,19 @@ class RtlVcUp::Lane : public sc_core::sc_module {
 
 RtlVcUp::Lane::Lane(const sc_core::sc_module_name& name, std::string where, PortId port,
                     const RouterCore& core, const TreeSet& trees, const FabricClock& clock,
-                    RtlVcUpStats& stats, std::uint32_t flop_seed, const VcUpDriver::Router* router)
+                    RtlVcUpStats& stats, std::uint32_t flop_seed, const VcUpDriver::Router* router,
+                    std::string* replay)
     : sc_core::sc_module(name),
       m_where(std::move(where)),
       m_port(port),
       m_core(core),
       m_router(router),
+      m_replay(replay),
       m_clock(clock),
       m_stats(stats),
       m_rtl(make_vcup_rtl("rtl", m_pins, flop_seed)),
+      m_table(table_bits(trees, core.id())),
       m_gate(clock, router ? GatedClock::Sample::Both : GatedClock::Sample::AfterRouter, m_pins) {
-  for (int t = 0; t < kMaxTrees; ++t) {
-    m_table.range(kRowBits * t + kRowBits - 1, kRowBits * t) = row_bits(trees, core.id(), t);
-  }
   SC_METHOD(tick);  // runs at 0 to reset the RTL, then only while the VC holds packets
 }
 
@@ -237,7 +249,22 @@ void RtlVcUp::Lane::free(Cycle c) {
   m_held.pop_front();
 }
 
+void RtlVcUp::Lane::record(Cycle c) {
+  const VcUpPins& p = m_pins;
+  fmt::format_to(std::back_inserter(*m_replay),
+                 "{} {} {:d} {:d} {} {} {} {} {:x} {:d} {} {} {:d} {} {:d} {:d} {:d} {} {} {} {:x} "
+                 "{} {:x} {:d} {:d} {:d} {:d}\n",
+                 c, m_port, p.in_head.read(), p.in_tail.read(), p.in_kind.read(), p.in_tree.read(),
+                 p.in_flits.read(), p.in_src.read(), p.in_id.read(), p.grant_valid.read(),
+                 p.grant_target.read(), p.grant_cycles.read(), p.req_valid.read(),
+                 p.req_dirs.read(), p.req_pe.read(), p.req_pegroup.read(), p.free_valid.read(),
+                 p.free_flits.read(), p.occupancy.read(), p.head_stage.read(), p.head_id.read(),
+                 p.last_stage.read(), p.last_id.read(), p.err_overflow.read(), p.err_beat.read(),
+                 p.err_packet.read(), p.err_grant.read());
+}
+
 void RtlVcUp::Lane::sample(Cycle c) {
+  if (m_replay) record(c);
   ++m_stats.cycles;
   for (auto [signal, value] :
        {std::pair{"err_overflow", &m_pins.err_overflow}, std::pair{"err_beat", &m_pins.err_beat},
@@ -398,25 +425,39 @@ std::string RtlVcUp::Lane::target_name(std::uint32_t bits) const {
 void RtlVcUp::Lane::mismatch(Cycle c, const std::string& signal, const std::string& model,
                              const std::string& rtl) const {
   const auto t = sc_core::sc_time::from_value(c * m_clock.period().value());
-  model_error(report_id::kRtl, fmt::format("{} RTL: {} at cycle {} ({}): model {}, RTL {}", m_where,
-                                           signal, c, t.to_string(), model, rtl));
+  model_error(report_id::kRtl,
+              fmt::format("{} RTL: {} at cycle {} ({}): model {}, RTL {}{}", m_where, signal, c,
+                          t.to_string(), model, rtl, m_replay ? "" : kRecordingHint));
 }
 
 RtlVcUp::RtlVcUp(const sc_core::sc_module_name& name, std::string where, const RouterCore& core,
                  const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats,
                  std::uint32_t flop_seed, bool drives, RtlRecording* recording)
     : sc_core::sc_module(name), m_core(core), m_recording(recording) {
-  core.shared().coll.check_rtl_vcup();
+  const CollectiveParams& coll = core.shared().coll;
+  coll.check_rtl_vcup();
   if (core.id() > 0xFFFF) {
     throw ConfigError("topology.dims", fmt::format("node {}", core.id()),
                       "with the RTL VCUp node ids must fit the header's 16 bits");
   }
+  if (m_recording) {
+    m_recording->replay = fmt::format(
+        "# angara-tlm VCUp replay (docs/RTL.md): {}, ports 0..{}\n"
+        "# cfg_table_cycles cfg_analysis_cycles cfg_buffer_flits cfg_node cfg_table\n"
+        "{} {} {} {} {}\n"
+        "# cycle port in_head in_tail in_kind in_tree in_flits in_src in_id grant_valid "
+        "grant_target grant_cycles req_valid req_dirs req_pe req_pegroup free_valid free_flits "
+        "occupancy head_stage head_id last_stage last_id err_overflow err_beat err_packet "
+        "err_grant\n",
+        where, core.local_port() - 1, coll.table_cycles, coll.analysis_cycles, coll.buffer_flits,
+        core.id(), table_bits(trees, core.id()).to_string(sc_dt::SC_HEX_US, false));
+  }
   for (PortId p = 0; p < core.local_port(); ++p) {
     const std::string port = Direction::from_index(p).name();
-    m_lanes.push_back(std::make_unique<Lane>(fmt::format("vcup_{}", p).c_str(),
-                                             fmt::format("{} VCUp {}", where, port), p, core, trees,
-                                             clock, stats, flop_seed + 2U * p,  // odd, each its own
-                                             drives ? &m_router : nullptr));
+    m_lanes.push_back(std::make_unique<Lane>(
+        fmt::format("vcup_{}", p).c_str(), fmt::format("{} VCUp {}", where, port), p, core, trees,
+        clock, stats, flop_seed + 2U * p,  // odd, each its own
+        drives ? &m_router : nullptr, m_recording ? &m_recording->replay : nullptr));
   }
 }
 

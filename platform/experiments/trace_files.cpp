@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <iterator>
+#include <tuple>
 
 #include "models/core/input_file.h"
 #include "platform/files/output_file.h"
@@ -40,14 +41,13 @@ std::vector<std::pair<std::string, std::filesystem::path>> trace_outputs(const C
       {"trace.file (its .gtkw)", beside(trace.file, ".gtkw")},
       {"trace.file (its .stages.txt)", beside(trace.file, ".stages.txt")}};
   for (const auto& node : trace.nodes) {
-    if (config.rtl.reducer != BlockImpl::Model && trace.traces("reducer")) {
-      const std::string name = module_name("rtl_reducer", node);
+    for (const auto& [impl, block, module] :
+         {std::tuple{config.rtl.reducer, "reducer", "rtl_reducer"},
+          std::tuple{config.rtl.vcup, "vcup", "rtl_vcup"}}) {
+      if (impl == BlockImpl::Model || !trace.traces(block)) continue;
+      const std::string name = module_name(module, node);
       outputs.emplace_back(waveform_key(name), rtl_waveform(trace, name));
       outputs.emplace_back(replay_key(name), rtl_replay(trace, name));
-    }
-    if (config.rtl.vcup != BlockImpl::Model && trace.traces("vcup")) {
-      const std::string name = module_name("rtl_vcup", node);
-      outputs.emplace_back(waveform_key(name), rtl_waveform(trace, name));
     }
   }
   return outputs;

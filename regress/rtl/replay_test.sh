@@ -3,13 +3,15 @@
 # the model's, and a replay file that collectives/rtl/reducer_replay_tb.sv replays through the same
 # block in another simulator (Verilator's --binary here) with every output equal, and through a
 # wrong block with the difference named. A run whose check fails keeps all of them up to the
-# failing cycle. VCUp's waveform, every port's in one file.
-# Usage: replay_test.sh ANGARA_SIM VERILATOR RTL_DIR WRONG_MINMAX_SV
+# failing cycle. VCUp's the same: its waveform and replay file, every port's in one, replayed by
+# collectives/rtl/vcup_replay_tb.sv through the shipped VCUp and one freeing space early.
+# Usage: replay_test.sh ANGARA_SIM VERILATOR RTL_DIR WRONG_MINMAX_SV WRONG_FREE_VCUP_SV
 set -uo pipefail
 sim=$1
 verilator=$2
 rtl=$3
 wrong=$4
+wrong_vcup=$5
 source "$(dirname "$0")/../support/checks.sh"
 cd "$work" || exit 1
 
@@ -22,10 +24,12 @@ run() { # run NAME NODE SETTINGS...: a min allreduce on 4x4 with the RTL Reducer
     --set workload.reduction=min --set 'topology.dims=[4, 4]' --set workload.repetitions=3 \
     --set rtl.reducer=check "${trace[@]}" "$@" -q --out "$name.json" > "$name.out" 2>&1
 }
-# replay TB_NAME BLOCK.sv REPLAY: the testbench built around BLOCK and run on REPLAY
+# replay TB_NAME BLOCK.sv REPLAY [TESTBENCH]: the testbench (reducer_replay_tb by default) built
+# around BLOCK (once per TB_NAME) and run on REPLAY
 replay() {
-  "$verilator" --binary --timing -j 2 --Mdir "obj_$1" --top-module reducer_replay_tb -o tb \
-    "$rtl/reducer_replay_tb.sv" "$2" > "$1.build" 2>&1 || {
+  local tb=${4:-reducer_replay_tb}
+  [ -x "obj_$1/tb" ] || "$verilator" --binary --timing -j 2 --Mdir "obj_$1" --top-module "$tb" \
+    -o tb "$rtl/$tb.sv" "$2" > "$1.build" 2>&1 || {
     fail "the replay testbench did not build with $2: $(tail -5 "$1.build")"
     return 1
   }
@@ -91,16 +95,33 @@ if replay failed "$rtl/reducer.sv" "$stem.replay"; then
 else
   fail "the failed run's replay differs: $(tail -5 failed.log)"
 fi
-# The RTL VCUp's waveform: every direction port's block of the node in one file.
-"$sim" run --set workload.kind=collective --set workload.op=allreduce --set 'topology.dims=[4, 4]' \
-  --set workload.repetitions=2 --set rtl.vcup=check --set 'trace.nodes=[[1, 0]]' \
-  --set 'trace.file="vcup.vcd"' -q --out vcup.json > vcup.out 2>&1
-check "the run with the RTL VCUp traced failed: $(cat vcup.out)" [ $? -eq 0 ]
-check "its waveform was not written" [ -s vcup.rtl_vcup_1_0.vcd ]
-check "a VCUp replay file was written" [ ! -e vcup.rtl_vcup_1_0.replay ]
-for port in 0 1 2 3; do
-  grep -q "\$scope module rtl_vcup_1_0.vcup_$port.rtl " vcup.rtl_vcup_1_0.vcd && ok || fail "no scope for port $port"
+# The RTL VCUp's waveform and replay file: every direction port's block of the node in one each,
+# checked and driving.
+for mode in check drive; do
+  "$sim" run --set workload.kind=collective --set workload.op=allreduce \
+    --set 'topology.dims=[4, 4]' --set workload.repetitions=2 --set rtl.vcup=$mode \
+    --set 'trace.nodes=[[1, 0]]' --set "trace.file=\"$mode.vcd\"" -q --out $mode.json > $mode.out 2>&1
+  check "the run with the RTL VCUp traced ($mode) failed: $(cat $mode.out)" [ $? -eq 0 ]
+  check "its waveform was not written ($mode)" [ -s $mode.rtl_vcup_1_0.vcd ]
+  for port in 0 1 2 3; do
+    grep -q "\$scope module rtl_vcup_1_0.vcup_$port.rtl " $mode.rtl_vcup_1_0.vcd && ok ||
+      fail "no scope for port $port ($mode)"
+  done
+  "$sim" vcd-diff $mode.rtl_vcup_1_0.vcd $mode.rtl_vcup_1_0.vcd > /dev/null
+  check "vcd-diff cannot read the RTL VCUp's waveform ($mode)" [ $? -eq 0 ]
+  lines=$(grep -vc '^#' $mode.rtl_vcup_1_0.replay)
+  check "the VCUp replay file ($mode) has $lines lines" [ "$lines" -gt 100 ]
+  if replay vcup "$rtl/vcup.sv" $mode.rtl_vcup_1_0.replay vcup_replay_tb; then
+    grep -q "^replayed $((lines - 1)) cycles of $mode.rtl_vcup_1_0.replay .*: 0 outputs differ" \
+      vcup.log && ok || fail "the VCUp replay ($mode): $(tail -2 vcup.log)"
+  else
+    fail "the shipped VCUp's replay ($mode) differs: $(tail -5 vcup.log)"
+  fi
 done
-"$sim" vcd-diff vcup.rtl_vcup_1_0.vcd vcup.rtl_vcup_1_0.vcd > /dev/null
-check "vcd-diff cannot read the RTL VCUp's waveform" [ $? -eq 0 ]
+if replay vcup_wrong "$wrong_vcup" check.rtl_vcup_1_0.replay vcup_replay_tb; then
+  fail "a VCUp freeing space early replayed with no difference: $(tail -2 vcup_wrong.log)"
+else
+  grep -q "port [0-9]: free_valid: model 0, here 1" vcup_wrong.log && ok ||
+    fail "the wrong VCUp's replay: $(tail -3 vcup_wrong.log)"
+fi
 summary
