@@ -193,9 +193,13 @@ enum class SimMode { At, Lt };
 struct SimParams {
   SimMode mode = SimMode::At;
   std::uint64_t seed = 1;
-  Cycle warmup_cycles = 2000;     // inject, measure nothing
-  Cycle measure_cycles = 10000;   // packets created here are the measured ones
-  Cycle drain_cycles = 100000;    // keep injecting at most this long for them to arrive
+  Cycle warmup_cycles = 2000;    // inject, measure nothing
+  Cycle measure_cycles = 10000;  // packets created here are the measured ones
+  Cycle drain_cycles = 100000;   // keep injecting at most this long for them to arrive
+  // A synthetic run already saturated when its window ends (accepted < 90% of offered, or a
+  // source queue full) skips the drain: no drain can change that verdict (BookSim ends an
+  // unstable run likewise). false: it drains as any run does.
+  bool stop_when_saturated = true;
   Cycle watchdog_cycles = 20000;  // no packet delivered for this long with packets in flight: error
   Cycle quantum_cycles = 1000;    // LT global quantum: how far an endpoint runs ahead
   // LT: a timing-only send (its values not carried, host_protocol.h) goes as trains of up to

@@ -273,6 +273,11 @@ const std::vector<KeySpec>& key_specs() {
                                                       "router cycles whose packets are measured"),
       field<&Config::sim, &SimParams::drain_cycles>(
           "sim", "drain_cycles", "at most this many more cycles for measured packets to arrive"),
+      field<&Config::sim, &SimParams::stop_when_saturated>(
+          "sim", "stop_when_saturated",
+          "synthetic traffic: a run saturated when its window ends (accepted < 90% of offered, or "
+          "a source queue full) skips the drain and ends with that verdict; false: it drains "
+          "as any run does"),
       field<&Config::sim, &SimParams::watchdog_cycles>(
           "sim", "watchdog_cycles", "cycles without a delivery, packets in flight: deadlock error"),
       field<&Config::sim, &SimParams::quantum_cycles>(

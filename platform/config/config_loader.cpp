@@ -208,6 +208,9 @@ bool left_out(const KeySpec& spec, const Config& config) {
   if (spec.section == "sim" && spec.name == "source_queue_packets") {
     return config.sim.source_queue_packets == SimParams{}.source_queue_packets;
   }
+  if (spec.section == "sim" && spec.name == "stop_when_saturated") {
+    return config.sim.stop_when_saturated;
+  }
   if (spec.section == "router" && spec.name == "switching") return !config.router.wormhole();
   return false;
 }

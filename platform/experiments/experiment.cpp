@@ -76,10 +76,16 @@ std::string link_summary(const nlohmann::ordered_json& stats) {
                      busiest["port"].get<std::string>(), busiest["router"].get<std::string>());
 }
 
-// " (SATURATED)", and why the offered load is undercounted if sources waited.
+// " (SATURATED)", why the offered load is undercounted if sources waited, and that the run ended
+// with its window when it did.
 std::string saturated_note(const ExperimentResult& r) {
-  if (r.capped_sources == 0) return " (SATURATED)";
-  return " (SATURATED: " + capped_note(r) + ", so offered load is undercounted)";
+  std::string why;
+  if (r.capped_sources > 0) why = capped_note(r) + ", so offered load is undercounted";
+  if (r.drain_skipped) {
+    why += (why.empty() ? "" : "; ") +
+           std::string("saturated when the window ended, so no drain: sim.stop_when_saturated");
+  }
+  return why.empty() ? " (SATURATED)" : " (SATURATED: " + why + ")";
 }
 
 // Why saturation was not judged, or nothing.
@@ -128,44 +134,51 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
       runner.plan(window_end);
       const auto never = [] { return false; };
       runner.run_until(window_end, "measure", never);
+      // When the window ends what it offered and accepted is known, and with it a saturated run's
+      // verdict, which no drain can change: such a run skips it (sim.stop_when_saturated).
+      const auto judge = [&] {
+        using Counts = TrafficMeasurement::Counts;
+        const Counts counts =
+            sum_fields(measurement.counts(), ranks,
+                       std::array{&Counts::created, &Counts::probes_created, &Counts::offered_flits,
+                                  &Counts::accepted_flits, &Counts::packets, &Counts::hops});
+        const double node_cycles =
+            static_cast<double>(nodes) * static_cast<double>(sim.measure_cycles);
+        r.offered_flits_per_node_cycle = static_cast<double>(counts.offered_flits) / node_cycles;
+        r.accepted_flits_per_node_cycle = static_cast<double>(counts.accepted_flits) / node_cycles;
+        r.mean_hops = mean_hops(counts);
+        r.capped_sources =
+            static_cast<int>(ranks.sum(static_cast<std::uint64_t>(system.capped_sources())));
+        return r.capped_sources > 0 ||
+               (r.window_too_short_for == 0 &&
+                r.accepted_flits_per_node_cycle < 0.9 * r.offered_flits_per_node_cycle);
+      };
+      if (const Cycle floor = config.first_delivery_floor(); sim.measure_cycles < floor) {
+        r.window_too_short_for = floor;
+      }
+      r.drain_skipped = sim.stop_when_saturated && judge();
       auto measured_arrived = [&] { return ranks.sum(measurement.measured_outstanding()) == 0; };
-      runner.run_until(window_end + sim.drain_cycles, "drain", measured_arrived);
-      const bool drain_complete = measured_arrived();
+      if (!r.drain_skipped) {
+        runner.run_until(window_end + sim.drain_cycles, "drain", measured_arrived);
+      }
+      r.drain_complete = measured_arrived();
       const Cycle stopped_at = runner.now();
       system.stop_creating();
-      runner.run_until(kNever, "flush", never);
+      runner.run_until(kNever, r.drain_skipped ? "saturated: flush" : "flush", never);
       system.check_conservation();
       r.split = runner.split_record();
       r.contention = system.contention();
 
-      using Counts = TrafficMeasurement::Counts;
-      const Counts counts =
-          sum_fields(measurement.counts(), ranks,
-                     std::array{&Counts::created, &Counts::probes_created, &Counts::offered_flits,
-                                &Counts::accepted_flits, &Counts::packets, &Counts::hops});
       r.latency = gather_samples(measurement.latency(), ranks);
       r.probe_latency = gather_samples(measurement.probe_latency(), ranks);
       r.packets_delivered = r.latency.count();
       r.packets_injected_total = ranks.sum(ledger.injected_count());
       r.packets_delivered_total = ranks.sum(ledger.delivered_count());
-      const double node_cycles =
-          static_cast<double>(nodes) * static_cast<double>(sim.measure_cycles);
-      r.offered_flits_per_node_cycle = static_cast<double>(counts.offered_flits) / node_cycles;
-      r.accepted_flits_per_node_cycle = static_cast<double>(counts.accepted_flits) / node_cycles;
-      r.mean_hops = mean_hops(counts);
       r.flit_hops = ranks.sum(system.flit_hops());
       std::uint64_t rerouted = 0;
       for (const RouterCore* router : system.routers()) rerouted += router->rerouted();
       r.packets_rerouted = ranks.sum(rerouted);
-      r.drain_complete = drain_complete;
-      if (const Cycle floor = config.first_delivery_floor(); sim.measure_cycles < floor) {
-        r.window_too_short_for = floor;
-      }
-      r.capped_sources =
-          static_cast<int>(ranks.sum(static_cast<std::uint64_t>(system.capped_sources())));
-      r.saturated = !drain_complete || r.capped_sources > 0 ||
-                    (r.window_too_short_for == 0 &&
-                     r.accepted_flits_per_node_cycle < 0.9 * r.offered_flits_per_node_cycle);
+      r.saturated = judge() || !r.drain_complete || r.drain_skipped;
       if (config.stats.network) {  // read once the network is empty: every packet has left
         NetworkStats stats = network_stats(system, config);
         r.network_stats = std::move(stats.summary);
@@ -206,6 +219,7 @@ nlohmann::ordered_json to_json(const ExperimentResult& r) {
   j["saturated"] = r.saturated;
   if (r.window_too_short_for > 0) j["window_shorter_than_latency_cycles"] = r.window_too_short_for;
   j["drain_complete"] = r.drain_complete;
+  if (r.drain_skipped) j["drain_skipped"] = true;
   j["mean_hops"] = r.mean_hops;
   j["flit_hops"] = r.flit_hops;
   if (r.config.faults.fail_at_cycle > 0) j["packets_rerouted"] = r.packets_rerouted;

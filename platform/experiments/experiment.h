@@ -34,6 +34,7 @@ struct ExperimentResult : RunRecord {
   std::uint64_t packets_rerouted = 0;
   bool drain_complete = true;  // every measured packet arrived within sim.drain_cycles
   bool saturated = false;      // accepted < 90% of offered, or the drain did not complete
+  bool drain_skipped = false;  // saturated when the window ended (sim.stop_when_saturated)
   // The window is shorter than the zero-load latency (Config::first_delivery_floor(), cycles):
   // few packets can arrive in it at any load, so accepted < offered says nothing of saturation.
   Cycle window_too_short_for = 0;  // that latency when so, else 0

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <string>
 #include <systemc>
 #include <vector>
@@ -213,6 +215,35 @@ TEST(SteadyState, LatencyGrowsWithLoadAndThroughputLevelsOff) {
   // Past saturation more offered load buys no more throughput.
   EXPECT_LT(accepted[4], 0.7 * offered[4]);
   EXPECT_NEAR(accepted[4], accepted[3], 0.1 * accepted[3]);
+}
+
+// A run saturated when its window ends ends there: the same window, the same verdict, in both
+// modes, and far fewer cycles; one below saturation is unchanged.
+TEST(Saturation, ARunSaturatedWhenItsWindowEndsSkipsTheDrainInBothModes) {
+  for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+    for (double rate : {1.0, 0.05}) {
+      Config stops = small_run({8, 8}, rate, DeadlockScheme::Bubble);
+      stops.sim.mode = mode;
+      Config drains = stops;
+      drains.sim.stop_when_saturated = false;
+      nlohmann::json a = run(stops), b = run(drains);
+      const std::string what = fmt::format("{} at {}", mode == SimMode::At ? "AT" : "LT", rate);
+      if (rate < 0.5) {
+        for (auto* j : {&a, &b}) j->erase("config");
+        EXPECT_EQ(a, b) << what;
+        EXPECT_FALSE(a.contains("drain_skipped")) << what;
+        continue;
+      }
+      EXPECT_TRUE(a["saturated"].get<bool>()) << what;
+      EXPECT_TRUE(b["saturated"].get<bool>()) << what;
+      EXPECT_TRUE(a.value("drain_skipped", false)) << what;
+      EXPECT_FALSE(b.contains("drain_skipped")) << what;
+      for (const char* key : {"offered_flits_per_node_cycle", "accepted_flits_per_node_cycle"}) {
+        EXPECT_EQ(a[key], b[key]) << what << ": " << key;
+      }
+      EXPECT_LT(a["sim_cycles"].get<double>(), 0.5 * b["sim_cycles"].get<double>()) << what;
+    }
+  }
 }
 
 TEST(Determinism, SameConfigAndSeedGiveIdenticalResults) {
