@@ -61,10 +61,11 @@ void write_trace_files(const System& system, const TraceParams& trace) {
   }
   const std::filesystem::path gtkw_file = beside(trace.file, ".gtkw");
   const std::filesystem::path stages_file = beside(trace.file, ".stages.txt");
-  // Names without directories: the viewer opens them from the directory they are in.
+  // Absolute paths: the viewer opens the save file from any directory.
   const std::string gtkw =
-      gtkw_save_file(parse_vcd(vcd), std::filesystem::path(trace.file).filename().string(), "stage",
-                     stages_file.filename().string());
+      gtkw_save_file(parse_vcd(vcd), std::filesystem::absolute(trace.file).string(), "stage",
+                     std::filesystem::absolute(stages_file).string(),
+                     std::filesystem::absolute(gtkw_file).string());
   write_file(vcd, trace.file, "trace.file");
   write_file(gtkw, gtkw_file, "trace.file (its .gtkw)");
   write_file(translate_filter(stages), stages_file, "trace.file (its .stages.txt)");

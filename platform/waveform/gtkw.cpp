@@ -21,8 +21,9 @@ std::string translate_filter(const std::vector<std::pair<int, std::string>>& nam
 }
 
 std::string gtkw_save_file(const Vcd& vcd, const std::string& vcd_file, const std::string& suffix,
-                           const std::string& filter) {
-  std::string text = fmt::format("[dumpfile] \"{}\"\n[timestart] 0\n", vcd_file);
+                           const std::string& filter, const std::string& save_file) {
+  std::string text =
+      fmt::format("[dumpfile] \"{}\"\n[savefile] \"{}\"\n[timestart] 0\n", vcd_file, save_file);
   unsigned flags = 0;
   for (const VcdSignal& s : vcd.signals) {
     const bool translated = ends_with(s.name, "." + suffix);

@@ -203,11 +203,12 @@ mkdir -p "$work/tmp" && echo keep > "$work/victim.txt"
 traced=(run "${quick[@]}" --set 'topology.dims=[4,4]' --set 'trace.nodes=[[1,0]]' --set 'trace.blocks=["vc","credit","vcup"]')
 "$sim" "${traced[@]}" --set "trace.file=\"$work/w.vcd\"" --out "$work/w.json" > /dev/null
 vars=$(grep -c '^\$var' "$work/w.vcd")
-[ "$vars" -gt 0 ] && [ "$(grep -c '^router_1_0\.' "$work/w.gtkw")" -eq "$vars" ] && grep -q '^\[dumpfile\] "w.vcd"' "$work/w.gtkw" \
-  && ok || fail "w.gtkw should name w.vcd and show its $vars signals"
+[ "$vars" -gt 0 ] && [ "$(grep -c '^router_1_0\.' "$work/w.gtkw")" -eq "$vars" ] && grep -q "^\[dumpfile\] \"$work/w.vcd\"" "$work/w.gtkw" \
+  && grep -q "^\[savefile\] \"$work/w.gtkw\"" "$work/w.gtkw" \
+  && ok || fail "w.gtkw should name $work/w.vcd and itself, and show its $vars signals"
 grep -q "router_1_0.vc_xp.vc0\[15:0\]" "$work/w.gtkw" && grep -q "router_1_0.credits_ym.vc1\[15:0\]" "$work/w.gtkw" \
   && ok || fail "the point-to-point VCs' occupancy and credits are not traced"
-grep -B1 "router_1_0.vcup_xp.stage" "$work/w.gtkw" | grep -q "^\^1 w.stages.txt" && grep -q "^4 issuing$" "$work/w.stages.txt" \
+grep -B1 "router_1_0.vcup_xp.stage" "$work/w.gtkw" | grep -q "^\^1 $work/w.stages.txt" && grep -q "^4 issuing$" "$work/w.stages.txt" \
   && ok || fail "the stage signals should be shown through w.stages.txt"
 # vcd-diff: the same waveform, another one (exit 4, the first difference), a file that is not there.
 "$sim" "${traced[@]}" --set "trace.file=\"$work/w2.vcd\"" --out "$work/w2.json" > /dev/null

@@ -5,7 +5,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 command -v clang-format > /dev/null ||
-  { echo "check_format: clang-format not found; install it (.ci/install-deps)"; exit 1; }
+  { echo "check_format: clang-format not found; install it (.ci/install-deps --tests)"; exit 1; }
 mapfile -t files < <(find models collectives workloads platform sc_main regress \
                        \( -name '*.h' -o -name '*.cpp' \) | sort)
 if [[ "${1:-}" == "--fix" ]]; then

@@ -155,12 +155,12 @@ TEST(Vcd, WhatCannotBeReadIsAnErrorNamingTheLine) {
 }
 
 TEST(Gtkw, ShowsEverySignalAndTranslatesTheStages) {
-  const std::string save =
-      gtkw_save_file(parse_vcd(two_signals(4)), "t.vcd", "stage", "t.stages.txt");
+  const std::string save = gtkw_save_file(parse_vcd(two_signals(4)), "/w/t.vcd", "stage",
+                                          "/w/t.stages.txt", "/w/t.gtkw");
   EXPECT_EQ(save,
-            "[dumpfile] \"t.vcd\"\n[timestart] 0\n"
+            "[dumpfile] \"/w/t.vcd\"\n[savefile] \"/w/t.gtkw\"\n[timestart] 0\n"
             "@24\nrouter_1_0.link_xp.valid\n"
-            "@2024\n^1 t.stages.txt\nrouter_1_0.vcup_xp.stage[2:0]\n");
+            "@2024\n^1 /w/t.stages.txt\nrouter_1_0.vcup_xp.stage[2:0]\n");
   EXPECT_EQ(translate_filter({{0, "idle"}, {4, "issuing"}}), "0 idle\n4 issuing\n");
 }
 
