@@ -36,7 +36,8 @@ constexpr const char* kUsage =
     "                          [--max-running N] [--sbatch=OPTION ...] [--collect] [--dry-run]\n"
     "                          [--wait]\n"
     "       angara-sweep collect DIR\n"
-    "       angara-sweep plot DIR --x KEY --y FIELD [--series KEY] [--log-x] [--log-y]\n"
+    "       angara-sweep plot DIR --x KEY --y FIELD [--series KEY] [--log-x] [--log-y] "
+    "[--no-saturated]\n"
     "                         [--title T] -o FIG.png|svg|pdf\n"
     "       angara-sweep --help | --version | COMMAND --help\n"
     "\n"
@@ -245,6 +246,9 @@ int plot_command(int argc, char** argv) {
                                            "y column, e.g. latency_ns.mean")(
       "series", po::value<std::string>()->default_value(""), "one line per value of this column")(
       "log-x", "logarithmic x axis (base 2)")("log-y", "logarithmic y axis (base 10)")(
+      "no-saturated",
+      "leave saturated points out of the lines (past saturation a latency measures the source "
+      "queues and the run's length, not the network)")(
       "title", po::value<std::string>()->default_value(""),
       "the figure's title (default: the sweep directory's name)")(
       "output,o", po::value<std::string>()->required(), "the figure, .png, .svg or .pdf");
@@ -258,6 +262,7 @@ int plot_command(int argc, char** argv) {
   request.output = c.vm["output"].as<std::string>();
   request.log_y = c.vm.count("log-y") > 0;
   request.title = c.vm["title"].as<std::string>();
+  request.saturated = c.vm.count("no-saturated") == 0;
   if (request.title.empty()) request.title = fs::absolute(dir.root()).lexically_normal().filename();
   angara::plot(angara::collect(dir), request);
   fmt::print("wrote {}\n", c.vm["output"].as<std::string>());

@@ -124,6 +124,8 @@ Lines gather(const SweepTable& table, const PlotRequest& request, int x, int y, 
   Lines lines;
   for (const auto& row : table.rows) {
     if (row[status] != "ok") continue;
+    const bool saturated_point = saturated >= 0 && row[saturated] == "true";
+    if (saturated_point && !request.saturated) continue;
     double vx = 0, vy = 0;
     if (!parse_number(row[x], vx)) {
       throw ConfigError(
@@ -135,7 +137,7 @@ Lines gather(const SweepTable& table, const PlotRequest& request, int x, int y, 
     const std::string key = series < 0 ? request.y : request.series + " = " + row[series];
     if (!lines.points.count(key)) lines.order.push_back(key);
     lines.points[key].emplace_back(vx, vy);
-    if (saturated >= 0 && row[saturated] == "true") lines.saturated[key].emplace_back(vx, vy);
+    if (saturated_point) lines.saturated[key].emplace_back(vx, vy);
   }
   if (lines.order.empty()) {
     throw ConfigError("plot", table.rows.empty() ? "(no points)" : "(no ok points)",
@@ -181,7 +183,9 @@ std::string script_text(const Lines& lines, const PlotRequest& request) {
         "     ARG1 index {} using 1:2 with points pt 6 ps 2 lc {} notitle",
         i ? ", \\\n     " : "", 2 * i, i + 1, gnuplot_quoted(lines.order[i]), 2 * i + 1, i + 1);
   }
-  if (!lines.saturated.empty()) {
+  const bool any_saturated = std::any_of(lines.saturated.begin(), lines.saturated.end(),
+                                         [](const auto& line) { return !line.second.empty(); });
+  if (any_saturated) {
     script += ", \\\n     NaN with points pt 6 ps 2 lc black title 'saturated'";
   }
   return script + "\n";

@@ -341,6 +341,11 @@ if command -v gnuplot > /dev/null; then
   check "plot --log-y --title exited $?" [ $? -eq 0 ]
   check "no log y axis" grep -qx "set logscale y 10" "$work/curve.gp"
   check "the title's quote is not doubled for gnuplot" grep -qx "set title 'Two VCs'' curves'" "$work/curve.gp"
+  "$sweep" plot "$curve" --x traffic.rate --y latency_ns.mean --series router.vcs --no-saturated \
+    -o "$work/unsaturated.svg" > /dev/null 2>&1
+  check "plot --no-saturated exited $?" [ $? -eq 0 ]
+  check "plot --no-saturated still marks saturated points" \
+    bash -c "! grep -q \"title 'saturated'\" '$work/unsaturated.gp'"
 fi
 
 # collect gives an array of records (pingpong's and msgrate's sizes) a column per record and
