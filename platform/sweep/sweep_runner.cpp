@@ -228,8 +228,11 @@ RunReport run_points(const std::vector<PointDir>& points, int jobs, const fs::pa
     stop_running();
     fmt::print(stderr, "\nstopped by signal {}: {} running points stopped, run again to resume\n",
                stopped.signal, running.size());
+    // The caller sees the signal, as if nothing had caught it, whatever disposition the runner
+    // inherited (a job started in the background by a script starts with SIGINT ignored).
     signals.restore();
-    raise(stopped.signal);  // the caller sees the signal, as if nothing had caught it
+    std::signal(stopped.signal, SIG_DFL);
+    raise(stopped.signal);
     throw std::runtime_error("stopped by a signal");
   } catch (...) {
     stop_running();

@@ -173,6 +173,23 @@ for pid in $pids; do
   check "simulation $pid outlived its runner's SIGKILL" [ ! -d "/proc/$pid" ]
 done
 bg=""
+# SIGINT to a runner started in the background (where a script's jobs start with SIGINT
+# ignored): it stops its points and ends by SIGINT (status 130), not as bad input.
+rm -rf "$work/held"
+(trap '' INT && exec "$work/sleepy/angara-sweep" run "$work/three.toml" --out "$work/held" -j 2) \
+  > /dev/null 2> "$work/int.err" &
+bg=$!
+for _ in $(seq 1 400); do # at most ~10 s
+  [ "$(ls "$work"/held/points/*/pid 2> /dev/null | wc -l)" -eq 2 ] && break
+  sleep 0.025
+done
+kill -INT "$bg"
+wait "$bg"
+status=$?
+bg=""
+check "a runner stopped by SIGINT exited $status, expected 130: $(cat "$work/int.err")" \
+  [ "$status" -eq 130 ]
+check "it does not say it stopped: $(cat "$work/int.err")" grep -q "stopped by signal 2" "$work/int.err"
 
 # A point another process holds (here flock(1), finishing it after a second) is not started
 # beside it: the runner waits, finds it done and does not run it.
