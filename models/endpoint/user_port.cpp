@@ -97,11 +97,11 @@ void UserPort::hand_on() {
     payload.set_extension(extension);
     sc_core::sc_time delay = at > now ? at - now : sc_core::SC_ZERO_TIME;
     out->b_transport(payload, delay);
+    // A message the target refused is lost: a failure, as a packet lost in the fabric is.
     if (payload.is_response_error()) {
-      SC_REPORT_ERROR(report_id::kUserPort,
-                      fmt::format("{}: the user's target answered {} to a message from node {}",
-                                  name(), payload.get_response_string(), m.src)
-                          .c_str());
+      model_error(report_id::kUserPort,
+                  fmt::format("{}: the user's target answered {} to a message from node {}", name(),
+                              payload.get_response_string(), m.src));
     }
     ++m_handed_on;
   }

@@ -336,6 +336,46 @@ TEST(Embedding, MistakesGetTheBaseProtocolsErrorResponses) {
   }
 }
 
+// A target that refuses every message.
+struct Refuser : sc_core::sc_module {
+  tlm_utils::simple_target_socket<Refuser> socket{"socket"};
+  explicit Refuser(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {
+    socket.register_b_transport(this, &Refuser::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time&) {
+    payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+  }
+};
+
+// An error response from the user's own target loses the message: the run stops with a
+// ModelError naming it, as any lost message does, in both modes.
+TEST(Embedding, AnErrorResponseFromTheUsersTargetStopsTheRun) {
+  for (const Config& m : {in_mode(Config{}, SimMode::At), in_mode(Config{}, SimMode::Lt)}) {
+    try {
+      run_isolated([&] {
+        Interconnect machine("machine", m, {3, 9});
+        Prober prober("prober", {{tlm::TLM_WRITE_COMMAND, 9, 64}});
+        bench::Streams received;
+        std::vector<bench::Arrival> arrivals;
+        bench::Receiver r3("r3", 3, machine.clock().period(), received, arrivals);
+        Refuser r9("r9");
+        prober.socket.bind(machine.user_port(3).in);
+        machine.user_port(3).out.bind(r3.socket);
+        machine.user_port(9).out.bind(r9.socket);
+        sc_core::sc_start();
+        return nlohmann::json{};
+      });
+      ADD_FAILURE() << "a refused message went unnoticed";
+    } catch (const test::IsolatedError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("the user's target answered TLM_GENERIC_ERROR_RESPONSE to a message "
+                          "from node 3"),
+                std::string::npos)
+          << what;
+    }
+  }
+}
+
 TEST(Embedding, APortOnANodeThatDoesNotExistOrHasFailedIsAConfigError) {
   Config faulty;
   faulty.faults.nodes = {{1, 2, 3}};
