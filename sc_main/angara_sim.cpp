@@ -157,6 +157,7 @@ int run(int argc, char** argv) {
       for (const auto& output : angara::trace_outputs(config)) outputs.push_back(output);
     }
     angara::check_output_paths(outputs);
+    angara::check_replaces_results("--out", out);
     const angara::ProgressSink progress = [](const std::string& line) {
       std::cerr << "angara-sim: " << line << '\n';
     };

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "models/core/config_error.h"
+#include "models/core/input_file.h"
 #include "models/core/latency_stats.h"
 #include "platform/config/config_loader.h"
 #include "platform/config/config_values.h"
@@ -122,6 +123,17 @@ std::string with_wall_time(const RunRecord& r, std::string_view what, std::strin
       "in {} exchanges)",
       what, joiner, r.wall_seconds, r.split.ranks, r.split.grid, root.kernel_seconds,
       root.exchange_seconds, root.windows);
+}
+
+void check_replaces_results(const std::string& key, const std::filesystem::path& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path, error))) return;
+  if (std::filesystem::file_size(path, error) == 0) return;  // made for it (mkstemp)
+  const auto results = nlohmann::json::parse(read_regular_file(path, key), nullptr, false);
+  if (results.is_object() && results.contains("angara_tlm")) return;
+  throw ConfigError(key, path.string(),
+                    "it exists and is not a results file of angara-tlm: a run replaces only "
+                    "earlier results; remove it or give another name");
 }
 
 void write_run_output(const RunOutput& output, const std::filesystem::path& json,

@@ -67,6 +67,10 @@ std::string with_wall_time(const RunRecord& r, std::string_view what,
 // Writes the results JSON to `json` and each side file beside it, all whole or none of them
 // (every file goes to a temporary first; only when all are written are they renamed), then says
 // on `say` where the side files went and gives the summary line with " -> `json`".
+// Results replace only results: throws a ConfigError naming `key` when `path` holds a regular
+// file that is neither empty nor a results file of these tools (a config, a sweep file, ...).
+void check_replaces_results(const std::string& key, const std::filesystem::path& path);
+
 void write_run_output(const RunOutput& output, const std::filesystem::path& json,
                       std::ostream& say);
 

@@ -270,6 +270,7 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
   std::set<fs::path> unfinished;
   for (const auto& point : todo) {
     fs::remove(point.path() / "beyond_saturation");  // decided again from this run's results
+    fs::remove(point.path() / "results.json");       // not done: cut short, or not JSON
     unfinished.insert(point.path());
   }
   const auto label = [](const PointDir& point) {

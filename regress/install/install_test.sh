@@ -56,6 +56,17 @@ for mode in at lt lt_buffers; do
   fi
 done
 
+# The Python module, installed beside the tools, finds them by itself.
+if PYTHONPATH="$prefix/lib/python3/dist-packages" ANGARA_BIN= /usr/bin/python3 -c '
+import angara_tlm as at, sys
+r = at.run({"topology": {"dims": [4, 4]}}, mode="lt")
+sys.exit(0 if r["nodes"] == 16 and str(at.tools()).startswith(sys.argv[1]) else 1)
+' "$prefix" > "$work/python.log" 2>&1; then
+  ok
+else
+  fail "the installed Python module: $(tail -5 "$work/python.log")"
+fi
+
 # pkg-config: its version, and its libraries link the same object in their order.
 export PKG_CONFIG_PATH=$(dirname "$pc")
 [ "$(pkg-config --modversion angara-tlm)" = "$version" ] && ok || fail "pkg-config version"

@@ -37,6 +37,10 @@ install(TARGETS ${libraries} EXPORT angara-tlm-targets
 install(TARGETS angara-sim angara-sweep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The link-utilisation plot (docs/STATS.md), as angara-plot-links.
 install(PROGRAMS sc_main/plot_links.py DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME angara-plot-links)
+# The Python front end (docs/PYTHON.md) where Debian's python3 looks: the prefix's
+# lib/python3/dist-packages (with the prefix /usr, on the path already).
+install(DIRECTORY sc_main/python/angara_tlm DESTINATION lib/python3/dist-packages
+        PATTERN "__pycache__" EXCLUDE)
 # Without RTL co-simulation the transactors' headers have no library: only what the machine
 # carries of them (rtl_stats.h, what they compared; rtl_recording.h, what they record) is
 # installed of collectives/rtl.
