@@ -95,3 +95,45 @@ if(ANGARA_MPI)
 endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/angara-tlm.pc.in ${PROJECT_BINARY_DIR}/angara-tlm.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/angara-tlm.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# Man pages of both tools, made from their --help; the docs and the example configs.
+set(man_pages "")
+foreach(spec "angara-sim|simulate an Angara-class interconnect in SystemC/TLM-2.0|run;config;diagram;vcd-diff"
+             "angara-sweep|run, collect and plot sweeps of angara-sim|plan;run;slurm;collect;plot")
+  string(REPLACE "|" ";" spec "${spec}")
+  list(GET spec 0 tool)
+  list(GET spec 1 summary)
+  list(SUBLIST spec 2 -1 commands)
+  string(REPLACE ";" "\\;" commands "${commands}")
+  set(page ${PROJECT_BINARY_DIR}/man/${tool}.1)
+  add_custom_command(
+    OUTPUT ${page}
+    COMMAND ${CMAKE_COMMAND} -DTOOL=$<TARGET_FILE:${tool}> -DNAME=${tool} "-DSUMMARY=${summary}"
+            -DVERSION=${PROJECT_VERSION} "-DCOMMANDS=${commands}" -DOUT=${page}
+            -DDOCS=${CMAKE_INSTALL_FULL_DOCDIR} -DDATA=${CMAKE_INSTALL_FULL_DATADIR}/angara-tlm
+            -P ${CMAKE_CURRENT_LIST_DIR}/man_page.cmake
+    DEPENDS ${tool} ${CMAKE_CURRENT_LIST_DIR}/man_page.cmake
+    COMMENT "Man page of ${tool} from its --help")
+  list(APPEND man_pages ${page})
+endforeach()
+add_custom_target(man_pages ALL DEPENDS ${man_pages})
+install(FILES ${man_pages} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
+install(DIRECTORY configs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/angara-tlm/configs)
+
+# A Debian package of all of it: cd build && cpack -G DEB (regress/install/deb_test.sh).
+set(CPACK_PACKAGE_NAME angara-tlm)
+set(CPACK_PACKAGE_VENDOR "angara-tlm")
+set(CPACK_PACKAGE_CONTACT "angara-tlm developers")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "SystemC/TLM-2.0 architecture model of an Angara-class supercomputer interconnect")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+# The tools' shared libraries found by dpkg-shlibdeps; what the headers and the Python module
+# need besides.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+    "libsystemc-dev, libfmt-dev, libboost-program-options-dev, libtomlplusplus-dev, nlohmann-json3-dev, python3 (>= 3.11)")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3-pandas, python3-matplotlib, gnuplot-nox")
+include(CPack)
