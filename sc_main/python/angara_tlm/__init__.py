@@ -114,6 +114,7 @@ def _tables(v):
 
 
 def _overrides(set):
+    """--set arguments for {"section.key": value}."""
     args = []
     for k, v in (set or {}).items():
         args += ["--set", f"{k}={_value(v)}"]
@@ -145,21 +146,26 @@ def _with_config(config, directory, name):
     raise TypeError("a config is a dict of sections or a TOML file's path")
 
 
+def _sim(command, config, set, mode, work):
+    """angara-sim COMMAND's arguments for a config, its overrides and a mode."""
+    args = [str(tools() / "angara-sim"), command]
+    if config is not None:
+        args.append(_with_config(config, work, "config.toml"))
+    if mode is not None:
+        args += ["--mode", str(mode)]
+    return args + _overrides(set)
+
+
 def run(config=None, set=None, mode=None, out=None):
     """Runs one experiment (angara-sim run) and returns its results as a dict.
 
     config: a dict of sections, a TOML file's path, or None for the defaults. set: overrides,
-    {"traffic.rate": 0.2, ...}. mode: "at" or "lt". out: also keep the results file there (it
-    must not exist yet)."""
+    {"traffic.rate": 0.2, ...}. mode: "at" or "lt". out: also keep the results file there (over
+    earlier results or nothing)."""
     with tempfile.TemporaryDirectory(prefix="angara-") as work:
-        args = [str(tools() / "angara-sim"), "run"]
-        if config is not None:
-            args.append(_with_config(config, work, "config.toml"))
-        if mode is not None:
-            args += ["--mode", str(mode)]
         results = Path(out) if out is not None else Path(work) / "results.json"
-        args += _overrides(set) + ["--quiet", "--out", str(results)]
-        _call(args, "angara-sim")
+        _call(_sim("run", config, set, mode, work) + ["--quiet", "--out", str(results)],
+              "angara-sim")
         return json.loads(results.read_text())
 
 
@@ -167,12 +173,7 @@ def config(config=None, set=None, mode=None):
     """The whole configuration a run would use, every key with its value (angara-sim config), as
     a dict: a way to check a config and its overrides before running it."""
     with tempfile.TemporaryDirectory(prefix="angara-") as work:
-        args = [str(tools() / "angara-sim"), "config"]
-        if config is not None:
-            args.append(_with_config(config, work, "config.toml"))
-        if mode is not None:
-            args += ["--mode", str(mode)]
-        toml_text = _call(args + _overrides(set), "angara-sim").stdout
+        toml_text = _call(_sim("config", config, set, mode, work), "angara-sim").stdout
     import tomllib
     return tomllib.loads(toml_text)
 
