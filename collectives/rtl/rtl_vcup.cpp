@@ -41,11 +41,12 @@ sc_dt::sc_bv<224> table_bits(const TreeSet& trees, NodeId node) {
 // free, and its RTL beside them.
 class RtlVcUp::Lane : public sc_core::sc_module {
  public:
-  // `router`: driving, the router's wake-up and credit return (set before the run); null:
-  // checking. `replay`: the replay file to add its lines to, or null.
+  // `table`: the node's rows as cfg_table holds them. `router`: driving, the router's wake-up
+  // and credit return (set before the run); null: checking. `replay`: the replay file to add its
+  // lines to, or null.
   Lane(const sc_core::sc_module_name& name, std::string where, PortId port, const RouterCore& core,
-       const TreeSet& trees, const FabricClock& clock, RtlVcUpStats& stats, std::uint32_t flop_seed,
-       const VcUpDriver::Router* router, std::string* replay);
+       const sc_dt::sc_bv<224>& table, const FabricClock& clock, RtlVcUpStats& stats,
+       std::uint32_t flop_seed, const VcUpDriver::Router* router, std::string* replay);
   SC_HAS_PROCESS(Lane);
 
   void arrival(const Packet& packet);
@@ -109,9 +110,9 @@ class RtlVcUp::Lane : public sc_core::sc_module {
 };
 
 RtlVcUp::Lane::Lane(const sc_core::sc_module_name& name, std::string where, PortId port,
-                    const RouterCore& core, const TreeSet& trees, const FabricClock& clock,
-                    RtlVcUpStats& stats, std::uint32_t flop_seed, const VcUpDriver::Router* router,
-                    std::string* replay)
+                    const RouterCore& core, const sc_dt::sc_bv<224>& table,
+                    const FabricClock& clock, RtlVcUpStats& stats, std::uint32_t flop_seed,
+                    const VcUpDriver::Router* router, std::string* replay)
     : sc_core::sc_module(name),
       m_where(std::move(where)),
       m_port(port),
@@ -121,7 +122,7 @@ RtlVcUp::Lane::Lane(const sc_core::sc_module_name& name, std::string where, Port
       m_clock(clock),
       m_stats(stats),
       m_rtl(make_vcup_rtl("rtl", m_pins, flop_seed)),
-      m_table(table_bits(trees, core.id())),
+      m_table(table),
       m_gate(clock, router ? GatedClock::Sample::Both : GatedClock::Sample::AfterRouter, m_pins) {
   SC_METHOD(tick);  // runs at 0 to reset the RTL, then only while the VC holds packets
 }
@@ -440,6 +441,7 @@ RtlVcUp::RtlVcUp(const sc_core::sc_module_name& name, std::string where, const R
     throw ConfigError("topology.dims", fmt::format("node {}", core.id()),
                       "with the RTL VCUp node ids must fit the header's 16 bits");
   }
+  const sc_dt::sc_bv<224> table = table_bits(trees, core.id());
   if (m_recording) {
     m_recording->replay = fmt::format(
         "# angara-tlm VCUp replay (docs/RTL.md): {}, ports 0..{}\n"
@@ -450,12 +452,12 @@ RtlVcUp::RtlVcUp(const sc_core::sc_module_name& name, std::string where, const R
         "occupancy head_stage head_id last_stage last_id err_overflow err_beat err_packet "
         "err_grant\n",
         where, core.local_port() - 1, coll.table_cycles, coll.analysis_cycles, coll.buffer_flits,
-        core.id(), table_bits(trees, core.id()).to_string(sc_dt::SC_HEX_US, false));
+        core.id(), table.to_string(sc_dt::SC_HEX_US, false));
   }
   for (PortId p = 0; p < core.local_port(); ++p) {
     const std::string port = Direction::from_index(p).name();
     m_lanes.push_back(std::make_unique<Lane>(
-        fmt::format("vcup_{}", p).c_str(), fmt::format("{} VCUp {}", where, port), p, core, trees,
+        fmt::format("vcup_{}", p).c_str(), fmt::format("{} VCUp {}", where, port), p, core, table,
         clock, stats, flop_seed + 2U * p,  // odd, each its own
         drives ? &m_router : nullptr, m_recording ? &m_recording->replay : nullptr));
   }

@@ -138,6 +138,20 @@ std::pair<int, int> task_points(int index, int chunk, int points) {
   return {first, std::min(points, first + chunk)};
 }
 
+namespace {
+
+// The allocation options the array and its collect job share, as sbatch arguments: partition,
+// time limit and the extras.
+std::vector<std::string> shared_options(const SlurmOptions& options) {
+  std::vector<std::string> args;
+  if (!options.partition.empty()) args.push_back("--partition=" + options.partition);
+  if (!options.time.empty()) args.push_back("--time=" + options.time);
+  args.insert(args.end(), options.extra.begin(), options.extra.end());
+  return args;
+}
+
+}  // namespace
+
 std::string job_name(const fs::path& dir) {
   const fs::path path = fs::absolute(dir).lexically_normal();
   std::string name = (path.has_filename() ? path : path.parent_path()).filename().string();
@@ -161,9 +175,8 @@ fs::path write_sbatch(const fs::path& dir, int points, int ranks, const SlurmOpt
   // A point over several ranks is a job step of the task's allocation (srun --mpi=pmix).
   text += fmt::format("#SBATCH --ntasks={}\n#SBATCH --cpus-per-task=1\n", ranks);
   text += "#SBATCH --output=" + sbatch_word(pattern_escaped(root) + "/slurm/task-%A_%a.out") + "\n";
-  if (!options.partition.empty()) text += "#SBATCH --partition=" + options.partition + "\n";
-  if (!options.time.empty()) text += "#SBATCH --time=" + options.time + "\n";
-  for (const auto& option : options.extra) text += "#SBATCH " + sbatch_word(option) + "\n";
+  for (const auto& option : shared_options(options))
+    text += "#SBATCH " + sbatch_word(option) + "\n";
   text += fmt::format("# {} points, {} per task\n", points, options.chunk);
   text += fmt::format("exec {} task {} --index \"$SLURM_ARRAY_TASK_ID\" --chunk {}\n",
                       shell_quoted(fs::absolute(sweep_exe).string()), shell_quoted(root.string()),
@@ -188,9 +201,7 @@ std::string submit_collect(const fs::path& dir, const std::string& job, const Sl
                                 "--dependency=afterany:" + job,
                                 "--output=" + pattern_escaped(root) + "/slurm/collect-%j.out"};
   if (options.wait) args.emplace_back("--wait");
-  if (!options.partition.empty()) args.push_back("--partition=" + options.partition);
-  if (!options.time.empty()) args.push_back("--time=" + options.time);
-  args.insert(args.end(), options.extra.begin(), options.extra.end());
+  for (auto& option : shared_options(options)) args.push_back(std::move(option));
   args.push_back("--wrap=exec " + shell_quoted(fs::absolute(sweep_exe).string()) + " collect " +
                  shell_quoted(root.string()));
   return sbatch(args);
