@@ -271,6 +271,7 @@ void run_pool(std::deque<PointDir>& todo, std::map<pid_t, PointDir>& running, in
   for (const auto& point : todo) {
     fs::remove(point.path() / "beyond_saturation");  // decided again from this run's results
     fs::remove(point.path() / "results.json");       // not done: cut short, or not JSON
+    fs::remove(point.path() / "peak_memory");        // an earlier run's, not this one's
     unfinished.insert(point.path());
   }
   const auto label = [](const PointDir& point) {
