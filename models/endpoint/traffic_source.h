@@ -60,4 +60,27 @@ class TrafficObserver {
   virtual void on_the_way(NodeId /*to*/) {}
 };
 
+// Two observers hearing every packet, the first first (a measurement and a statistic beside it).
+class ObserverPair : public TrafficObserver {
+ public:
+  ObserverPair(TrafficObserver& first, TrafficObserver& second)
+      : m_first(first), m_second(second) {}
+  void created(const PacketRequest& request, NodeId at) override {
+    m_first.created(request, at);
+    m_second.created(request, at);
+  }
+  void delivered(const Packet& packet, NodeId at) override {
+    m_first.delivered(packet, at);
+    m_second.delivered(packet, at);
+  }
+  void on_the_way(NodeId to) override {
+    m_first.on_the_way(to);
+    m_second.on_the_way(to);
+  }
+
+ private:
+  TrafficObserver& m_first;
+  TrafficObserver& m_second;
+};
+
 }  // namespace angara

@@ -137,12 +137,30 @@ void Config::validate_wormhole() const {
   }
 }
 
-void StatsParams::validate(WorkloadKind kind) const {
+void StatsParams::validate(WorkloadKind kind, const SimParams& sim) const {
   if (network && kind != WorkloadKind::Synthetic) {
     throw ConfigError("stats.network", "true",
                       fmt::format("network statistics are measured over the measurement window of "
                                   "workload.kind = \"synthetic\" only (here {})",
                                   config_values::json_value(kind).dump()));
+  }
+  if (interval_cycles == 0) return;
+  const std::string value = fmt::format("{}", interval_cycles);
+  if (kind != WorkloadKind::Synthetic) {
+    throw ConfigError("stats.interval_cycles", value,
+                      fmt::format("traffic over time is counted for workload.kind = "
+                                  "\"synthetic\" only (here {}); 0 turns it off",
+                                  config_values::json_value(kind).dump()));
+  }
+  // A row per interval: a table a plot can draw and a person can read.
+  const Cycle span = sim.warmup_cycles + sim.measure_cycles;
+  if (interval_cycles > kMaxRunCycles || span / interval_cycles > kMaxIntervals) {
+    throw ConfigError("stats.interval_cycles", value,
+                      fmt::format("must be from {} to {} cycles: at most {} intervals over the "
+                                  "warm-up and window (sim.warmup_cycles + sim.measure_cycles = "
+                                  "{}); 0 turns it off",
+                                  (span + kMaxIntervals - 1) / kMaxIntervals, kMaxRunCycles,
+                                  kMaxIntervals, span));
   }
 }
 
@@ -323,7 +341,7 @@ void Config::validate() const {
                       "of (collective.trees = 0, or a fat tree): nothing would be recorded; add a "
                       "router's block (link, vc, vcup, vcdown, pegroup_fifo, credit)");
   }
-  stats.validate(workload.kind);
+  stats.validate(workload.kind, sim);
   pcie.validate();
   node.validate();
   app.validate(workload.kind, topology.node_count());

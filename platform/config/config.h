@@ -26,12 +26,15 @@ struct TraceParams {
   void validate(const TopologyParams& topology, SimMode mode, WorkloadKind kind) const;
 };
 
-// Network statistics (docs/STATS.md): per link, per input VC and per router, over the measurement
-// window of synthetic traffic, as a summary in the results and CSV files beside them.
+// Statistics of synthetic traffic (docs/STATS.md): per link, per input VC and per router over
+// the measurement window, as a summary in the results and CSV files beside them; and the run's
+// traffic per interval of cycles, a CSV beside them.
+inline constexpr Cycle kMaxIntervals = 100000;  // rows of the table over time
 struct StatsParams {
   bool network = false;
+  Cycle interval_cycles = 0;  // 0: no table over time
 
-  void validate(WorkloadKind kind) const;
+  void validate(WorkloadKind kind, const SimParams& sim) const;
 };
 
 // Blocks run from their SystemVerilog beside or instead of the C++ model (docs/RTL.md): the

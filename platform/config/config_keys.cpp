@@ -298,6 +298,10 @@ const std::vector<KeySpec>& key_specs() {
           "stats", "network",
           "synthetic: per-link, per-VC and per-router statistics over the measurement window, a "
           "summary in the results and CSV files beside them"),
+      field<&Config::stats, &StatsParams::interval_cycles>(
+          "stats", "interval_cycles",
+          "synthetic: offered and accepted load, latency and outstanding packets per interval of "
+          "this many cycles, over the whole run, as a CSV beside the results (0: off)"),
       field<&Config::rtl, &RtlParams::reducer>(
           "rtl", "reducer",
           "the PEGroup's Reducer: model (C++), check (its SystemVerilog, verilated, compared "

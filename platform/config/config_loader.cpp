@@ -204,7 +204,9 @@ bool left_out(const KeySpec& spec, const Config& config) {
     return !config.faults.any() ||
            (spec.name == "fail_at_cycle" && config.faults.fail_at_cycle == 0);
   }
-  if (spec.section == "stats") return !config.stats.network;
+  if (spec.section == "stats") {
+    return spec.name == "network" ? !config.stats.network : config.stats.interval_cycles == 0;
+  }
   if (spec.section == "sim" && spec.name == "source_queue_packets") {
     return config.sim.source_queue_packets == SimParams{}.source_queue_packets;
   }
@@ -272,10 +274,10 @@ std::string config_to_toml(const Config& config, KeySet keys) {
         for (const auto& [key, value] : p.items()) {
           if (!value.is_object()) out += key + " = " + toml_value(value) + "\n";
         }
-        for (const auto& [name, keys] : p.items()) {
-          if (!keys.is_object()) continue;
+        for (const auto& [name, section_keys] : p.items()) {
+          if (!section_keys.is_object()) continue;
           out += "[partition." + name + "]\n";
-          for (const auto& [key, value] : keys.items()) {
+          for (const auto& [key, value] : section_keys.items()) {
             out += key + " = " + toml_value(value) + "\n";
           }
         }

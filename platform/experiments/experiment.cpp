@@ -12,11 +12,13 @@
 #include "platform/experiments/network_stats.h"
 #include "platform/experiments/over_ranks.h"
 #include "platform/experiments/results_json.h"
+#include "platform/experiments/timeline_table.h"
 #include "platform/experiments/trace_files.h"
 #include "platform/machine/sim_runner.h"
 #include "platform/machine/system.h"
 #include "workloads/synthetic/synthetic_traffic.h"
 #include "workloads/synthetic/traffic_measurement.h"
+#include "workloads/synthetic/traffic_timeline.h"
 
 namespace angara {
 
@@ -106,6 +108,9 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
     const int nodes = config.topology.node_count();
 
     TrafficMeasurement measurement(sim.warmup_cycles, window_end);
+    TrafficTimeline timeline(std::max<Cycle>(config.stats.interval_cycles, 1));
+    ObserverPair both(measurement, timeline);
+    const bool over_time = config.stats.interval_cycles > 0;
     const Topology topology(config.topology);
     const FaultMap faults =
         topology.torus() ? FaultMap(*topology.torus(), config.faults, sim.seed) : FaultMap();
@@ -123,7 +128,8 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
           std::make_unique<SyntheticTraffic>(n, destinations, config.traffic, sim.seed,
                                              n == probes.src ? probes.schedule : ProbeSchedule{});
     }
-    System system(config, std::move(sources), measurement);
+    System system(config, std::move(sources),
+                  over_time ? static_cast<TrafficObserver&>(both) : measurement);
     const PacketLedger& ledger = system.ledger();
     const Ranks& ranks = system.ranks();  // split over ranks, each counts its own nodes' part
     return run_traced(system, config.trace, [&] {
@@ -182,9 +188,15 @@ ExperimentResult run_experiment(const Config& config, const ProgressSink& progre
       if (config.stats.network) {  // read once the network is empty: every packet has left
         NetworkStats stats = network_stats(system, config);
         r.network_stats = std::move(stats.summary);
-        r.network_files = std::move(stats.files);
+        r.side_files = std::move(stats.files);
       }
-      return std::max(stopped_at, ranks.max(ledger.last_delivery()));
+      const Cycle end = std::max(stopped_at, ranks.max(ledger.last_delivery()));
+      if (over_time) {
+        if (auto table = timeline_table(timeline, config, end, ranks)) {
+          r.side_files.push_back(std::move(*table));
+        }
+      }
+      return end;
     });
   });
 }
@@ -246,7 +258,7 @@ std::string summary_line(const ExperimentResult& r) {
 
 RunOutput synthetic_output(const Config& config, const ProgressSink& progress) {
   ExperimentResult r = run_experiment(config, progress);
-  return {to_json(r), summary_line(r), std::move(r.network_files)};
+  return {to_json(r), summary_line(r), std::move(r.side_files)};
 }
 
 }  // namespace angara

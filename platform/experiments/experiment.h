@@ -39,9 +39,10 @@ struct ExperimentResult : RunRecord {
   // few packets can arrive in it at any load, so accepted < offered says nothing of saturation.
   Cycle window_too_short_for = 0;  // that latency when so, else 0
   // sim_cycles: until injection stopped or the last packet arrived, if later
-  // [stats] network = true: the summary (null when off) and the tables (network_stats.h).
+  // [stats] network = true: the summary (null when off); the tables beside the results: the
+  // network's (network_stats.h) and the one over time (timeline_table.h).
   nlohmann::ordered_json network_stats;
-  std::vector<SideFile> network_files;
+  std::vector<SideFile> side_files;
 };
 
 // Elaborates and runs the experiment in this process. SystemC elaborates once per process: call

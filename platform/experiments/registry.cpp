@@ -16,6 +16,7 @@
 #include "platform/experiments/node_experiment.h"
 #include "platform/experiments/partition_run.h"
 #include "platform/experiments/software_experiment.h"
+#include "platform/experiments/timeline_table.h"
 
 namespace angara {
 namespace {
@@ -77,6 +78,7 @@ std::vector<std::string> side_file_extensions(const Config& config) {
     extensions.push_back(kPerSizeExtension);
   }
   for (const auto& extension : network_stats_extensions(config)) extensions.push_back(extension);
+  if (config.stats.interval_cycles > 0) extensions.push_back(kIntervalsExtension);
   return extensions;
 }
 

@@ -33,7 +33,8 @@ else
   fail "dpkg -i failed: $(tail -5 "$work/dpkg.log")"
 fi
 /usr/bin/angara-sim --version | grep -q "^angara-sim $version " && ok || fail "angara-sim --version"
-for file in /usr/bin/angara-sweep /usr/bin/angara-plot-links /usr/share/man/man1/angara-sim.1 \
+for file in /usr/bin/angara-sweep /usr/bin/angara-plot-links /usr/bin/angara-plot-intervals \
+            /usr/share/man/man1/angara-sim.1 \
             /usr/share/man/man1/angara-sweep.1 /usr/share/doc/angara-tlm/README.md \
             /usr/share/doc/angara-tlm/docs/PYTHON.md /usr/share/angara-tlm/configs/default.toml \
             /usr/include/angara-tlm/platform/machine/interconnect.h; do

@@ -4,7 +4,7 @@
 For every case below, angara-sim runs once as one process and then under mpirun at 2 ranks
 and at 4 ranks (oversubscribed on small machines), each on the default grid and on a grid cut
 along other dimensions: the results JSON must be the same, wall time and the ranks' own record aside.
-Side files (msgrate's and pingpong's per-size CSV) must be the same byte for byte. The cases:
+Side files (msgrate's and pingpong's per-size CSV, the table over time) must be the same byte for byte. The cases:
 synthetic traffic (loads, patterns, deadlock schemes, adaptive routing, faults, a 4D torus), the
 subnet's collectives (one tree; 16 overlapping trees with background traffic), and the CPU
 programs (msgrate and pingpong with the peer across the cut, software collectives with messages
@@ -45,9 +45,9 @@ SYNTHETIC = [
       "--set", "traffic.probe_dst=[7,7,7]"], R24),
     ("links failed from the start",
      ["--set", "faults.random_links=0.02", "--set", "traffic.rate=0.2"], R24),
-    ("a link failing mid-run",
+    ("a link failing mid-run, traffic over time",
      ["--set", "faults.links=[[3,3,3,\"+Z\"]]", "--set", "faults.fail_at_cycle=900",
-      "--set", "traffic.rate=0.2"], R24),
+      "--set", "traffic.rate=0.2", "--set", "stats.interval_cycles=100"], R24),
     ("4D torus", ["--set", "topology.dims=[4,4,2,2]", "--set", "traffic.rate=0.3"],
      [(2, None), (2, "1x1x1x2"), (4, "2x2x1x1"), (4, None)]),
 ]

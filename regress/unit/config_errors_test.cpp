@@ -370,7 +370,21 @@ INSTANTIATE_TEST_SUITE_P(
                   "[collective]\ntrees = 0\n[trace]\nnodes = [[0, 0, 0]]\nblocks = [\"reducer\"]\n",
                   {},
                   "trace.blocks",
-                  "blocks of the collective subnet's PEGroup, which this machine has none of"}),
+                  "blocks of the collective subnet's PEGroup, which this machine has none of"},
+        BadConfig{"IntervalsOfACollective",
+                  "[workload]\nkind = \"collective\"\n[stats]\ninterval_cycles = 100\n",
+                  {},
+                  "stats.interval_cycles",
+                  "traffic over time is counted for workload.kind = \"synthetic\" only (here "
+                  "\"collective\"); 0 turns it off"},
+        BadConfig{"TooManyIntervals",
+                  "[sim]\nwarmup_cycles = 1000\nmeasure_cycles = 999000\n[stats]\n"
+                  "interval_cycles = 1\n",
+                  {},
+                  "stats.interval_cycles",
+                  "config key 'stats.interval_cycles' = 1: must be from 10 to 1000000000000 "
+                  "cycles: at most 100000 intervals over the warm-up and window "
+                  "(sim.warmup_cycles + sim.measure_cycles = 1000000); 0 turns it off"}),
     [](const testing::TestParamInfo<BadConfig>& param) { return param.param.name; });
 
 }  // namespace

@@ -1,5 +1,6 @@
-// Unit tests of the latency statistics, of the credit counter a router keeps per downstream VC and
-// of a router's network statistics over a window (RouterStats).
+// Unit tests of the latency statistics, of the credit counter a router keeps per downstream VC, of
+// a router's network statistics over a window (RouterStats) and of traffic over time
+// (TrafficTimeline).
 
 #include <gtest/gtest.h>
 
@@ -12,6 +13,8 @@
 #include "models/core/latency_stats.h"
 #include "models/fabric/credit_counter.h"
 #include "models/router/router_stats.h"
+#include "workloads/synthetic/synthetic_traffic.h"
+#include "workloads/synthetic/traffic_timeline.h"
 
 namespace angara {
 namespace {
@@ -264,6 +267,45 @@ TEST(RouterStats, APacketLeavingAsTheNextArrivesIsNotCountedTwice) {
   s.issued(0, 0, true, 0, 1, 17, 30, 33, 35, 15, 50);
   EXPECT_EQ(s.input_vc(0, 0).max_flits, 17);
   EXPECT_DOUBLE_EQ(s.input_vc(0, 0).mean_flits, 17.0 * 40 / 100);
+}
+
+Packet arrived(Cycle created, Cycle tail_at, int data_flits, std::uint32_t tag = 0) {
+  Packet p;
+  p.created = created;
+  p.tail_at = tail_at;
+  p.header.data_flits = data_flits;
+  p.request_tag = tag;
+  return p;
+}
+
+TEST(TrafficTimeline, APacketCountsWhereItIsCreatedArrivesAndWaits) {
+  TrafficTimeline t(100);
+  PacketRequest request;
+  request.data_flits = 16;
+  request.created = 150;
+  t.created(request, 0);
+  t.delivered(arrived(150, 420, 16), 3);  // outstanding 50 + 100 + 100 + 20 cycles
+  t.delivered(arrived(400, 430, 0), 3);   // created unseen: a packet counts where it arrives
+  ASSERT_EQ(t.intervals().size(), 5u);
+  EXPECT_EQ(t.intervals()[1].created_packets, 1u);
+  EXPECT_EQ(t.intervals()[1].created_flits, 17u);
+  const std::uint64_t outstanding[] = {0, 50, 100, 100, 20 + 30};
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(t.intervals()[i].outstanding_cycles, outstanding[i]) << "interval " << i;
+    EXPECT_EQ(t.intervals()[i].delivered_packets, i == 4 ? 2u : 0u) << "interval " << i;
+  }
+  EXPECT_EQ(t.intervals()[4].delivered_flits, 18u);
+  EXPECT_EQ(t.intervals()[4].latency.max(), 270u);
+  EXPECT_EQ(t.intervals()[4].latency.min(), 30u);
+}
+
+TEST(TrafficTimeline, ProbesAreLeftOut) {
+  TrafficTimeline t(10);
+  PacketRequest probe;
+  probe.tag = kProbeTag;
+  t.created(probe, 0);
+  t.delivered(arrived(0, 25, 4, kProbeTag), 1);
+  EXPECT_TRUE(t.intervals().empty());
 }
 
 }  // namespace

@@ -35,8 +35,11 @@ set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/angara-tlm)
 install(TARGETS ${libraries} EXPORT angara-tlm-targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS angara-sim angara-sweep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-# The link-utilisation plot (docs/STATS.md), as angara-plot-links.
+# The plots of the statistics' tables (docs/STATS.md), as angara-plot-links and
+# angara-plot-intervals.
 install(PROGRAMS sc_main/plot_links.py DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME angara-plot-links)
+install(PROGRAMS sc_main/plot_intervals.py DESTINATION ${CMAKE_INSTALL_BINDIR}
+        RENAME angara-plot-intervals)
 # The Python front end (docs/PYTHON.md) where Debian's python3 looks: the prefix's
 # lib/python3/dist-packages (with the prefix /usr, on the path already).
 install(DIRECTORY sc_main/python/angara_tlm DESTINATION lib/python3/dist-packages
