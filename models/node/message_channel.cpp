@@ -82,6 +82,7 @@ std::pair<std::optional<Message>, Cycle> MessageChannel::take() {
     if (first < record->bytes) message.fragments[message.count++] = {ring, record->bytes - first};
   }
   m_outstanding.push_back((record->bytes + 15) / 16 * 16);
+  m_bytes_received += record->bytes;
   return {message, at};
 }
 

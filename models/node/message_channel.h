@@ -105,6 +105,8 @@ class MessageChannel {
   CpuCore::SignalAwaiter readable_or_writable();
 
   std::size_t outstanding() const { return m_outstanding.size(); }
+  // Bytes of the messages recv() has handed out so far (how far a long exchange has got).
+  std::uint64_t bytes_received() const { return m_bytes_received; }
 
  private:
   std::string where() const;
@@ -115,6 +117,7 @@ class MessageChannel {
   Payload m_payload = Payload::Values;
   std::deque<std::uint64_t> m_outstanding;  // ring bytes of received, unreleased messages
   std::uint64_t m_released = 0;
+  std::uint64_t m_bytes_received = 0;
 };
 
 // What remains to send of an iovec, front first.

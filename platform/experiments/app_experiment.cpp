@@ -141,8 +141,9 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
                             outgoing};
       machine.load(n, heat ? heat_program(ctx, grid, expected_max, log) : spmv_program(ctx, log));
     }
-    // An iteration is done when every node (of this rank) has ended it.
-    machine.run(progress, [&log, &machine, iterations] {
+    // An iteration is done when every node (of this rank) has ended it; SpMV's next one has got
+    // as far as its nodes' share of y has arrived.
+    machine.run(progress, [&] {
       std::uint64_t done = static_cast<std::uint64_t>(iterations);
       for (NodeId n = 0; n < log.size(); ++n) {
         if (!machine.local(n)) continue;
@@ -151,8 +152,32 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
         while (ended < node.size() && node[ended].end != 0) ++ended;
         done = std::min(done, ended);
       }
-      return WorkDone{"iteration", done, static_cast<std::uint64_t>(iterations)};
+      double part = 0;
+      int counted = 0;
+      for (NodeId n = 0; n < log.size() && !heat; ++n) {
+        if (!machine.local(n)) continue;
+        const YArrived y = spmv_y_arrived(machine.host(n), nodes, rows_per_node,
+                                          config.workload.algorithm, machine.now());
+        const double in =
+            static_cast<double>(y.so_far) - static_cast<double>(done * y.per_iteration);
+        part += std::clamp(in / static_cast<double>(std::max<std::uint64_t>(y.per_iteration, 1)),
+                           0.0, 1.0);
+        ++counted;
+      }
+      return WorkDone{
+          "iteration", done, static_cast<std::uint64_t>(iterations),
+          counted > 0 && done < static_cast<std::uint64_t>(iterations) ? part / counted : 0.0};
     });
+    // Each iteration brought each node what the progress lines take an iteration's y to be.
+    for (NodeId n = 0; n < log.size() && !heat; ++n) {
+      if (!machine.local(n)) continue;
+      const YArrived y = spmv_y_arrived(machine.host(n), nodes, rows_per_node,
+                                        config.workload.algorithm, machine.now());
+      if (y.so_far != y.per_iteration * static_cast<std::uint64_t>(iterations)) {
+        throw std::logic_error(fmt::format("node {}: {} of y arrived in {} iterations, {} expected",
+                                           n, y.so_far, iterations, y.per_iteration * iterations));
+      }
+    }
     join_over_ranks(log, machine.system().ranks());
 
     Cycle previous = 0;

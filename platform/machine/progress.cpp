@@ -17,11 +17,11 @@ std::string progress_line(const ProgressState& s) {
                         s.cycles_per_second,
                         s.cycles_per_second > 0 ? duration_text(left / s.cycles_per_second) : "?");
   } else if (s.work.total > 0) {
-    const double done = static_cast<double>(s.work.done);
-    const double left = static_cast<double>(s.work.total - std::min(s.work.done, s.work.total));
+    const double total = static_cast<double>(s.work.total);
+    const double done = std::min(static_cast<double>(s.work.done) + s.work.part, total);
     where = fmt::format("{} {} of {} ({:.0f}%), cycle {}, ETA {}", s.work.unit, s.work.done,
-                        s.work.total, 100.0 * done / static_cast<double>(s.work.total), s.now,
-                        s.work.done > 0 ? duration_text(s.wall_seconds * left / done) : "?");
+                        s.work.total, 100.0 * done / total, s.now,
+                        done > 0 ? duration_text(s.wall_seconds * (total - done) / done) : "?");
   } else if (s.planned_end > 0) {
     where = fmt::format("cycle {}, past the planned {}: waiting for the last packets", s.now,
                         s.planned_end);

@@ -15,6 +15,7 @@ using ProgressSink = std::function<void(const std::string&)>;
 struct WorkDone {
   const char* unit = "";  // singular: "iteration"
   std::uint64_t done = 0, total = 0;
+  double part = 0;  // how far the unit after `done` has got, 0..1 (a long iteration's share)
 };
 
 // One progress line: `now` against the cycle the run is planned to end at (0: no plan), the

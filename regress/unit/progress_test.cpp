@@ -43,6 +43,18 @@ TEST(Progress, WorkUnitsGiveTheShareAndTheTimeLeftAtTheirPace) {
             std::string::npos);
 }
 
+TEST(Progress, ALongUnitGivesItsShareAndTheTimeLeftAtItsPace) {
+  // A quarter of the only iteration in 30 s (its nodes' share of y in): 90 s to go.
+  ProgressState s{30.0, "programs", 5542000, 0, 0.0, 7045938, 0, 24379};
+  s.work = {"iteration", 0, 1, 0.25};
+  EXPECT_EQ(progress_line(s),
+            "[0:30] programs iteration 0 of 1 (25%), cycle 5542000, ETA 1:30: 7045938 delivered, "
+            "0 outstanding, 24379 queued at sources");
+  s.work = {"iteration", 2, 4, 0.5};  // 2.5 of 4 in 30 s: 18 s to go
+  EXPECT_NE(progress_line(s).find("iteration 2 of 4 (62%), cycle 5542000, ETA 0:18"),
+            std::string::npos);
+}
+
 TEST(Progress, DurationsPastAnHourShowHours) {
   EXPECT_EQ(duration_text(59.4), "0:59");
   EXPECT_EQ(duration_text(3599.6), "1:00:00");

@@ -102,6 +102,21 @@ Task spmv_program(NodeContext ctx, AppLog& log) {
   }
 }
 
+YArrived spmv_y_arrived(Host& host, int nodes, std::uint64_t rows_per_node,
+                        SoftwareAlgorithm algorithm, Cycle now) {
+  const auto n = static_cast<std::uint64_t>(nodes);
+  const std::uint64_t block_bytes = rows_per_node * kWordBytes;
+  if (algorithm == SoftwareAlgorithm::Subnet) {
+    std::uint64_t landed = 0;
+    for (int t = 0; t < kMaxTrees; ++t) landed += host.landed(t, false, now);
+    return {landed, (n - 1) * ((block_bytes + 255) / 256)};
+  }
+  std::uint64_t p = 1;
+  while (p * 2 <= n) p *= 2;
+  const std::uint64_t blocks = host.id() >= p ? n : n - 1;
+  return {host.channel(0).bytes_received(), blocks * block_bytes};
+}
+
 HeatGrid::HeatGrid(const std::vector<int>& cells, int nodes)
     : m_nx(cells.at(0)), m_ny(cells.at(1)) {
   // The divisor pair whose blocks have the shortest perimeter (least halo).

@@ -68,6 +68,17 @@ struct NodeContext {
 Kernel spmv_kernel(int nonzeros_per_row);
 Kernel heat_kernel(int flops_per_cell);
 
+// How much of y a node's program has had arrive over the whole run, against what one iteration
+// brings it (the progress lines' share of a long iteration): with messages, the bytes its channel
+// has received (by recursive doubling a rank below P', the largest power of two <= nodes, gets
+// the other nodes' blocks, a rank above it all of them); over the subnet, the broadcast packets
+// landed.
+struct YArrived {
+  std::uint64_t so_far = 0, per_iteration = 0;
+};
+YArrived spmv_y_arrived(Host& host, int nodes, std::uint64_t rows_per_node,
+                        SoftwareAlgorithm algorithm, Cycle now);
+
 struct IterationRecord {
   Cycle end = 0;         // local cycle the iteration ended at
   Cycle compute = 0;     // cycles computing
