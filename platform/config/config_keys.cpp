@@ -148,7 +148,8 @@ const std::vector<KeySpec>& key_specs() {
           "workload", "all_trees", "run each operation on every tree at once"),
       field<&Config::workload, &WorkloadParams::background_rate>(
           "workload", "background_rate",
-          "uniform point-to-point traffic beside the collectives, flits/node/cycle ([traffic])"),
+          "uniform point-to-point traffic beside the collectives, or beside an embedded "
+          "machine's user ports from the nodes without one, flits/node/cycle ([traffic])"),
       field<&Config::workload, &WorkloadParams::algorithm>(
           "workload", "algorithm",
           "software collectives and applications: tree (the hardware's tree, a message per "

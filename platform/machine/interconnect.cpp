@@ -4,6 +4,8 @@
 
 #include "models/core/config_error.h"
 #include "models/topology/faults.h"
+#include "workloads/synthetic/destinations.h"
+#include "workloads/synthetic/synthetic_traffic.h"
 
 namespace angara {
 
@@ -17,13 +19,20 @@ class Silent : public TrafficSource {
 
 }  // namespace
 
-// Packets ejected at a node go to its user port. Only ports send, and only to nodes with a
-// port, so every packet finds one.
+// Packets ejected at a node go to its user port, when a port sent them (ports send only to
+// nodes with a port); the background's are absorbed and counted.
 class Interconnect::Deliveries : public TrafficObserver {
  public:
   std::vector<UserPort*> ports;
+  LatencyStats background;
   void created(const PacketRequest&, NodeId) override {}
-  void delivered(const Packet& packet, NodeId at) override { ports[at]->take(packet); }
+  void delivered(const Packet& packet, NodeId at) override {
+    if (ports[packet.header.src] != nullptr) {
+      ports[at]->take(packet);
+    } else {
+      background.add(packet.tail_at - packet.created);
+    }
+  }
 };
 
 Interconnect::Interconnect(const sc_core::sc_module_name& name, const Config& config,
@@ -33,7 +42,8 @@ Interconnect::Interconnect(const sc_core::sc_module_name& name, const Config& co
       m_clock(config.router.clock_mhz),
       m_deliveries(std::make_unique<Deliveries>()) {
   m_config.validate();
-  const Topology topology(m_config.topology);
+  m_topology = std::make_unique<const Topology>(m_config.topology);
+  const Topology& topology = *m_topology;
   const int nodes = topology.node_count();
   const FaultMap faults = topology.torus()
                               ? FaultMap(*topology.torus(), m_config.faults, m_config.sim.seed)
@@ -47,9 +57,23 @@ Interconnect::Interconnect(const sc_core::sc_module_name& name, const Config& co
     wanted[n] = true;
   }
   m_reachable.assign(static_cast<std::size_t>(nodes), false);
+  // The background: uniform, as beside a collective, from the nodes without a port.
+  TrafficParams background = m_config.traffic;
+  background.pattern = TrafficPattern::Uniform;
+  background.injection = InjectionProcess::Bernoulli;
+  background.rate = m_config.workload.background_rate;
+  background.probes = 0;
+  if (background.rate > 0) {
+    m_background = std::make_unique<Destinations>(topology, background, m_config.sim.seed, faults);
+  }
   std::vector<std::unique_ptr<TrafficSource>> sources;
   m_ports.assign(static_cast<std::size_t>(nodes), nullptr);
   for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
+    if (!wanted[n] && m_background && !faults.node_failed(n)) {
+      sources.push_back(
+          std::make_unique<SyntheticTraffic>(n, *m_background, background, m_config.sim.seed));
+      continue;
+    }
     if (!wanted[n]) {
       sources.push_back(std::make_unique<Silent>());
       continue;
@@ -85,6 +109,20 @@ std::uint64_t Interconnect::messages_sent() const {
   std::uint64_t sent = 0;
   for (const UserPort* p : m_ports) sent += p ? p->messages_sent() : 0;
   return sent;
+}
+
+std::uint64_t Interconnect::background_delivered() const {
+  return m_deliveries->background.count();
+}
+
+const LatencyStats& Interconnect::background_latency() const {
+  return m_deliveries->background;
+}
+
+void Interconnect::stop_background() {
+  for (NodeId n = 0; n < m_ports.size(); ++n) {
+    if (m_ports[n] == nullptr) m_system->stop_creating(n);
+  }
 }
 
 std::uint64_t Interconnect::messages_handed_on() const {

@@ -6,16 +6,20 @@
 // destination node) and an initiator socket that delivers the messages for that node to the
 // user's target. Nodes without a port send nothing. Inside, the fabric is the one angara-sim
 // runs: in LT its routers call along the path directly; what the user sees and may monitor are
-// the ports' sockets.
+// the ports' sockets. Beside them, the nodes without a port may send uniform background traffic
+// (workload.background_rate), absorbed where it arrives.
 
 #include <memory>
 #include <vector>
 
+#include "models/core/latency_stats.h"
 #include "models/endpoint/user_port.h"
 #include "platform/config/config.h"
 #include "platform/machine/system.h"
 
 namespace angara {
+
+class Destinations;
 
 class Interconnect : public sc_core::sc_module {
  public:
@@ -38,6 +42,13 @@ class Interconnect : public sc_core::sc_module {
   std::uint64_t messages_sent() const;
   std::uint64_t messages_handed_on() const;
 
+  // The background's packets arrived so far and their latencies (cycles, creation to tail in).
+  std::uint64_t background_delivered() const;
+  const LatencyStats& background_latency() const;
+  // From now on the background creates no more packets (those on their way arrive), so that
+  // sc_start() without a time ends once the ports' messages are in.
+  void stop_background();
+
  private:
   class Deliveries;
   // Messages may go to the ports whose `out` is bound.
@@ -48,6 +59,8 @@ class Interconnect : public sc_core::sc_module {
   std::vector<bool> m_reachable;   // [node]: has a user port whose `out` is bound
   std::vector<UserPort*> m_ports;  // [node], owned by the system as its traffic sources
   std::unique_ptr<Deliveries> m_deliveries;
+  std::unique_ptr<const Topology> m_topology;  // the background's destinations read it
+  std::unique_ptr<Destinations> m_background;  // where background packets go (none: rate 0)
   std::unique_ptr<System> m_system;
 };
 

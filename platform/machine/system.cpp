@@ -245,6 +245,10 @@ void System::stop_creating() {
   for (EndpointCore* e : m_endpoints) e->stop_creating(m_clock.now());
 }
 
+void System::stop_creating(NodeId node) {
+  m_endpoints.at(node)->stop_creating(m_clock.now());
+}
+
 std::uint64_t System::flit_hops() const {
   std::uint64_t hops = 0;
   for (const RouterCore* r : m_routers) hops += r->flit_hops();

@@ -76,8 +76,9 @@ class System {
   };
   const std::vector<NamedRecording>& rtl_recordings() const { return m_rtl_recordings; }
 
-  // Every endpoint stops creating packets from now on.
+  // Every endpoint, or node `node`'s, stops creating packets from now on.
   void stop_creating();
+  void stop_creating(NodeId node);
   // Every endpoint asks its source again for work (a collective workload started an operation).
   void wake_endpoints();
   void wake_endpoint(NodeId node) { m_endpoint_wakers.at(node)(); }

@@ -1,12 +1,15 @@
 // The machine embedded in a user's model (platform/machine/interconnect.h): a user's generators
 // and receivers bound to user ports. Every message arrives once, whole, from its sender, in AT,
-// LT and LT with buffers; a lone message takes the zero-load latency in every mode; mistakes
-// get the base protocol's error responses. Each simulation runs in a child.
+// LT and LT with buffers; a lone message takes the zero-load latency in every mode, and longer
+// beside background traffic, which never reaches a port; mistakes get the base protocol's error
+// responses. Each simulation runs in a child.
 
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
 #include <iostream>
 
 #include "models/core/config_error.h"
@@ -71,17 +74,19 @@ TEST(Embedding, HeavyTrafficOnAFatTreeArrivesInEveryMode) {
   }
 }
 
-// Sends one message at a time and waits long enough for it to have arrived.
+// Sends one message at a time and waits long enough for it to have arrived; then calls `done`.
 class LoneSender : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<LoneSender> socket;
-  LoneSender(const sc_core::sc_module_name& name, NodeId dst, std::vector<std::size_t> lengths,
-             const sc_core::sc_time& apart)
+  LoneSender(
+      const sc_core::sc_module_name& name, NodeId dst, std::vector<std::size_t> lengths,
+      const sc_core::sc_time& apart, std::function<void()> done = [] {})
       : sc_core::sc_module(name),
         socket("socket"),
         m_dst(dst),
         m_lengths(std::move(lengths)),
-        m_apart(apart) {
+        m_apart(apart),
+        m_done(std::move(done)) {
     SC_HAS_PROCESS(LoneSender);
     SC_THREAD(run);
   }
@@ -97,10 +102,12 @@ class LoneSender : public sc_core::sc_module {
       if (!payload.is_response_ok()) throw std::runtime_error("refused");
       sc_core::wait(m_apart);
     }
+    m_done();
   }
   NodeId m_dst;
   std::vector<std::size_t> m_lengths;
   sc_core::sc_time m_apart;
+  std::function<void()> m_done;
 };
 
 // Latency in cycles of each lone message from `src` to `dst` (the extension's, checked against
@@ -153,6 +160,62 @@ TEST(Embedding, LoneMessagesTakeTheZeroLoadLatencyInEveryMode) {
   // wait for credits; LT without buffers has no back-pressure and sends them back to back.
   EXPECT_EQ(runs[1][3][0], zero.latency(hops, 1 + 10) + 8 * full);
   EXPECT_GT(runs[0][3][0].get<Cycle>(), runs[1][3][0].get<Cycle>());
+}
+
+// 40 lone messages of 256 bytes from `src` to `dst` beside the background config says, which
+// stops after the last: what arrived where, and the background's figures.
+nlohmann::json beside_background(const Config& config, NodeId src, NodeId dst) {
+  return run_isolated([&] {
+    Interconnect machine("machine", config, {src, dst});
+    bench::Streams received;
+    std::vector<bench::Arrival> arrivals;
+    LoneSender sender("sender", dst, std::vector<std::size_t>(40, 256),
+                      machine.clock().period() * 300.0, [&] { machine.stop_background(); });
+    bench::Receiver receiver("receiver", dst, machine.clock().period(), received, arrivals);
+    sender.socket.bind(machine.user_port(src).in);
+    machine.user_port(dst).out.bind(receiver.socket);
+    sc_core::sc_start();  // ends: the background stopped
+    machine.system().check_conservation();
+    const auto from_src = received.find({src, dst});
+    const bool whole =
+        received.size() == 1 && from_src != received.end() &&
+        std::all_of(from_src->second.begin(), from_src->second.end(),
+                    [](const auto& m) { return m == std::vector<unsigned char>(256, 0x5a); });
+    double latency = 0;
+    for (const auto& a : arrivals) latency += static_cast<double>(a.latency_cycles);
+    const LatencyStats& background = machine.background_latency();
+    return nlohmann::json{{"arrived", arrivals.size()},
+                          {"whole", whole},
+                          {"mean_latency", arrivals.empty() ? 0.0 : latency / arrivals.size()},
+                          {"background", machine.background_delivered()},
+                          {"background_min", background.count() ? background.min() : 0},
+                          {"end", machine.clock().now()}};
+  });
+}
+
+TEST(Embedding, BackgroundBesideThePortsDelaysTheirMessagesAndNeverReachesThemInEveryMode) {
+  Config c;  // 4x4x4
+  const Torus torus(c.topology.dims);
+  const NodeId src = 0, dst = torus.node({2, 2, 2});
+  const Cycle lone = zero_load_latency(c.fabric(), torus.min_hops(src, dst), 17);
+  for (const Config& quiet : every_mode(c)) {
+    Config busy = quiet;
+    busy.workload.background_rate = 0.4;
+    const auto alone = beside_background(quiet, src, dst);
+    const auto loaded = beside_background(busy, src, dst);
+    SCOPED_TRACE(alone.dump() + " / " + loaded.dump());
+    EXPECT_EQ(alone["arrived"], 40);
+    EXPECT_EQ(loaded["arrived"], 40);
+    EXPECT_TRUE(loaded["whole"].get<bool>());  // the background's packets never reach a target
+    EXPECT_EQ(alone["mean_latency"], lone);
+    EXPECT_EQ(alone["background"], 0);
+    // 62 nodes at 0.4 flits/node/cycle for 40 x 300 cycles: about 17,500 packets of 17 flits.
+    EXPECT_GT(loaded["background"].get<std::uint64_t>(), 15000u);
+    EXPECT_GE(loaded["background_min"].get<Cycle>(), zero_load_latency(c.fabric(), 1, 2));
+    EXPECT_GT(loaded["mean_latency"].get<double>(), lone + 5);  // they wait behind it
+    std::cout << "lone 256-byte messages, cycles: " << lone << " alone, " << loaded["mean_latency"]
+              << " beside " << loaded["background"] << " background packets at 0.4\n";
+  }
 }
 
 // A monitor as a user inserts one: a target and an initiator socket, each transaction counted
