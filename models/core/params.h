@@ -64,6 +64,14 @@ enum class DeadlockScheme {
   None,      // no protection: deadlocks under load; only to demonstrate the watchdog
 };
 
+// Which way a packet goes round a ring of even size when both ways are as short (k/2 hops).
+enum class TieRule {
+  Positive,           // always the positive way: the positive links carry more
+  SourceParity,       // positive from an even coordinate, negative from an odd one
+  DestinationParity,  // positive to an even coordinate, negative to an odd one
+  Random,             // drawn per packet from the run's seed
+};
+
 // How a torus router picks a packet's next hop.
 enum class RoutingAlgorithm {
   DimensionOrder,  // the one path of the direction order
@@ -86,6 +94,7 @@ struct RouterParams {
   Switching switching = Switching::Vct;
   std::vector<Direction> direction_order;  // empty: +X,-X,+Y,-Y,... in dimension order
   DeadlockScheme deadlock = DeadlockScheme::Bubble;
+  TieRule ties = TieRule::Positive;
   int vcs = 2;              // virtual channels per port (dateline: an even number)
   int buffer_flits = 64;    // input buffer per VC, flits
   int pipeline_cycles = 3;  // head in buffer -> head on the output: route, allocate, traverse

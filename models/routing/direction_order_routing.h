@@ -16,6 +16,10 @@
 //    never fill a ring's last free packet slot, so at least one packet on every ring can always
 //    move, and a packet at the head of its ring's buffer eventually advances or leaves the ring.
 //    The dependency graph has cycles, so this is shown by simulation at saturation instead.
+// Ties (router.ties). At half a ring's size both ways are minimal. A packet faces the tie only
+// where it starts along that dimension: one hop either way leaves it less than half the ring to
+// go, the way it took. Whichever way each packet takes, its route stays minimal, in the direction
+// order, crossing each wrap link at most once: both arguments above hold for every rule.
 
 #include <optional>
 #include <vector>
@@ -37,11 +41,14 @@ struct RouteStep {
 
 class DirectionOrderRouting {
  public:
-  DirectionOrderRouting(const Torus& torus, const RouterParams& params);
+  // `seed` draws the random tie rule's ways (router.ties).
+  DirectionOrderRouting(const Torus& torus, const RouterParams& params, std::uint64_t seed = 0);
 
   // Route from `here` toward `dst`. `arrived_by` is the direction of the hop that brought the
-  // packet here (none at injection) and `vc_class` its class on that hop.
-  RouteStep route(NodeId here, NodeId dst, std::optional<Direction> arrived_by, int vc_class) const;
+  // packet here (none at injection) and `vc_class` its class on that hop; `key` is the packet's
+  // own (its source and sequence), which draws its way at a tie under the random rule.
+  RouteStep route(NodeId here, NodeId dst, std::optional<Direction> arrived_by, int vc_class,
+                  std::uint64_t key = 0) const;
 
   // Free flits the next buffer must show before a packet of `flits` flits may take `step`.
   int required_credits(const RouteStep& step, int flits) const;
@@ -49,9 +56,15 @@ class DirectionOrderRouting {
   int vc_classes() const { return m_classes; }
 
  private:
+  // The signed way from coordinate `at` to `to` along `dim`: ring_offset's, but at a tie (k/2
+  // either way) the rule's.
+  int offset(int at, int to, int dim, std::uint64_t key) const;
+
   const Torus& m_torus;
   std::vector<Direction> m_order;
   DeadlockScheme m_scheme;
+  TieRule m_ties;
+  std::uint64_t m_seed;
   int m_classes;
 };
 

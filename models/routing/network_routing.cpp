@@ -11,7 +11,7 @@ NetworkRouting::NetworkRouting(const Topology& topology, const RouterParams& par
   if (topology.fat_tree()) {
     m_tree.emplace(*topology.fat_tree(), seed);
   } else {
-    m_torus.emplace(*topology.torus(), params);
+    m_torus.emplace(*topology.torus(), params, seed);
     if (params.adaptive()) m_adaptive.emplace(*topology.torus());
     if (!faults.any()) return;
     if (params.route_phases < 2) {

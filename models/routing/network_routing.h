@@ -17,7 +17,8 @@ namespace angara {
 
 class NetworkRouting {
  public:
-  // `seed` draws a fat tree's up paths and breaks ties between a detour's intermediate nodes;
+  // `seed` draws a fat tree's up paths, breaks ties between a detour's intermediate nodes and
+  // draws the random tie rule's ways round even rings;
   // `faults` are a torus's failed links and nodes (throws a ConfigError if some pair of live
   // nodes cannot be routed around them).
   NetworkRouting(const Topology& topology, const RouterParams& params, std::uint64_t seed,
@@ -32,13 +33,15 @@ class NetworkRouting {
     std::optional<Direction> by;
     if (arrived) by = Direction::from_index(*arrived);
     if (!m_faults || leg == 1 || via == header.dst) {
-      RouteStep step = m_torus->route(here, header.dst, by, vc_class);
+      RouteStep step = m_torus->route(here, header.dst, by, vc_class, key(header));
       step.leg = leg;
       return step;
     }
-    if (here != via && here != header.dst) return m_torus->route(here, via, by, vc_class);
+    if (here != via && here != header.dst) {
+      return m_torus->route(here, via, by, vc_class, key(header));
+    }
     // The second leg starts here, as a packet from the processor would (class 0, the bubble).
-    RouteStep step = m_torus->route(here, header.dst, std::nullopt, 0);
+    RouteStep step = m_torus->route(here, header.dst, std::nullopt, 0, key(header));
     step.leg = 1;
     return step;
   }

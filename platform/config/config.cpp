@@ -103,6 +103,10 @@ void Config::validate_fat_tree() const {
   }
   if (trace.on()) refuse("trace.nodes", "not []", "waveforms are drawn for torus routers");
   if (rtl.any()) refuse("rtl", "\"rtl\"", "the RTL blocks are the collective subnet's");
+  if (router.ties != TieRule::Positive) {
+    refuse("router.ties", config_values::json_value(router.ties).dump(),
+           "a fat tree has no rings to go round either way");
+  }
 }
 
 // What wormhole switching cannot combine with, each refused naming both keys.
@@ -294,6 +298,14 @@ void Config::validate() const {
   const int dims = topology.torus() ? static_cast<int>(topology.dims.size()) : 1;
   routed().validate(dims);
   if (router.wormhole()) validate_wormhole();
+  // A detour around failures is planned per source and destination, so it must know the way
+  // each packet takes at a tie.
+  if (router.ties == TieRule::Random && faults.any()) {
+    throw ConfigError("router.ties", "\"random\"",
+                      "detours around failed links and nodes ([faults]) are planned per source "
+                      "and destination, and a random way is drawn per packet: use "
+                      "\"source_parity\" or \"destination_parity\"");
+  }
   // Synthetic traffic never picks a failed node and the subnet's trees leave them out; the CPU
   // programs (message benchmarks, software collectives, applications) run a rank on every node.
   const bool failed_nodes = !faults.nodes.empty() || faults.random_nodes > 0;

@@ -77,6 +77,11 @@ const std::vector<KeySpec>& key_specs() {
       field<&Config::router, &RouterParams::deadlock>(
           "router", "deadlock",
           "ring deadlock avoidance: bubble, dateline (2 VC classes) or none (hangs under load)"),
+      field<&Config::router, &RouterParams::ties>(
+          "router", "ties",
+          "the way round an even ring at half its size: positive, source_parity or "
+          "destination_parity (positive from or to an even coordinate, else negative), or "
+          "random per packet"),
       field<&Config::router, &RouterParams::switching>(
           "router", "switching",
           "vct (virtual cut-through: a packet goes on only when the next buffer holds all of it) "

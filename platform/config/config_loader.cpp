@@ -214,6 +214,8 @@ bool left_out(const KeySpec& spec, const Config& config) {
     return config.sim.stop_when_saturated;
   }
   if (spec.section == "router" && spec.name == "switching") return !config.router.wormhole();
+  if (spec.section == "router" && spec.name == "ties")
+    return config.router.ties == TieRule::Positive;
   return false;
 }
 

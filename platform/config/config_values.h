@@ -50,6 +50,13 @@ constexpr EnumNames<DeadlockScheme, 3> names_of(DeadlockScheme) {
             {"dateline", DeadlockScheme::Dateline},
             {"none", DeadlockScheme::None}}}};
 }
+constexpr EnumNames<TieRule, 4> names_of(TieRule) {
+  return {"tie rule",
+          {{{"positive", TieRule::Positive},
+            {"source_parity", TieRule::SourceParity},
+            {"destination_parity", TieRule::DestinationParity},
+            {"random", TieRule::Random}}}};
+}
 constexpr EnumNames<TrafficPattern, 11> names_of(TrafficPattern) {
   return {"traffic pattern",
           {{{"uniform", TrafficPattern::Uniform},

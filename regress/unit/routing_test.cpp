@@ -1,6 +1,7 @@
 // Unit tests of direction-order routing: every route is minimal, follows the direction order and
-// ends by ejecting at the destination; the dateline channel-dependency graph is acyclic; the
-// bubble credit rule and the dateline VC classes behave as the routing header describes.
+// ends by ejecting at the destination, under every tie rule; the dateline channel-dependency
+// graph is acyclic; the bubble credit rule, the dateline VC classes and the tie rules behave as
+// the routing header describes.
 
 #include "models/routing/direction_order_routing.h"
 
@@ -61,12 +62,36 @@ std::string scheme_name(DeadlockScheme scheme) {
   return "?";
 }
 
-RouterParams router_params(DeadlockScheme scheme, std::vector<Direction> order) {
+RouterParams router_params(DeadlockScheme scheme, std::vector<Direction> order,
+                           TieRule ties = TieRule::Positive) {
   RouterParams p;
   p.deadlock = scheme;
   p.direction_order = std::move(order);
+  p.ties = ties;
   return p;
 }
+
+std::string ties_name(TieRule ties) {
+  switch (ties) {
+    case TieRule::Positive:
+      return "";
+    case TieRule::SourceParity:
+      return "_SourceParity";
+    case TieRule::DestinationParity:
+      return "_DestinationParity";
+    default:
+      return "_Random";
+  }
+}
+
+// The packet keys a test routes each pair with: one, or under the random rule eight, so that
+// both ways round are taken.
+std::vector<std::uint64_t> keys_for(TieRule ties) {
+  if (ties != TieRule::Random) return {0};
+  return {0, 1, 2, 3, 4, 5, 6, 7};
+}
+
+constexpr std::uint64_t kSeed = 7;
 
 // One link a packet takes: leaving `node` in direction `dir` on VC class `vc_class`.
 struct Hop {
@@ -84,13 +109,14 @@ struct Walk {
   bool ejected = false;
 };
 
-Walk walk(const Torus& torus, const DirectionOrderRouting& routing, NodeId src, NodeId dst) {
+Walk walk(const Torus& torus, const DirectionOrderRouting& routing, NodeId src, NodeId dst,
+          std::uint64_t key = 0) {
   Walk w;
   NodeId here = src;
   std::optional<Direction> arrived_by;
   int vc_class = 0;
   for (int guard = 0; guard <= torus.node_count(); ++guard) {
-    const RouteStep step = routing.route(here, dst, arrived_by, vc_class);
+    const RouteStep step = routing.route(here, dst, arrived_by, vc_class, key);
     if (step.eject) {
       w.ejected = true;
       break;
@@ -108,10 +134,12 @@ struct RoutingCase {
   std::vector<int> dims;
   DeadlockScheme scheme;
   std::vector<Direction> order;  // empty: the default order
+  TieRule ties = TieRule::Positive;
 };
 
 std::string case_label(const RoutingCase& c) {
-  return shape_name(c.dims) + "_" + scheme_name(c.scheme) + "_" + order_name(c.order);
+  return shape_name(c.dims) + "_" + scheme_name(c.scheme) + "_" + order_name(c.order) +
+         ties_name(c.ties);
 }
 
 std::string case_name(const testing::TestParamInfo<RoutingCase>& info) {
@@ -153,6 +181,20 @@ std::vector<RoutingCase> routing_cases(const std::vector<std::vector<int>>& shap
 const std::vector<DeadlockScheme> kAllSchemes = {DeadlockScheme::Bubble, DeadlockScheme::Dateline,
                                                  DeadlockScheme::None};
 
+// Each rule that can go the negative way, on tori with even rings, in the default order.
+std::vector<RoutingCase> tie_cases(const std::vector<DeadlockScheme>& schemes) {
+  std::vector<RoutingCase> cases;
+  for (const std::vector<int>& dims :
+       std::vector<std::vector<int>>{{4, 4}, {8, 8}, {6, 4, 2}, {4, 4, 4}, {2, 2, 2, 2}}) {
+    for (DeadlockScheme scheme : schemes) {
+      for (TieRule ties : {TieRule::SourceParity, TieRule::DestinationParity, TieRule::Random}) {
+        cases.push_back({dims, scheme, {}, ties});
+      }
+    }
+  }
+  return cases;
+}
+
 class AllPairsRouting : public testing::TestWithParam<RoutingCase> {};
 
 // Every route ejects at its destination after exactly min_hops hops; its directions never go
@@ -162,9 +204,9 @@ class AllPairsRouting : public testing::TestWithParam<RoutingCase> {};
 TEST_P(AllPairsRouting, RoutesAreMinimalOrderedAndCorrectlyClassed) {
   const RoutingCase& c = GetParam();
   const Torus torus(c.dims);
-  const RouterParams params = router_params(c.scheme, c.order);
+  const RouterParams params = router_params(c.scheme, c.order, c.ties);
   ASSERT_NO_THROW(params.validate(torus.dims()));
-  const DirectionOrderRouting routing(torus, params);
+  const DirectionOrderRouting routing(torus, params, kSeed);
   const std::vector<Direction> order = params.resolved_direction_order(torus.dims());
   auto rank = [&](Direction d) {
     return static_cast<int>(std::find(order.begin(), order.end(), d) - order.begin());
@@ -172,24 +214,27 @@ TEST_P(AllPairsRouting, RoutesAreMinimalOrderedAndCorrectlyClassed) {
 
   for (NodeId src = 0; src < static_cast<NodeId>(torus.node_count()); ++src) {
     for (NodeId dst = 0; dst < static_cast<NodeId>(torus.node_count()); ++dst) {
-      const std::string pair = torus.format(src) + "->" + torus.format(dst);
-      const Walk w = walk(torus, routing, src, dst);
-      ASSERT_TRUE(w.ejected) << pair << ": no ejection";
-      ASSERT_EQ(w.end, dst) << pair << ": ejected at " << torus.format(w.end);
-      ASSERT_EQ(static_cast<int>(w.hops.size()), torus.min_hops(src, dst)) << pair;
-      bool wrapped = false;
-      for (std::size_t i = 0; i < w.hops.size(); ++i) {
-        const Hop& h = w.hops[i];
-        const bool straight = i > 0 && w.hops[i - 1].dir == h.dir;
-        if (i > 0) {
-          ASSERT_GE(rank(h.dir), rank(w.hops[i - 1].dir))
-              << pair << ": " << w.hops[i - 1].dir.name() << " then " << h.dir.name();
+      for (const std::uint64_t key : keys_for(c.ties)) {
+        const std::string pair =
+            torus.format(src) + "->" + torus.format(dst) + " key " + std::to_string(key);
+        const Walk w = walk(torus, routing, src, dst, key);
+        ASSERT_TRUE(w.ejected) << pair << ": no ejection";
+        ASSERT_EQ(w.end, dst) << pair << ": ejected at " << torus.format(w.end);
+        ASSERT_EQ(static_cast<int>(w.hops.size()), torus.min_hops(src, dst)) << pair;
+        bool wrapped = false;
+        for (std::size_t i = 0; i < w.hops.size(); ++i) {
+          const Hop& h = w.hops[i];
+          const bool straight = i > 0 && w.hops[i - 1].dir == h.dir;
+          if (i > 0) {
+            ASSERT_GE(rank(h.dir), rank(w.hops[i - 1].dir))
+                << pair << ": " << w.hops[i - 1].dir.name() << " then " << h.dir.name();
+          }
+          ASSERT_EQ(h.enters_ring, !straight) << pair << " hop " << i;
+          wrapped = (straight && wrapped) || torus.is_wrap_hop(h.node, h.dir);
+          const int expected_class = c.scheme == DeadlockScheme::Dateline && wrapped ? 1 : 0;
+          ASSERT_EQ(h.vc_class, expected_class) << pair << " hop " << i << " " << h.dir.name();
+          ASSERT_LT(h.vc_class, routing.vc_classes());
         }
-        ASSERT_EQ(h.enters_ring, !straight) << pair << " hop " << i;
-        wrapped = (straight && wrapped) || torus.is_wrap_hop(h.node, h.dir);
-        const int expected_class = c.scheme == DeadlockScheme::Dateline && wrapped ? 1 : 0;
-        ASSERT_EQ(h.vc_class, expected_class) << pair << " hop " << i << " " << h.dir.name();
-        ASSERT_LT(h.vc_class, routing.vc_classes());
       }
     }
   }
@@ -200,10 +245,14 @@ INSTANTIATE_TEST_SUITE_P(
     testing::ValuesIn(routing_cases({{4, 4}, {3, 3, 3}, {2, 2, 2, 2}, {5, 3}, {8, 8}, {4, 4, 4}},
                                     kAllSchemes)),
     case_name);
+INSTANTIATE_TEST_SUITE_P(
+    Ties, AllPairsRouting,
+    testing::ValuesIn(tie_cases({DeadlockScheme::Bubble, DeadlockScheme::Dateline})), case_name);
 
 // The channel-dependency graph of all minimal routes: a vertex per channel (node, output
 // direction, VC class), an edge from each channel a route takes to the next one it takes.
-Graph channel_dependency_graph(const Torus& torus, const DirectionOrderRouting& routing) {
+Graph channel_dependency_graph(const Torus& torus, const DirectionOrderRouting& routing,
+                               const std::vector<std::uint64_t>& keys = {0}) {
   const int classes = routing.vc_classes();
   auto channel = [&](const Hop& h) {
     return (static_cast<int>(h.node) * 2 * kMaxDims + h.dir.index()) * classes + h.vc_class;
@@ -211,9 +260,11 @@ Graph channel_dependency_graph(const Torus& torus, const DirectionOrderRouting& 
   Graph graph(static_cast<std::size_t>(torus.node_count()) * 2 * kMaxDims * classes);
   for (NodeId src = 0; src < static_cast<NodeId>(torus.node_count()); ++src) {
     for (NodeId dst = 0; dst < static_cast<NodeId>(torus.node_count()); ++dst) {
-      const Walk w = walk(torus, routing, src, dst);
-      for (std::size_t i = 1; i < w.hops.size(); ++i) {
-        graph[channel(w.hops[i - 1])].push_back(channel(w.hops[i]));
+      for (const std::uint64_t key : keys) {
+        const Walk w = walk(torus, routing, src, dst, key);
+        for (std::size_t i = 1; i < w.hops.size(); ++i) {
+          graph[channel(w.hops[i - 1])].push_back(channel(w.hops[i]));
+        }
       }
     }
   }
@@ -234,9 +285,10 @@ class DatelineDependencies : public testing::TestWithParam<RoutingCase> {};
 
 // The deadlock-freedom argument of the dateline scheme: no cycle of channel dependencies.
 TEST_P(DatelineDependencies, GraphIsAcyclic) {
-  const Torus torus(GetParam().dims);
-  const DirectionOrderRouting routing(torus, router_params(GetParam().scheme, GetParam().order));
-  const Graph graph = channel_dependency_graph(torus, routing);
+  const RoutingCase& c = GetParam();
+  const Torus torus(c.dims);
+  const DirectionOrderRouting routing(torus, router_params(c.scheme, c.order, c.ties), kSeed);
+  const Graph graph = channel_dependency_graph(torus, routing, keys_for(c.ties));
   EXPECT_GT(edge_count(graph), 0u);  // routes of two or more hops exist, so there are edges
   EXPECT_FALSE(has_cycle(graph));
 }
@@ -246,6 +298,8 @@ INSTANTIATE_TEST_SUITE_P(
     testing::ValuesIn(routing_cases({{4, 4}, {3, 3, 3}, {2, 2, 2, 2}, {5, 3}, {8, 8}, {4, 4, 4}},
                                     {DeadlockScheme::Dateline})),
     case_name);
+INSTANTIATE_TEST_SUITE_P(Ties, DatelineDependencies,
+                         testing::ValuesIn(tie_cases({DeadlockScheme::Dateline})), case_name);
 
 // Evidence that the acyclicity check can fail: with one VC class (bubble, or no protection) the
 // minimal routes on a ring of k >= 4 nodes include two-hop runs starting at every node of the
@@ -408,6 +462,48 @@ TEST(DirectionOrder, NonDefaultOrderIsFollowed) {
   EXPECT_EQ(mixed.route(torus.node({1, 0}), torus.node({0, 1}), std::nullopt, 0).port, kMX.index());
   // ... but +Y before +X: (0,0) to (1,1) goes +Y first.
   EXPECT_EQ(mixed.route(src, dst, std::nullopt, 0).port, kPY.index());
+}
+
+// On an 8x8 torus, the pairs half a ring apart along X: the share whose route starts the negative
+// way round X under each rule. Positive never; the parity rules exactly half (of sources or of
+// destinations); random about half, the same for the same packet key and seed.
+double negative_share(TieRule ties, std::uint64_t seed, std::uint64_t key_base) {
+  const Torus torus({8, 8});
+  const DirectionOrderRouting routing(torus, router_params(DeadlockScheme::Dateline, {}, ties),
+                                      seed);
+  int ties_seen = 0, negative = 0;
+  for (NodeId src = 0; src < 64; ++src) {
+    for (NodeId dst = 0; dst < 64; ++dst) {
+      if (std::abs(torus.ring_offset(torus.coords(src)[0], torus.coords(dst)[0], 0)) != 4) continue;
+      ++ties_seen;
+      const Walk w = walk(torus, routing, src, dst, key_base + src * 64 + dst);
+      negative += w.hops.front().dir == kMX ? 1 : 0;
+    }
+  }
+  return static_cast<double>(negative) / ties_seen;
+}
+
+TEST(TieRules, EachSplitsTheHalfRingPairsAsItSays) {
+  EXPECT_EQ(negative_share(TieRule::Positive, kSeed, 0), 0.0);
+  EXPECT_EQ(negative_share(TieRule::SourceParity, kSeed, 0), 0.5);
+  EXPECT_EQ(negative_share(TieRule::DestinationParity, kSeed, 0), 0.5);
+  const double random = negative_share(TieRule::Random, kSeed, 0);
+  EXPECT_GT(random, 0.4);
+  EXPECT_LT(random, 0.6);
+  EXPECT_EQ(negative_share(TieRule::Random, kSeed, 0), random);  // the same draws again
+  EXPECT_NE(negative_share(TieRule::Random, kSeed + 1, 0), random);
+  EXPECT_NE(negative_share(TieRule::Random, kSeed, 1), random);
+}
+
+TEST(TieRules, SourceParityFollowsTheSourcesCoordinate) {
+  const Torus torus({4, 4});
+  const DirectionOrderRouting routing(
+      torus, router_params(DeadlockScheme::Bubble, {}, TieRule::SourceParity), kSeed);
+  // From x = 0 (even) to x = 2: +X; from x = 1 (odd) to x = 3: -X; Y likewise where X is done.
+  EXPECT_EQ(walk(torus, routing, torus.node({0, 0}), torus.node({2, 0})).hops.front().dir, kPX);
+  EXPECT_EQ(walk(torus, routing, torus.node({1, 0}), torus.node({3, 0})).hops.front().dir, kMX);
+  EXPECT_EQ(walk(torus, routing, torus.node({1, 1}), torus.node({1, 3})).hops.front().dir, kMY);
+  EXPECT_EQ(walk(torus, routing, torus.node({1, 2}), torus.node({1, 0})).hops.front().dir, kPY);
 }
 
 }  // namespace
