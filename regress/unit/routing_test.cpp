@@ -1,7 +1,7 @@
 // Unit tests of direction-order routing: every route is minimal, follows the direction order and
 // ends by ejecting at the destination, under every tie rule; the dateline channel-dependency
-// graph is acyclic; the bubble credit rule, the dateline VC classes and the tie rules behave as
-// the routing header describes.
+// graph is acyclic; the bubble credit rule and the dateline VC classes behave as the routing
+// header describes (the tie rules' choices: tie_rule_test.cpp).
 
 #include "models/routing/direction_order_routing.h"
 
@@ -16,15 +16,12 @@
 
 #include "models/core/packet.h"
 #include "regress/support/graph.h"
+#include "regress/support/route_walk.h"
 
 namespace angara {
 namespace {
 
-using test::Graph;
-using test::has_cycle;
-
-constexpr Direction kPX{0, false}, kMX{0, true}, kPY{1, false}, kMY{1, true}, kPZ{2, false},
-    kMZ{2, true}, kPW{3, false}, kMW{3, true};
+using namespace test;  // NOLINT: the route walk's helpers and direction names
 
 TEST(CycleDetection, FindsCyclesAndOnlyCycles) {
   EXPECT_FALSE(has_cycle({}));
@@ -62,15 +59,6 @@ std::string scheme_name(DeadlockScheme scheme) {
   return "?";
 }
 
-RouterParams router_params(DeadlockScheme scheme, std::vector<Direction> order,
-                           TieRule ties = TieRule::Positive) {
-  RouterParams p;
-  p.deadlock = scheme;
-  p.direction_order = std::move(order);
-  p.ties = ties;
-  return p;
-}
-
 std::string ties_name(TieRule ties) {
   switch (ties) {
     case TieRule::Positive:
@@ -92,43 +80,6 @@ std::vector<std::uint64_t> keys_for(TieRule ties) {
 }
 
 constexpr std::uint64_t kSeed = 7;
-
-// One link a packet takes: leaving `node` in direction `dir` on VC class `vc_class`.
-struct Hop {
-  NodeId node;
-  Direction dir;
-  int vc_class;
-  bool enters_ring;
-};
-
-// Follows DirectionOrderRouting::route from `src` until it ejects. Gives up (returning the hops
-// so far, the last of which is not at `dst`) after more hops than any minimal route could need.
-struct Walk {
-  std::vector<Hop> hops;
-  NodeId end = 0;
-  bool ejected = false;
-};
-
-Walk walk(const Torus& torus, const DirectionOrderRouting& routing, NodeId src, NodeId dst,
-          std::uint64_t key = 0) {
-  Walk w;
-  NodeId here = src;
-  std::optional<Direction> arrived_by;
-  int vc_class = 0;
-  for (int guard = 0; guard <= torus.node_count(); ++guard) {
-    const RouteStep step = routing.route(here, dst, arrived_by, vc_class, key);
-    if (step.eject) {
-      w.ejected = true;
-      break;
-    }
-    w.hops.push_back({here, Direction::from_index(step.port), step.vc_class, step.enters_ring});
-    here = torus.neighbor(here, w.hops.back().dir);
-    arrived_by = w.hops.back().dir;
-    vc_class = step.vc_class;
-  }
-  w.end = here;
-  return w;
-}
 
 struct RoutingCase {
   std::vector<int> dims;
@@ -462,48 +413,6 @@ TEST(DirectionOrder, NonDefaultOrderIsFollowed) {
   EXPECT_EQ(mixed.route(torus.node({1, 0}), torus.node({0, 1}), std::nullopt, 0).port, kMX.index());
   // ... but +Y before +X: (0,0) to (1,1) goes +Y first.
   EXPECT_EQ(mixed.route(src, dst, std::nullopt, 0).port, kPY.index());
-}
-
-// On an 8x8 torus, the pairs half a ring apart along X: the share whose route starts the negative
-// way round X under each rule. Positive never; the parity rules exactly half (of sources or of
-// destinations); random about half, the same for the same packet key and seed.
-double negative_share(TieRule ties, std::uint64_t seed, std::uint64_t key_base) {
-  const Torus torus({8, 8});
-  const DirectionOrderRouting routing(torus, router_params(DeadlockScheme::Dateline, {}, ties),
-                                      seed);
-  int ties_seen = 0, negative = 0;
-  for (NodeId src = 0; src < 64; ++src) {
-    for (NodeId dst = 0; dst < 64; ++dst) {
-      if (std::abs(torus.ring_offset(torus.coords(src)[0], torus.coords(dst)[0], 0)) != 4) continue;
-      ++ties_seen;
-      const Walk w = walk(torus, routing, src, dst, key_base + src * 64 + dst);
-      negative += w.hops.front().dir == kMX ? 1 : 0;
-    }
-  }
-  return static_cast<double>(negative) / ties_seen;
-}
-
-TEST(TieRules, EachSplitsTheHalfRingPairsAsItSays) {
-  EXPECT_EQ(negative_share(TieRule::Positive, kSeed, 0), 0.0);
-  EXPECT_EQ(negative_share(TieRule::SourceParity, kSeed, 0), 0.5);
-  EXPECT_EQ(negative_share(TieRule::DestinationParity, kSeed, 0), 0.5);
-  const double random = negative_share(TieRule::Random, kSeed, 0);
-  EXPECT_GT(random, 0.4);
-  EXPECT_LT(random, 0.6);
-  EXPECT_EQ(negative_share(TieRule::Random, kSeed, 0), random);  // the same draws again
-  EXPECT_NE(negative_share(TieRule::Random, kSeed + 1, 0), random);
-  EXPECT_NE(negative_share(TieRule::Random, kSeed, 1), random);
-}
-
-TEST(TieRules, SourceParityFollowsTheSourcesCoordinate) {
-  const Torus torus({4, 4});
-  const DirectionOrderRouting routing(
-      torus, router_params(DeadlockScheme::Bubble, {}, TieRule::SourceParity), kSeed);
-  // From x = 0 (even) to x = 2: +X; from x = 1 (odd) to x = 3: -X; Y likewise where X is done.
-  EXPECT_EQ(walk(torus, routing, torus.node({0, 0}), torus.node({2, 0})).hops.front().dir, kPX);
-  EXPECT_EQ(walk(torus, routing, torus.node({1, 0}), torus.node({3, 0})).hops.front().dir, kMX);
-  EXPECT_EQ(walk(torus, routing, torus.node({1, 1}), torus.node({1, 3})).hops.front().dir, kMY);
-  EXPECT_EQ(walk(torus, routing, torus.node({1, 2}), torus.node({1, 0})).hops.front().dir, kPY);
 }
 
 }  // namespace
