@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "models/core/packet.h"
+#include "platform/config/config_values.h"
 #include "regress/support/graph.h"
 #include "regress/support/route_walk.h"
 
@@ -59,17 +60,10 @@ std::string scheme_name(DeadlockScheme scheme) {
   return "?";
 }
 
+// The rule as the config spells it ("_source_parity"); nothing for the default.
 std::string ties_name(TieRule ties) {
-  switch (ties) {
-    case TieRule::Positive:
-      return "";
-    case TieRule::SourceParity:
-      return "_SourceParity";
-    case TieRule::DestinationParity:
-      return "_DestinationParity";
-    default:
-      return "_Random";
-  }
+  if (ties == TieRule::Positive) return "";
+  return "_" + config_values::json_value(ties).get<std::string>();
 }
 
 // The packet keys a test routes each pair with: one, or under the random rule eight, so that
