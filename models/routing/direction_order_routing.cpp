@@ -15,8 +15,8 @@ DirectionOrderRouting::DirectionOrderRouting(const Torus& torus, const RouterPar
       m_classes(params.vc_layout().classes) {}
 
 int DirectionOrderRouting::offset(int at, int to, int dim, std::uint64_t key) const {
-  const int offset = m_torus.ring_offset(at, to, dim);
-  if (2 * offset != m_torus.size(dim) || m_ties == TieRule::Positive) return offset;
+  const int shortest = m_torus.ring_offset(at, to, dim);
+  if (2 * shortest != m_torus.size(dim) || m_ties == TieRule::Positive) return shortest;
   bool negative = false;
   switch (m_ties) {
     case TieRule::SourceParity:
@@ -28,7 +28,7 @@ int DirectionOrderRouting::offset(int at, int to, int dim, std::uint64_t key) co
     default:  // Random: the packet's own draw, one per dimension
       negative = (mix64(key ^ mix64(m_seed + static_cast<std::uint64_t>(dim))) & 1) != 0;
   }
-  return negative ? -offset : offset;
+  return negative ? -shortest : shortest;
 }
 
 RouteStep DirectionOrderRouting::route(NodeId here, NodeId dst, std::optional<Direction> arrived_by,

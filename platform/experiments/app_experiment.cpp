@@ -141,6 +141,10 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
                             outgoing};
       machine.load(n, heat ? heat_program(ctx, grid, expected_max, log) : spmv_program(ctx, log));
     }
+    const auto y_arrived = [&](NodeId n) {
+      return spmv_y_arrived(machine.host(n), nodes, rows_per_node, config.workload.algorithm,
+                            machine.now());
+    };
     // An iteration is done when every node (of this rank) has ended it; SpMV's next one has got
     // as far as its nodes' share of y has arrived.
     machine.run(progress, [&] {
@@ -156,8 +160,7 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
       int counted = 0;
       for (NodeId n = 0; n < log.size() && !heat; ++n) {
         if (!machine.local(n)) continue;
-        const YArrived y = spmv_y_arrived(machine.host(n), nodes, rows_per_node,
-                                          config.workload.algorithm, machine.now());
+        const YArrived y = y_arrived(n);
         const double in =
             static_cast<double>(y.so_far) - static_cast<double>(done * y.per_iteration);
         part += std::clamp(in / static_cast<double>(std::max<std::uint64_t>(y.per_iteration, 1)),
@@ -171,8 +174,7 @@ AppResult run_app_experiment(const Config& config, const ProgressSink& progress)
     // Each iteration brought each node what the progress lines take an iteration's y to be.
     for (NodeId n = 0; n < log.size() && !heat; ++n) {
       if (!machine.local(n)) continue;
-      const YArrived y = spmv_y_arrived(machine.host(n), nodes, rows_per_node,
-                                        config.workload.algorithm, machine.now());
+      const YArrived y = y_arrived(n);
       if (y.so_far != y.per_iteration * static_cast<std::uint64_t>(iterations)) {
         throw std::logic_error(fmt::format("node {}: {} of y arrived in {} iterations, {} expected",
                                            n, y.so_far, iterations, y.per_iteration * iterations));
