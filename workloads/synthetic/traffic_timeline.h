@@ -31,14 +31,16 @@ class TrafficTimeline : public TrafficObserver {
   };
   Cycle interval() const { return m_interval; }
   // From cycle 0 up to the last one anything happened in (created, delivered or outstanding).
-  const std::vector<Interval>& intervals() const { return m_intervals; }
-  std::vector<Interval>& intervals() { return m_intervals; }
+  const std::vector<Interval>& intervals() const;
 
  private:
   Interval& at(Cycle cycle);
 
   Cycle m_interval;
-  std::vector<Interval> m_intervals;
+  // Kept as counted so far, and the packets outstanding through whole intervals as a change at
+  // their first and past their last, folded in by intervals().
+  mutable std::vector<Interval> m_intervals;
+  mutable std::vector<std::uint64_t> m_spanning;
 };
 
 }  // namespace angara
