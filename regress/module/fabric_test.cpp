@@ -177,6 +177,25 @@ TEST(Ties, EveryRuleIsDeadlockFreeAtSaturationAndExactAtZeroLoad) {
   }
 }
 
+// At light load LT takes AT's routes under every tie rule (the same hops for the same packets,
+// random draws included) and its latency within 1%.
+TEST(Ties, LtRoutesAsAtDoesUnderEveryRule) {
+  for (TieRule ties : {TieRule::SourceParity, TieRule::DestinationParity, TieRule::Random}) {
+    Config c = small_run({4, 4}, 0.05, DeadlockScheme::Dateline);
+    c.router.ties = ties;
+    SCOPED_TRACE(config_to_json(c)["router"].dump());
+    c.sim.mode = SimMode::At;
+    const auto at = run(c);
+    c.sim.mode = SimMode::Lt;
+    const auto lt = run(c);
+    EXPECT_EQ(lt["mean_hops"], at["mean_hops"]);
+    EXPECT_EQ(lt["packets_delivered"], at["packets_delivered"]);
+    EXPECT_NEAR(lt["latency_cycles"]["mean"].get<double>(),
+                at["latency_cycles"]["mean"].get<double>(),
+                0.01 * at["latency_cycles"]["mean"].get<double>());
+  }
+}
+
 TEST(Watchdog, NamesRouterPortAndVcWhenTheNetworkDeadlocks) {
   Config c = small_run({4, 4}, 1.0, DeadlockScheme::None);
   c.router.vcs = 1;

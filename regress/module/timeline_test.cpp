@@ -1,6 +1,7 @@
 // Traffic over time ([stats] interval_cycles): the table's rows add up to the run's totals and
 // its measurement window, its outstanding packets to the packets' latencies (Little's law, cycle
-// for cycle), a link failing mid-run shows where it fails, in AT and LT; over MPI ranks
+// for cycle), LT's rows are AT's at light load, a link failing mid-run shows where it fails, in
+// AT and LT; over MPI ranks
 // (regress/parallel) the table is the one-process run's byte for byte.
 
 #include <gtest/gtest.h>
@@ -105,6 +106,34 @@ TEST(Timeline, RowsAddUpToTheRunAndItsWindowInEveryMode) {
     EXPECT_NEAR(window_accepted / (nodes * 2000), j["accepted_flits_per_node_cycle"], 1e-9);
     // Every packet's cycles outstanding are its latency: the two sums are one number.
     EXPECT_NEAR(outstanding, latency, 1e-6 * latency);
+  }
+}
+
+// Light load, where LT gives AT's answers: the same packets created in every row of the warm-up
+// and window, and each row's deliveries and latency as AT's within a packet and 5% (the runs end
+// a few cycles apart, so the rows after may be one fewer).
+TEST(Timeline, LtsRowsAreAtsAtLightLoad) {
+  Config light = uniform();
+  light.traffic.rate = 0.02;
+  light.stats.interval_cycles = 500;
+  const std::vector<Config> modes = every_mode(light);
+  const TimedRun at = run(modes[0]);
+  for (std::size_t m = 1; m < modes.size(); ++m) {
+    SCOPED_TRACE(modes[m].sim.lt_buffers ? "LT buffers" : "LT");
+    const TimedRun lt = run(modes[m]);
+    const std::size_t window_rows = 2500 / 500;
+    ASSERT_GE(at.rows.size(), window_rows);
+    ASSERT_GE(lt.rows.size(), window_rows);
+    for (std::size_t k = 0; k < window_rows; ++k) {
+      const Row &a = at.rows[k], &l = lt.rows[k];
+      EXPECT_EQ(l.at("packets_created"), a.at("packets_created")) << "row " << k;
+      EXPECT_NEAR(l.at("packets_delivered"), a.at("packets_delivered"), 1.0) << "row " << k;
+      if (a.count("latency_cycles.mean") && l.count("latency_cycles.mean")) {
+        EXPECT_NEAR(l.at("latency_cycles.mean"), a.at("latency_cycles.mean"),
+                    0.05 * a.at("latency_cycles.mean"))
+            << "row " << k;
+      }
+    }
   }
 }
 
