@@ -1,45 +1,40 @@
 #pragma once
-// The Reducer's ports as SystemC signals (docs/RTL.md), the types Verilator gives them: bool for
-// one bit, uint32_t up to 32, sc_bv beyond. The transactor drives and reads these; whichever
-// SystemVerilog was built in (ANGARA_RTL_REDUCER) is bound to them by make_reducer_rtl.
+// The Reducer's ports (docs/RTL.md) as values. The transactor drives and reads these; whichever
+// SystemVerilog was built in (ANGARA_RTL_REDUCER) is evaluated behind them by the model
+// make_reducer_rtl makes.
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
-#include <systemc>
-
-#include "collectives/rtl/gated_clock.h"
+#include "collectives/rtl/rtl_pins.h"
 #include "collectives/rtl/rtl_recording.h"
 
 namespace angara {
 
 struct ReducerPins : ClockPins {  // clk and rst first
-  template <typename T>
-  using Signal = sc_core::sc_signal<T>;
+  std::uint32_t cfg_head_cycles = 0, cfg_flit_cycles = 0;
 
-  Signal<std::uint32_t> cfg_head_cycles{"cfg_head_cycles"}, cfg_flit_cycles{"cfg_flit_cycles"};
+  bool in_valid = false, in_ready = false;
+  std::uint32_t in_tree = 0, in_reduce = 0, in_op = 0, in_flits = 0, in_expected = 0;
+  Wide<128> in_data{};
 
-  Signal<bool> in_valid{"in_valid"}, in_ready{"in_ready"};
-  Signal<std::uint32_t> in_tree{"in_tree"}, in_reduce{"in_reduce"}, in_op{"in_op"},
-      in_flits{"in_flits"}, in_expected{"in_expected"};
-  Signal<sc_dt::sc_bv<128>> in_data{"in_data"};
-
-  Signal<bool> res_flit_valid{"res_flit_valid"};
-  Signal<std::uint32_t> res_flit_index{"res_flit_index"};
-  Signal<sc_dt::sc_bv<128>> res_flit{"res_flit"};
-  Signal<bool> res_valid{"res_valid"};
-  Signal<std::uint32_t> res_tree{"res_tree"}, res_reduce{"res_reduce"}, res_op{"res_op"},
-      res_flits{"res_flits"}, res_count{"res_count"};
-  Signal<sc_dt::sc_bv<512>> issued{"issued"};
-  Signal<bool> err_mismatch{"err_mismatch"};
+  bool res_flit_valid = false;
+  std::uint32_t res_flit_index = 0;
+  Wide<128> res_flit{};
+  bool res_valid = false;
+  std::uint32_t res_tree = 0, res_reduce = 0, res_op = 0, res_flits = 0, res_count = 0;
+  Wide<512> issued{};
+  bool err_mismatch = false;
 };
 
-// The verilated Reducer, its ports bound to `pins`, its flops starting from random values drawn
-// from `flop_seed` (rtl_seed.h); defined next to the verilated model.
-std::unique_ptr<sc_core::sc_module> make_reducer_rtl(const char* name, ReducerPins& pins,
-                                                     std::uint32_t flop_seed);
+// The verilated Reducer behind `pins`, named `name` in its waveform (the transactor's
+// hierarchical name), its flops starting from random values drawn from `flop_seed` (rtl_seed.h);
+// defined next to the verilated model.
+std::unique_ptr<RtlModel> make_reducer_rtl(const std::string& name, ReducerPins& pins,
+                                           std::uint32_t flop_seed);
 // Verilator's trace of `rtl` (made by make_reducer_rtl) into `file` from now on: call it at the
 // start of simulation. Null when the Reducer was verilated without tracing.
-std::unique_ptr<RtlWaveform> trace_reducer_rtl(sc_core::sc_module& rtl, const std::string& file);
+std::unique_ptr<RtlWaveform> trace_reducer_rtl(RtlModel& rtl, const std::string& file);
 
 }  // namespace angara

@@ -12,19 +12,16 @@
 namespace angara {
 namespace {
 
-// A port's 64-bit word w, through its 32-bit words: SystemC's range() takes a slow general path.
-std::uint64_t bv_word(const sc_dt::sc_bv_base& v, int w) {
-  return static_cast<std::uint64_t>(v.get_word(2 * w)) |
-         static_cast<std::uint64_t>(v.get_word(2 * w + 1)) << 32;
+Flit to_flit(const Wide<128>& v) {
+  const auto word = [&](int w) {
+    return static_cast<std::uint64_t>(v[2 * w]) | static_cast<std::uint64_t>(v[2 * w + 1]) << 32;
+  };
+  return {word(0), word(1)};
 }
 
-sc_dt::sc_bv<128> to_bv(const Flit& f) {
-  sc_dt::sc_bv<128> v;
-  v.set_word(0, static_cast<sc_dt::sc_digit>(f.lo));
-  v.set_word(1, static_cast<sc_dt::sc_digit>(f.lo >> 32));
-  v.set_word(2, static_cast<sc_dt::sc_digit>(f.hi));
-  v.set_word(3, static_cast<sc_dt::sc_digit>(f.hi >> 32));
-  return v;
+Wide<128> to_wide(const Flit& f) {
+  return {static_cast<std::uint32_t>(f.lo), static_cast<std::uint32_t>(f.lo >> 32),
+          static_cast<std::uint32_t>(f.hi), static_cast<std::uint32_t>(f.hi >> 32)};
 }
 
 }  // namespace
@@ -38,9 +35,9 @@ RtlReducer::RtlReducer(const sc_core::sc_module_name& name, std::string where,
       m_drives(drives),
       m_clock(clock),
       m_stats(stats),
-      m_rtl(make_reducer_rtl("rtl", m_pins, flop_seed)),
+      m_rtl(make_reducer_rtl(std::string(this->name()) + ".rtl", m_pins, flop_seed)),
       m_recording(recording),
-      m_gate(clock, GatedClock::Sample::BeforeRouter, m_pins) {
+      m_gate(clock, GatedClock::Sample::BeforeRouter, m_pins, *m_rtl) {
   params.check_rtl_reducer();
   m_head_cycles = static_cast<std::uint32_t>(params.reducer_cycles);
   m_flit_cycles = static_cast<std::uint32_t>(params.reducer_flit_cycles);
@@ -94,22 +91,20 @@ void RtlReducer::start_of_simulation() {
 
 void RtlReducer::record(Cycle c) {
   const ReducerPins& p = m_pins;
-  fmt::format_to(
-      std::back_inserter(m_recording->replay),
-      "{} {:d} {} {} {} {} {} {} {:d} {:d} {} {} {} {} {} {:d} {} {} {:d}\n", c, p.in_valid.read(),
-      p.in_tree.read(), p.in_reduce.read(), p.in_op.read(), p.in_flits.read(), p.in_expected.read(),
-      p.in_data.read().to_string(sc_dt::SC_HEX_US, false), p.in_ready.read(), p.res_valid.read(),
-      p.res_tree.read(), p.res_reduce.read(), p.res_op.read(), p.res_flits.read(),
-      p.res_count.read(), p.res_flit_valid.read(), p.res_flit_index.read(),
-      p.res_flit.read().to_string(sc_dt::SC_HEX_US, false), p.err_mismatch.read());
+  fmt::format_to(std::back_inserter(m_recording->replay),
+                 "{} {:d} {} {} {} {} {} {} {:d} {:d} {} {} {} {} {} {:d} {} {} {:d}\n", c,
+                 p.in_valid, p.in_tree, p.in_reduce, p.in_op, p.in_flits, p.in_expected,
+                 to_hex(p.in_data), p.in_ready, p.res_valid, p.res_tree, p.res_reduce, p.res_op,
+                 p.res_flits, p.res_count, p.res_flit_valid, p.res_flit_index, to_hex(p.res_flit),
+                 p.err_mismatch);
 }
 
 // At each sample point the check of the RTL's outputs and the inputs for the next edge.
 void RtlReducer::tick() {
   m_gate.tick(
       [&] {
-        m_pins.cfg_head_cycles.write(m_head_cycles);
-        m_pins.cfg_flit_cycles.write(m_flit_cycles);
+        m_pins.cfg_head_cycles = m_head_cycles;
+        m_pins.cfg_flit_cycles = m_flit_cycles;
       },
       [&](Cycle c) {
         if (m_recording) record(c);
@@ -148,15 +143,14 @@ void RtlReducer::check_progress(Cycle c) const {
 
 void RtlReducer::check_outputs(Cycle c) {
   ++m_stats.cycles;
-  if (m_pins.err_mismatch.read()) report_mismatch(c);
-  if (m_pins.res_flit_valid.read()) {
-    const std::uint32_t f = m_pins.res_flit_index.read();
+  if (m_pins.err_mismatch) report_mismatch(c);
+  if (m_pins.res_flit_valid) {
+    const std::uint32_t f = m_pins.res_flit_index;
     if (f >= kMaxDataFlits) mismatch(c, "res_flit_index", "0..15", fmt::format("{}", f));
-    const sc_dt::sc_bv<128> v = m_pins.res_flit.read();
     m_result_flits |= 1U << f;
-    check_result_flit(c, f, {bv_word(v, 0), bv_word(v, 1)});
+    check_result_flit(c, f, to_flit(m_pins.res_flit));
   }
-  const bool valid = m_pins.res_valid.read();
+  const bool valid = m_pins.res_valid;
   const bool due = m_drives ? valid && !m_handoffs.empty()
                             : !m_handoffs.empty() && m_handoffs.front().cycle == c;
   if (valid != due) {
@@ -165,11 +159,11 @@ void RtlReducer::check_outputs(Cycle c) {
       mismatch(c, "res_valid",
                fmt::format("1 (tree {} reduce {} hands off)", h.tree_id, h.reduce_id), "0");
     }
-    mismatch(
-        c, "res_valid",
-        m_handoffs.empty() ? std::string("0 (no reduce complete)")
-                           : fmt::format("0 (next hand-off at cycle {})", m_handoffs.front().cycle),
-        fmt::format("1 (tree {} reduce {})", m_pins.res_tree.read(), m_pins.res_reduce.read()));
+    mismatch(c, "res_valid",
+             m_handoffs.empty()
+                 ? std::string("0 (no reduce complete)")
+                 : fmt::format("0 (next hand-off at cycle {})", m_handoffs.front().cycle),
+             fmt::format("1 (tree {} reduce {})", m_pins.res_tree, m_pins.res_reduce));
   }
   if (!due) return;
   const Handoff handoff = m_handoffs.front();
@@ -183,10 +177,8 @@ void RtlReducer::check_outputs(Cycle c) {
 
 void RtlReducer::check_handoff(Cycle c, const Handoff& handoff) {
   const auto& h = handoff.result->header;
-  const auto field = [&](const char* signal, std::uint32_t model,
-                         const sc_core::sc_signal<std::uint32_t>& rtl) {
-    if (rtl.read() != model)
-      mismatch(c, signal, fmt::format("{}", model), fmt::format("{}", rtl.read()));
+  const auto field = [&](const char* signal, std::uint32_t model, std::uint32_t rtl) {
+    if (rtl != model) mismatch(c, signal, fmt::format("{}", model), fmt::format("{}", rtl));
   };
   field("res_tree", h.tree_id, m_pins.res_tree);
   field("res_reduce", h.reduce_id, m_pins.res_reduce);
@@ -200,7 +192,7 @@ void RtlReducer::check_handoff(Cycle c, const Handoff& handoff) {
   }
   m_stats.data_words += static_cast<std::uint64_t>(h.data_flits) * kWordsPerFlit;
   m_result_flits = 0;
-  const std::uint32_t issued = m_pins.issued.read().get_word(h.tree_id);
+  const std::uint32_t issued = m_pins.issued[h.tree_id];
   if (issued != ++m_issued[h.tree_id]) {
     mismatch(c, fmt::format("issued[{}]", h.tree_id), fmt::format("{}", m_issued[h.tree_id]),
              fmt::format("{}", issued));
@@ -261,15 +253,15 @@ void RtlReducer::drive_inputs(Cycle c) {
     const Contribution& k = m_inputs.front();
     valid = true;
     if (m_beat == 0) {
-      m_pins.in_tree.write(k.tree);
-      m_pins.in_reduce.write(k.reduce);
-      m_pins.in_op.write(k.op);
-      m_pins.in_flits.write(k.flits);
-      m_pins.in_expected.write(k.expected);
+      m_pins.in_tree = k.tree;
+      m_pins.in_reduce = k.reduce;
+      m_pins.in_op = k.op;
+      m_pins.in_flits = k.flits;
+      m_pins.in_expected = k.expected;
     } else {
-      m_pins.in_data.write(to_bv(k.data[static_cast<std::size_t>(m_beat - 1)]));
+      m_pins.in_data = to_wide(k.data[static_cast<std::size_t>(m_beat - 1)]);
     }
-    const bool ready = m_pins.in_ready.read();
+    const bool ready = m_pins.in_ready;
     if (!m_drives && m_beat == 0 && ready != (c == k.start)) {
       const std::string what = fmt::format(
           "the head of tree {} reduce {}, at the input since cycle {}", k.tree, k.reduce, k.at);
@@ -290,7 +282,7 @@ void RtlReducer::drive_inputs(Cycle c) {
       }
     }
   }
-  m_pins.in_valid.write(valid);
+  m_pins.in_valid = valid;
 }
 
 void RtlReducer::mismatch(Cycle c, const std::string& signal, const std::string& model,

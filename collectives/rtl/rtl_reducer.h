@@ -84,7 +84,7 @@ class RtlReducer : public sc_core::sc_module, public ReducerBlock {
   const FabricClock& m_clock;
   RtlReducerStats& m_stats;
   ReducerPins m_pins;
-  std::unique_ptr<sc_core::sc_module> m_rtl;
+  std::unique_ptr<RtlModel> m_rtl;
   Reducer m_model;
   RingQueue<Contribution> m_inputs;  // granted, not yet wholly taken by the RTL
   int m_beat = 0;                    // of m_inputs.front(): 0 the head, then data flits

@@ -27,10 +27,15 @@ std::uint32_t row_bits(const TreeSet& trees, NodeId node, int tree) {
 }
 
 // The node's 16 rows as the RTL's cfg_table holds them.
-sc_dt::sc_bv<224> table_bits(const TreeSet& trees, NodeId node) {
-  sc_dt::sc_bv<224> table;
+Wide<224> table_bits(const TreeSet& trees, NodeId node) {
+  Wide<224> table{};
   for (int t = 0; t < kMaxTrees; ++t) {
-    table.range(kRowBits * t + kRowBits - 1, kRowBits * t) = row_bits(trees, node, t);
+    const std::uint64_t row = row_bits(trees, node, t);
+    const int bit = kRowBits * t, w = bit / 32, shift = bit % 32;
+    table[static_cast<std::size_t>(w)] |= static_cast<std::uint32_t>(row << shift);
+    if (shift + kRowBits > 32) {
+      table[static_cast<std::size_t>(w + 1)] |= static_cast<std::uint32_t>(row >> (32 - shift));
+    }
   }
   return table;
 }
@@ -45,14 +50,14 @@ class RtlVcUp::Lane : public sc_core::sc_module {
   // and credit return (set before the run); null: checking. `replay`: the replay file to add its
   // lines to, or null.
   Lane(const sc_core::sc_module_name& name, std::string where, PortId port, const RouterCore& core,
-       const sc_dt::sc_bv<224>& table, const FabricClock& clock, RtlVcUpStats& stats,
+       const Wide<224>& table, const FabricClock& clock, RtlVcUpStats& stats,
        std::uint32_t flop_seed, const VcUpDriver::Router* router, std::string* replay);
   SC_HAS_PROCESS(Lane);
 
   void arrival(const Packet& packet);
   void grant(const Grant& grant);
   std::uint32_t request(const Packet& packet, std::uint32_t outs, Cycle now);
-  sc_core::sc_module& rtl() { return *m_rtl; }
+  RtlModel& rtl() { return *m_rtl; }
 
  private:
   struct Held {
@@ -97,7 +102,7 @@ class RtlVcUp::Lane : public sc_core::sc_module {
   const FabricClock& m_clock;
   RtlVcUpStats& m_stats;
   VcUpPins m_pins;
-  std::unique_ptr<sc_core::sc_module> m_rtl;
+  std::unique_ptr<RtlModel> m_rtl;
   RingQueue<Held> m_held;      // in arrival order, until their space is free
   RingQueue<Issued> m_issued;  // granted, not yet passed to the RTL
   Cycle m_last_free = 0;       // a free in cycle c shows until the edge after it
@@ -105,14 +110,14 @@ class RtlVcUp::Lane : public sc_core::sc_module {
   // it asked, freed, was granted or took a beat.
   std::uint32_t m_asked = 0;
   Cycle m_asked_at = kNever, m_progress_at = 0;
-  sc_dt::sc_bv<224> m_table;
+  Wide<224> m_table;
   GatedClock m_gate;  // the RTL's clock, run while the VC holds packets
 };
 
 RtlVcUp::Lane::Lane(const sc_core::sc_module_name& name, std::string where, PortId port,
-                    const RouterCore& core, const sc_dt::sc_bv<224>& table,
-                    const FabricClock& clock, RtlVcUpStats& stats, std::uint32_t flop_seed,
-                    const VcUpDriver::Router* router, std::string* replay)
+                    const RouterCore& core, const Wide<224>& table, const FabricClock& clock,
+                    RtlVcUpStats& stats, std::uint32_t flop_seed, const VcUpDriver::Router* router,
+                    std::string* replay)
     : sc_core::sc_module(name),
       m_where(std::move(where)),
       m_port(port),
@@ -121,9 +126,11 @@ RtlVcUp::Lane::Lane(const sc_core::sc_module_name& name, std::string where, Port
       m_replay(replay),
       m_clock(clock),
       m_stats(stats),
-      m_rtl(make_vcup_rtl("rtl", m_pins, flop_seed)),
+      m_rtl(make_vcup_rtl(std::string(this->name()) + ".rtl", m_pins, flop_seed)),
       m_table(table),
-      m_gate(clock, router ? GatedClock::Sample::Both : GatedClock::Sample::AfterRouter, m_pins) {
+      // The lanes of a traced node share a waveform file: their edges in time order.
+      m_gate(clock, router ? GatedClock::Sample::Both : GatedClock::Sample::AfterRouter, m_pins,
+             *m_rtl, replay != nullptr) {
   SC_METHOD(tick);  // runs at 0 to reset the RTL, then only while the VC holds packets
 }
 
@@ -158,11 +165,11 @@ void RtlVcUp::Lane::tick() {
   const CollectiveParams& coll = m_core.shared().coll;
   m_gate.tick(
       [&] {
-        m_pins.cfg_table_cycles.write(static_cast<std::uint32_t>(coll.table_cycles));
-        m_pins.cfg_analysis_cycles.write(static_cast<std::uint32_t>(coll.analysis_cycles));
-        m_pins.cfg_buffer_flits.write(static_cast<std::uint32_t>(coll.buffer_flits));
-        m_pins.cfg_node.write(m_core.id());
-        m_pins.cfg_table.write(m_table);
+        m_pins.cfg_table_cycles = static_cast<std::uint32_t>(coll.table_cycles);
+        m_pins.cfg_analysis_cycles = static_cast<std::uint32_t>(coll.analysis_cycles);
+        m_pins.cfg_buffer_flits = static_cast<std::uint32_t>(coll.buffer_flits);
+        m_pins.cfg_node = m_core.id();
+        m_pins.cfg_table = m_table;
       },
       [&](Cycle c) {
         sample(c);
@@ -172,9 +179,9 @@ void RtlVcUp::Lane::tick() {
 }
 
 void RtlVcUp::Lane::early(Cycle c) {
-  if (m_pins.free_valid.read()) free(c);
+  if (m_pins.free_valid) free(c);
   m_asked = 0;
-  if (!m_pins.req_valid.read()) return;
+  if (!m_pins.req_valid) return;
   const Held* h = issuing();
   if (!h || h->tail > c) {
     mismatch(
@@ -183,14 +190,14 @@ void RtlVcUp::Lane::early(Cycle c) {
           : std::string("0 (no packet with copies to issue)"),
         "1");
   }
-  const std::uint32_t dirs = m_pins.req_dirs.read();
+  const std::uint32_t dirs = m_pins.req_dirs;
   m_asked = dirs & ((1U << m_core.local_port()) - 1);
   if (m_asked != dirs) {
     mismatch(c, "req_dirs", fmt::format("directions below {}", m_core.local_port()),
              fmt::format("{:#x}", dirs));
   }
-  if (m_pins.req_pe.read()) m_asked |= 1U << m_core.local_port();
-  if (m_pins.req_pegroup.read()) m_asked |= 1U << m_core.pegroup_port();
+  if (m_pins.req_pe) m_asked |= 1U << m_core.local_port();
+  if (m_pins.req_pegroup) m_asked |= 1U << m_core.pegroup_port();
   m_asked_at = c;
   m_progress_at = c;
   m_router->wake(c);
@@ -237,9 +244,8 @@ void RtlVcUp::Lane::free(Cycle c) {
                  : fmt::format("0 (packet {:#x}: its last copy is out at cycle {})", h.id, h.freed),
              "1");
   }
-  if (m_pins.free_flits.read() != static_cast<std::uint32_t>(h.flits)) {
-    mismatch(c, "free_flits", fmt::format("{}", h.flits),
-             fmt::format("{}", m_pins.free_flits.read()));
+  if (m_pins.free_flits != static_cast<std::uint32_t>(h.flits)) {
+    mismatch(c, "free_flits", fmt::format("{}", h.flits), fmt::format("{}", m_pins.free_flits));
   }
   if (m_router) {
     m_router->free(m_port, h.flits, c + m_core.timing(m_port).latency);
@@ -255,13 +261,11 @@ void RtlVcUp::Lane::record(Cycle c) {
   fmt::format_to(std::back_inserter(*m_replay),
                  "{} {} {:d} {:d} {} {} {} {} {:x} {:d} {} {} {:d} {} {:d} {:d} {:d} {} {} {} {:x} "
                  "{} {:x} {:d} {:d} {:d} {:d}\n",
-                 c, m_port, p.in_head.read(), p.in_tail.read(), p.in_kind.read(), p.in_tree.read(),
-                 p.in_flits.read(), p.in_src.read(), p.in_id.read(), p.grant_valid.read(),
-                 p.grant_target.read(), p.grant_cycles.read(), p.req_valid.read(),
-                 p.req_dirs.read(), p.req_pe.read(), p.req_pegroup.read(), p.free_valid.read(),
-                 p.free_flits.read(), p.occupancy.read(), p.head_stage.read(), p.head_id.read(),
-                 p.last_stage.read(), p.last_id.read(), p.err_overflow.read(), p.err_beat.read(),
-                 p.err_packet.read(), p.err_grant.read());
+                 c, m_port, p.in_head, p.in_tail, p.in_kind, p.in_tree, p.in_flits, p.in_src,
+                 p.in_id, p.grant_valid, p.grant_target, p.grant_cycles, p.req_valid, p.req_dirs,
+                 p.req_pe, p.req_pegroup, p.free_valid, p.free_flits, p.occupancy, p.head_stage,
+                 p.head_id, p.last_stage, p.last_id, p.err_overflow, p.err_beat, p.err_packet,
+                 p.err_grant);
 }
 
 void RtlVcUp::Lane::sample(Cycle c) {
@@ -270,15 +274,15 @@ void RtlVcUp::Lane::sample(Cycle c) {
   for (auto [signal, value] :
        {std::pair{"err_overflow", &m_pins.err_overflow}, std::pair{"err_beat", &m_pins.err_beat},
         std::pair{"err_packet", &m_pins.err_packet}, std::pair{"err_grant", &m_pins.err_grant}}) {
-    if (value->read()) mismatch(c, signal, "0", "1");
+    if (*value) mismatch(c, signal, "0", "1");
   }
   if (!m_router) {
     // The space of a packet whose last copy has left is free from this cycle.
     const bool frees = !m_held.empty() && m_held.front().freed == c;
-    if (m_pins.free_valid.read() != frees) {
+    if (m_pins.free_valid != frees) {
       mismatch(c, "free_valid",
                frees ? fmt::format("1 (packet {:#x} out)", m_held.front().id) : std::string("0"),
-               frees ? "0" : fmt::format("1 ({} flits)", m_pins.free_flits.read()));
+               frees ? "0" : fmt::format("1 ({} flits)", m_pins.free_flits));
     }
     if (frees) free(c);
   }
@@ -293,7 +297,7 @@ void RtlVcUp::Lane::sample(Cycle c) {
     m_issued.pop_front();
     granted = true;
   }
-  m_pins.grant_valid.write(granted);
+  m_pins.grant_valid = granted;
   drive_beats(c);
   if (m_router && !m_held.empty() && c > std::max(m_progress_at, m_held.front().tail) + kMaxStall) {
     const Held& h = m_held.front();
@@ -310,11 +314,8 @@ void RtlVcUp::Lane::sample(Cycle c) {
 void RtlVcUp::Lane::check_outputs(Cycle c, std::size_t in) {
   std::uint32_t occupancy = 0;
   for (std::size_t i = 0; i < in; ++i) occupancy += m_held[i].flits;
-  const auto check = [&](const char* signal, std::uint32_t model,
-                         const sc_core::sc_signal<std::uint32_t>& rtl) {
-    if (rtl.read() != model) {
-      mismatch(c, signal, fmt::format("{}", model), fmt::format("{}", rtl.read()));
-    }
+  const auto check = [&](const char* signal, std::uint32_t model, std::uint32_t rtl) {
+    if (rtl != model) mismatch(c, signal, fmt::format("{}", model), fmt::format("{}", rtl));
   };
   const auto stage = [&](const Held& h) {
     const Cycle table = m_core.shared().coll.table_cycles;
@@ -324,14 +325,13 @@ void RtlVcUp::Lane::check_outputs(Cycle c, std::size_t in) {
                                            : VcStage::Issuing;
     return static_cast<std::uint32_t>(s);
   };
-  const auto check_stage = [&](const char* signal, std::uint32_t model,
-                               const sc_core::sc_signal<std::uint32_t>& rtl) {
+  const auto check_stage = [&](const char* signal, std::uint32_t model, std::uint32_t rtl) {
     static constexpr const char* kNames[] = {"none", "storing", "table read", "head analysis",
                                              "issuing"};
     const auto name = [](std::uint32_t s) { return s < 5 ? kNames[s] : "?"; };
-    if (rtl.read() != model) {
+    if (rtl != model) {
       mismatch(c, signal, fmt::format("{} ({})", model, name(model)),
-               fmt::format("{} ({})", rtl.read(), name(rtl.read())));
+               fmt::format("{} ({})", rtl, name(rtl)));
     }
   };
   check("occupancy", occupancy, m_pins.occupancy);
@@ -343,12 +343,12 @@ void RtlVcUp::Lane::check_outputs(Cycle c, std::size_t in) {
   // The oldest packet asks for a copy once analysed, one copy at a time, until its last.
   const bool asks = in && m_held.front().ready <= c && m_held.front().freed == kNever &&
                     m_held.front().input_free <= c;
-  if (m_pins.req_valid.read() != asks) {
+  if (m_pins.req_valid != asks) {
     mismatch(c, "req_valid",
              asks ? fmt::format("1 (packet {:#x} analysed at cycle {})", m_held.front().id,
                                 m_held.front().ready)
                   : std::string("0"),
-             m_pins.req_valid.read() ? "1" : "0");
+             m_pins.req_valid ? "1" : "0");
   }
 }
 
@@ -361,9 +361,8 @@ void RtlVcUp::Lane::check_grant(Cycle c, const Issued& g) {
              "no packet to take it from");
   }
   Held& h = *next;
-  const std::uint32_t asked = m_pins.req_dirs.read() |
-                              (m_pins.req_pe.read() ? 1U << kTargetPe : 0) |
-                              (m_pins.req_pegroup.read() ? 1U << kTargetPegroup : 0);
+  const std::uint32_t asked = m_pins.req_dirs | (m_pins.req_pe ? 1U << kTargetPe : 0) |
+                              (m_pins.req_pegroup ? 1U << kTargetPegroup : 0);
   const std::uint32_t t = target(g.out);
   const std::uint32_t bit = 1U << t;
   if (!(asked & bit) || (g.last && asked != bit) || (!g.last && asked == bit)) {
@@ -377,8 +376,8 @@ void RtlVcUp::Lane::check_grant(Cycle c, const Issued& g) {
   if (length == 0 || length > 0xFFFF) {
     mismatch(c, "grant_cycles", fmt::format("{}", length), "1..65535 held");
   }
-  m_pins.grant_target.write(t);
-  m_pins.grant_cycles.write(static_cast<std::uint32_t>(length));
+  m_pins.grant_target = t;
+  m_pins.grant_cycles = static_cast<std::uint32_t>(length);
   h.input_free = g.tail_out;
   if (g.last) h.freed = g.tail_out;
   m_progress_at = c;
@@ -392,18 +391,18 @@ void RtlVcUp::Lane::drive_beats(Cycle c) {
     if (h.head - 1 == c) {
       head = true;
       m_progress_at = c;
-      m_pins.in_kind.write(static_cast<std::uint32_t>(h.kind));
-      m_pins.in_tree.write(h.tree);
-      m_pins.in_flits.write(static_cast<std::uint32_t>(h.flits));
-      m_pins.in_src.write(h.src);
-      m_pins.in_id.write(h.id);
+      m_pins.in_kind = static_cast<std::uint32_t>(h.kind);
+      m_pins.in_tree = h.tree;
+      m_pins.in_flits = static_cast<std::uint32_t>(h.flits);
+      m_pins.in_src = h.src;
+      m_pins.in_id = h.id;
       ++m_stats.packets;
       if (i > 0) ++m_stats.queued;
     }
     if (h.tail - 1 == c) tail = true;
   }
-  m_pins.in_head.write(head);
-  m_pins.in_tail.write(tail);
+  m_pins.in_head = head;
+  m_pins.in_tail = tail;
 }
 
 std::uint32_t RtlVcUp::Lane::target(PortId out) const {
@@ -441,7 +440,7 @@ RtlVcUp::RtlVcUp(const sc_core::sc_module_name& name, std::string where, const R
     throw ConfigError("topology.dims", fmt::format("node {}", core.id()),
                       "with the RTL VCUp node ids must fit the header's 16 bits");
   }
-  const sc_dt::sc_bv<224> table = table_bits(trees, core.id());
+  const Wide<224> table = table_bits(trees, core.id());
   if (m_recording) {
     m_recording->replay = fmt::format(
         "# angara-tlm VCUp replay (docs/RTL.md): {}, ports 0..{}\n"
@@ -452,7 +451,7 @@ RtlVcUp::RtlVcUp(const sc_core::sc_module_name& name, std::string where, const R
         "occupancy head_stage head_id last_stage last_id err_overflow err_beat err_packet "
         "err_grant\n",
         where, core.local_port() - 1, coll.table_cycles, coll.analysis_cycles, coll.buffer_flits,
-        core.id(), table.to_string(sc_dt::SC_HEX_US, false));
+        core.id(), to_hex(table));
   }
   for (PortId p = 0; p < core.local_port(); ++p) {
     const std::string port = Direction::from_index(p).name();
@@ -467,7 +466,7 @@ RtlVcUp::~RtlVcUp() = default;
 
 void RtlVcUp::start_of_simulation() {
   if (!m_recording) return;
-  std::vector<sc_core::sc_module*> rtls;
+  std::vector<RtlModel*> rtls;
   for (const auto& lane : m_lanes) rtls.push_back(&lane->rtl());
   m_waveform = trace_vcup_rtl(rtls, m_recording->waveform.string());
   m_recording->vcd = m_waveform.get();
