@@ -78,12 +78,19 @@ Task Mailbox::receive_from(NodeId src, std::size_t bytes, std::vector<std::byte>
   }
 }
 
-Task Mailbox::exchange(NodeId peer, std::vector<std::span<const std::byte>> pieces,
+std::span<const std::byte> Mailbox::blank(std::size_t bytes) const {
+  if (bytes > m_blank.size()) {
+    throw std::logic_error("Mailbox::blank: the blank block is shorter than a send");
+  }
+  return m_blank.first(bytes);
+}
+
+Task Mailbox::exchange(NodeId to_node, std::vector<std::span<const std::byte>> pieces, NodeId from,
                        std::size_t bytes, std::vector<std::byte>& out) {
   start_receiving(bytes, out);
   Unsent unsent(std::move(pieces));
-  const NetAddr to{peer, m_channel.address().channel};
-  std::size_t got = take_aside(peer, bytes, out);
+  const NetAddr to{to_node, m_channel.address().channel};
+  std::size_t got = take_aside(from, bytes, out);
   while (!unsent.empty() || got < bytes) {
     bool moved = false;
     if (!unsent.empty() && m_channel.has_room(unsent.bytes())) {
@@ -93,7 +100,7 @@ Task Mailbox::exchange(NodeId peer, std::vector<std::span<const std::byte>> piec
     if (got < bytes && m_channel.arrived()) {  // no empty polls: each would cost a call
       bool came = false;
       co_await set_aside_next(came);
-      got += take_aside(peer, bytes - got, out);
+      got += take_aside(from, bytes - got, out);
       moved = true;
     }
     if (moved) continue;

@@ -30,7 +30,10 @@ namespace angara {
 // uses the same channel number, so a peer's address is {node, channel}.
 class Mailbox {
  public:
-  explicit Mailbox(MessageChannel& channel) : m_channel(channel) {}
+  // `blank`: what a send carries on a timing-only channel when its values are not at hand (as
+  // long as the longest such send; its bytes are not read).
+  explicit Mailbox(MessageChannel& channel, std::span<const std::byte> blank = {})
+      : m_channel(channel), m_blank(blank) {}
 
   NodeId id() const { return m_channel.address().node; }
   MessageChannel& channel() { return m_channel; }
@@ -47,7 +50,16 @@ class Mailbox {
   // of either whenever one can go or has come (MPI_Sendrecv): partners that exchange more than
   // their buffers hold must not send everything before receiving.
   Task exchange(NodeId peer, std::vector<std::span<const std::byte>> pieces, std::size_t bytes,
-                std::vector<std::byte>& out);
+                std::vector<std::byte>& out) {
+    return exchange(peer, std::move(pieces), peer, bytes, out);
+  }
+  // The same with two peers: sends to `to` while receiving from `from` (a ring's step).
+  Task exchange(NodeId to, std::vector<std::span<const std::byte>> pieces, NodeId from,
+                std::size_t bytes, std::vector<std::byte>& out);
+  // Whether messages carry values (else their lengths alone: a timing-only channel).
+  bool values() const { return m_channel.payload() == Payload::Values; }
+  // What a send of `bytes` carries when the values are not at hand: the first `bytes` of blank.
+  std::span<const std::byte> blank(std::size_t bytes) const;
 
  private:
   // Bytes from one sender that arrived before anyone asked for them.
@@ -64,6 +76,7 @@ class Mailbox {
   void start_receiving(std::size_t bytes, std::vector<std::byte>& out) const;
 
   MessageChannel& m_channel;
+  std::span<const std::byte> m_blank;
   std::map<NodeId, Aside> m_aside;
 };
 

@@ -310,10 +310,20 @@ std::vector<std::string_view> keys_read_by(WorkloadKind kind) {
       return {"workload.peer", "workload.sizes", "workload.messages"};
     case WorkloadKind::Software:
       // overlap, all_trees and background_rate are refused by the run with their own message.
-      return {"workload.op",          "workload.reduction",      "workload.tree",
-              "workload.source",      "workload.destination",    "workload.payload_flits",
-              "workload.repetitions", "workload.algorithm",      "workload.overlap",
-              "workload.all_trees",   "workload.background_rate"};
+      return {"workload.op",
+              "workload.reduction",
+              "workload.tree",
+              "workload.source",
+              "workload.destination",
+              "workload.payload_flits",
+              "workload.repetitions",
+              "workload.algorithm",
+              "workload.overlap",
+              "workload.all_trees",
+              "workload.background_rate",
+              "workload.bytes",
+              "workload.segment_bytes",
+              "workload.values"};
     case WorkloadKind::Spmv:
       return {"workload.algorithm", "workload.repetitions", "app.rows", "app.nonzeros_per_row",
               "app.spmv_mflops"};

@@ -111,12 +111,15 @@ constexpr EnumNames<CollectiveOp, 4> names_of(CollectiveOp) {
             {"allreduce", CollectiveOp::Allreduce},
             {"allgather", CollectiveOp::Allgather}}}};
 }
-constexpr EnumNames<SoftwareAlgorithm, 4> names_of(SoftwareAlgorithm) {
+constexpr EnumNames<SoftwareAlgorithm, 7> names_of(SoftwareAlgorithm) {
   return {"software algorithm",
           {{{"tree", SoftwareAlgorithm::Tree},
             {"binomial", SoftwareAlgorithm::Binomial},
             {"recursive_doubling", SoftwareAlgorithm::RecursiveDoubling},
-            {"subnet", SoftwareAlgorithm::Subnet}}}};
+            {"subnet", SoftwareAlgorithm::Subnet},
+            {"chain", SoftwareAlgorithm::Chain},
+            {"ring", SoftwareAlgorithm::Ring},
+            {"rabenseifner", SoftwareAlgorithm::Rabenseifner}}}};
 }
 constexpr EnumNames<PcieEncoding, 2> names_of(PcieEncoding) {
   return {"PCIe encoding",

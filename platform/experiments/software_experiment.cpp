@@ -6,6 +6,7 @@
 #include <map>
 #include <numeric>
 
+#include "collectives/software/chunked_collectives.h"
 #include "collectives/software/software_collectives.h"
 #include "collectives/software/subnet_collectives.h"
 #include "models/core/config_error.h"
@@ -41,6 +42,8 @@ class Harness {
         m_source(source),
         m_destination(destination),
         m_nodes(machine.nodes()),
+        m_count(static_cast<std::size_t>(m_wl.operation_bytes()) / sizeof(std::int64_t)),
+        m_blank(m_wl.values ? 0 : static_cast<std::size_t>(m_wl.operation_bytes())),
         m_gates(static_cast<std::size_t>(m_nodes)),
         m_start(static_cast<std::size_t>(m_wl.repetitions), 0),
         m_last(static_cast<std::size_t>(m_wl.repetitions), 0),
@@ -59,6 +62,7 @@ class Harness {
   // Whose result is checked: the nodes that receive something (as in the hardware experiment:
   // a broadcast's source and transit nodes get nothing).
   bool checked(NodeId node) const {
+    if (!m_wl.values) return false;
     const bool pe = m_tree == nullptr || is_pe(node);
     switch (m_wl.op) {
       case CollectiveOp::Broadcast:
@@ -102,9 +106,11 @@ class Harness {
  private:
   int tree_id() const { return m_tree != nullptr ? m_tree->id : m_wl.tree; }
   std::vector<std::int64_t> inputs(int k, NodeId node) const {
-    return collective_inputs(m_config.sim.seed, m_config.workload.payload_flits, k, tree_id(),
-                             node);
+    if (!m_wl.values) return {};
+    return collective_inputs(m_config.sim.seed, m_count, k, tree_id(), node);
   }
+  // Node `node`'s part of operation k with messages; `words` in: its data, out: what it received.
+  Task message_part(Mailbox& mailbox, NodeId node, std::vector<std::int64_t>& words);
   const std::vector<std::int64_t>& expected(int k);
   // Node `node`'s part of operation k over the hardware subnet; `words` in: its data, out: what
   // it received.
@@ -118,6 +124,8 @@ class Harness {
   const Tree* m_tree;  // null: an algorithm over all nodes
   NodeId m_source, m_destination;
   int m_nodes;
+  std::size_t m_count;                   // words of the operation (allgather: of each block)
+  std::vector<std::byte> m_blank;        // what timing-only sends carry
   std::vector<CpuSignal> m_gates;        // [node]; never resized (programs wait on them)
   std::vector<Cycle> m_start, m_last;    // [k]: its start, its last node's end
   int m_started = 0;                     // operations started
@@ -129,52 +137,85 @@ class Harness {
 
 Task Harness::program(NodeId node) {
   Host& host = m_machine.host(node);
-  Mailbox mailbox(host.channel(0));
+  if (!m_wl.values) host.channel(0).set_payload(Payload::TimingOnly);
+  Mailbox mailbox(host.channel(0), m_blank);
   CollectivePort port(host);
   CpuCore& cpu = host.core();
-  const Torus& torus = m_machine.torus();
-  const auto bytes = static_cast<std::size_t>(m_wl.payload_bytes());
   for (int k = 0; k < m_wl.repetitions; ++k) {
     co_await cpu.wait(m_gates[node]);
     std::vector<std::int64_t> words = inputs(k, node);  // this node's own data
     if (participates(node) && m_wl.algorithm == SoftwareAlgorithm::Subnet) {
       co_await subnet_part(port, node, k, words);
     } else if (participates(node)) {
-      switch (m_wl.op) {
-        case CollectiveOp::Broadcast: {
-          std::vector<std::byte> data;
-          if (node == m_source) data = to_bytes(words);
-          if (m_tree != nullptr) {
-            co_await tree_broadcast(mailbox, torus, *m_tree, m_source, bytes, data);
-          } else {
-            co_await binomial_broadcast(mailbox, m_nodes, m_source, bytes, data);
-          }
-          words = to_words(data);
-          break;
-        }
-        case CollectiveOp::Reduce:
-          co_await tree_reduce(mailbox, torus, *m_tree, m_wl.reduction, m_destination, words);
-          break;
-        case CollectiveOp::Allreduce:
-          co_await tree_allreduce(mailbox, torus, *m_tree, m_wl.reduction, words);
-          break;
-        case CollectiveOp::Allgather: {
-          const std::vector<std::byte> block = to_bytes(words);
-          std::vector<std::byte> all;
-          co_await recursive_doubling_allgather(mailbox, m_nodes, block, all);
-          words = to_words(all);
-          break;
-        }
-      }
+      co_await message_part(mailbox, node, words);
     }
     if (checked(node)) check(node, k, words);
     finished(k, cpu.local_time());
   }
 }
 
+Task Harness::message_part(Mailbox& mailbox, NodeId node, std::vector<std::int64_t>& words) {
+  using A = SoftwareAlgorithm;
+  const Torus& torus = m_machine.torus();
+  const std::size_t bytes = m_count * sizeof(std::int64_t);
+  const Reduction op = m_wl.reduction;
+  switch (m_wl.op) {
+    case CollectiveOp::Broadcast: {
+      if (m_wl.algorithm == A::Chain) {
+        const auto segment = static_cast<std::size_t>(m_wl.segment_bytes) / sizeof(std::int64_t);
+        co_await chain_broadcast(mailbox, m_nodes, m_source, m_count, segment, words);
+        co_return;
+      }
+      if (m_wl.algorithm == A::Ring) {
+        co_await scatter_ring_broadcast(mailbox, m_nodes, m_source, m_count, words);
+        co_return;
+      }
+      std::vector<std::byte> data;
+      if (node == m_source) data = to_bytes(words);
+      if (m_tree != nullptr) {
+        co_await tree_broadcast(mailbox, torus, *m_tree, m_source, bytes, data);
+      } else {
+        co_await binomial_broadcast(mailbox, m_nodes, m_source, bytes, data);
+      }
+      words = to_words(data);
+      co_return;
+    }
+    case CollectiveOp::Reduce:
+      co_await tree_reduce(mailbox, torus, *m_tree, op, m_destination, words);
+      co_return;
+    case CollectiveOp::Allreduce:
+      switch (m_wl.algorithm) {
+        case A::RecursiveDoubling:
+          co_await recursive_doubling_allreduce(mailbox, m_nodes, op, m_count, words);
+          co_return;
+        case A::Ring:
+          co_await ring_allreduce(mailbox, m_nodes, op, m_count, words);
+          co_return;
+        case A::Rabenseifner:
+          co_await rabenseifner_allreduce(mailbox, m_nodes, op, m_count, words);
+          co_return;
+        default:
+          co_await tree_allreduce(mailbox, torus, *m_tree, op, words);
+          co_return;
+      }
+    case CollectiveOp::Allgather: {
+      if (m_wl.algorithm == A::Ring) {
+        co_await ring_allgather(mailbox, m_nodes, m_count, words);
+        co_return;
+      }
+      const std::vector<std::byte> block =
+          m_wl.values ? to_bytes(words) : std::vector<std::byte>(bytes);
+      std::vector<std::byte> all;
+      co_await recursive_doubling_allgather(mailbox, m_nodes, block, all);
+      words = to_words(all);
+      co_return;
+    }
+  }
+}
+
 Task Harness::subnet_part(CollectivePort& port, NodeId node, int k,
                           std::vector<std::int64_t>& words) {
-  const auto bytes = static_cast<std::size_t>(m_wl.payload_bytes());
+  const std::size_t bytes = m_count * sizeof(std::int64_t);
   const auto n = static_cast<std::uint64_t>(k);
   switch (m_wl.op) {
     case CollectiveOp::Broadcast:
@@ -221,7 +262,7 @@ const std::vector<std::int64_t>& Harness::expected(int k) {
     case CollectiveOp::Reduce:
     case CollectiveOp::Allreduce:
       for (NodeId n = 0; n < static_cast<NodeId>(m_nodes); ++n) {
-        if (!m_tree->rows[n].member || !m_tree->rows[n].pe) continue;
+        if (m_tree != nullptr && !is_pe(n)) continue;
         const auto in = inputs(k, n);
         if (want.empty()) {
           want = in;
@@ -345,6 +386,8 @@ nlohmann::ordered_json to_json(const SoftwareResult& r) {
   j["algorithm"] = algorithm_name(r.config);
   j["nodes"] = r.nodes;
   j["participants"] = r.participants;
+  j["bytes"] = r.config.workload.operation_bytes();
+  j["values"] = r.config.workload.values ? "checked" : "timing only";
   j["root"] = r.root;
   add_completion(j, r.completion, r.config);
   j["results_checked"] = r.results_checked;
@@ -359,7 +402,7 @@ std::string summary_line(const SoftwareResult& r) {
       r, fmt::format("{}, software {} ({}) of {} bytes, {} participants: {}, {} results checked, "
                      "{} messages",
                      torus_name(r.config), op_name(r.config), algorithm_name(r.config),
-                     r.config.workload.payload_bytes(), r.participants,
+                     r.config.workload.operation_bytes(), r.participants,
                      completion_summary(r.completion, r.config), r.results_checked, r.messages));
 }
 

@@ -60,12 +60,22 @@ PROGRAMS = [
       "--set", "workload.peer=[3,3,3]", "--set", "workload.messages=20"], R24)
     for kind in ("msgrate", "pingpong")
 ] + [
-    ("software allreduce on tree 0", SOFTWARE, R24),
+    ("software broadcast on tree 0", SOFTWARE, R24),
     ("software broadcast, binomial",
      SOFTWARE + ["--set", "workload.op=\"broadcast\"", "--set", "workload.algorithm=\"binomial\""], R24),
     ("software allgather, recursive doubling",
      SOFTWARE + ["--set", "workload.op=\"allgather\"", "--set", "workload.payload_flits=4",
                  "--set", "workload.algorithm=\"recursive_doubling\""], R24),
+    ("software allreduce of 40 KB, ring",
+     SOFTWARE + ["--set", "workload.op=\"allreduce\"", "--set", "workload.algorithm=\"ring\"",
+                 "--set", "workload.bytes=40960"], R24),
+    ("software allreduce of 40 KB, rabenseifner, timing only",
+     SOFTWARE + ["--set", "workload.op=\"allreduce\"", "--set", "workload.algorithm=\"rabenseifner\"",
+                 "--set", "workload.bytes=40960",
+                 "--set", "workload.values=false"], R24),
+    ("software broadcast of 40 KB, pipelined chain",
+     SOFTWARE + ["--set", "workload.op=\"broadcast\"", "--set", "workload.algorithm=\"chain\"",
+                 "--set", "workload.bytes=40960", "--set", "workload.segment_bytes=4096"], R24),
     ("software allreduce over the subnet", SOFTWARE + ["--set", "workload.algorithm=\"subnet\""], R24),
     ("software allgather over the subnet",
      SOFTWARE + ["--set", "workload.op=\"allgather\"", "--set", "workload.algorithm=\"subnet\""],

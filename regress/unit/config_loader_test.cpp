@@ -76,6 +76,9 @@ algorithm = "binomial"
 peer = [1, 1]
 sizes = [8, 64]
 messages = 7
+bytes = 4096
+segment_bytes = 1024
+values = false
 [traffic]
 pattern = "hotspot"
 injection = "on_off"

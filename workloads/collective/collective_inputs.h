@@ -15,14 +15,14 @@
 
 namespace angara {
 
-// Node `node`'s input words for operation `k` on tree `tree`: two 64-bit words per payload flit,
-// random from the run's seed. A reduce combines every processor's inputs; a broadcast carries its
-// source's.
-inline std::vector<std::int64_t> collective_inputs(std::uint64_t seed, int payload_flits, int k,
+// Node `node`'s `count` input words for operation `k` on tree `tree` (two per payload flit of a
+// packet), random from the run's seed. A reduce combines every processor's inputs; a broadcast
+// carries its source's.
+inline std::vector<std::int64_t> collective_inputs(std::uint64_t seed, std::size_t count, int k,
                                                    int tree, NodeId node) {
   Rng rng(seed, (static_cast<std::uint64_t>(k) << 24) + (static_cast<std::uint64_t>(tree) << 20) +
                     node + 1);
-  std::vector<std::int64_t> words(static_cast<std::size_t>(2 * payload_flits));
+  std::vector<std::int64_t> words(count);
   for (auto& w : words) w = static_cast<std::int64_t>(rng.next());
   return words;
 }

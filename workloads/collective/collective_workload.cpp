@@ -15,6 +15,11 @@
 namespace angara {
 namespace {
 
+// A packet's payload in 64-bit words.
+std::size_t words_per_packet(const WorkloadParams& wl) {
+  return static_cast<std::size_t>(2 * wl.payload_flits);
+}
+
 // A request's tag: which target tree (job) and which operation.
 std::uint32_t tag_of(int job, int k) {
   return static_cast<std::uint32_t>(job << 20 | k);
@@ -85,7 +90,8 @@ class CollectiveWorkload::Source : public TrafficSource {
     if (r.kind == PacketKind::Reduce) {
       p.header.op = ReduceOp{wl.reduction, wl.op == CollectiveOp::Allreduce}.encode();
     }
-    const auto words = collective_inputs(m_w.m_seed, m_w.m_workload.payload_flits, k, tree, m_node);
+    const auto words =
+        collective_inputs(m_w.m_seed, words_per_packet(m_w.m_workload), k, tree, m_node);
     for (std::size_t i = 0; i < words.size(); ++i) {
       set_word(p.data[i / 2], static_cast<int>(i % 2), words[i]);
     }
@@ -177,12 +183,12 @@ void CollectiveWorkload::start(int k, Cycle at) {
     PacketRequest r{t.destination, wl.payload_flits, at, PacketKind::Reduce, tag_of(j, k)};
     if (wl.op == CollectiveOp::Broadcast) {
       r.kind = PacketKind::Broadcast;
-      op.words = collective_inputs(m_seed, wl.payload_flits, k, t.tree.id, t.source);
+      op.words = collective_inputs(m_seed, words_per_packet(wl), k, t.tree.id, t.source);
       m_sources[t.source]->add(r);
       if (m_wake) m_wake(t.source);
     } else {
       for (NodeId n : job.pe_nodes) {
-        const auto in = collective_inputs(m_seed, wl.payload_flits, k, t.tree.id, n);
+        const auto in = collective_inputs(m_seed, words_per_packet(wl), k, t.tree.id, n);
         if (op.words.empty()) {
           op.words = in;
         } else {

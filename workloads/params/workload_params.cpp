@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <tuple>
 
 #include "models/core/config_error.h"
 
@@ -14,8 +15,9 @@ namespace {
 
 // The value as the config file writes it, for error messages.
 const char* quoted(SoftwareAlgorithm algorithm) {
-  constexpr const char* kNames[] = {"\"tree\"", "\"binomial\"", "\"recursive_doubling\"",
-                                    "\"subnet\""};
+  constexpr const char* kNames[] = {"\"tree\"",        "\"binomial\"", "\"recursive_doubling\"",
+                                    "\"subnet\"",      "\"chain\"",    "\"ring\"",
+                                    "\"rabenseifner\""};
   return kNames[static_cast<int>(algorithm)];
 }
 
@@ -39,6 +41,14 @@ void WorkloadParams::validate(const TopologyParams& topology,
     }
   }
   check_int_range("workload.messages", messages, 1, 100000000, "messages");
+  for (const auto& [key, value, least] : {std::tuple{"workload.bytes", bytes, 0},
+                                          std::tuple{"workload.segment_bytes", segment_bytes, 8}}) {
+    check_int_range(key, value, least, kMaxBytes, "bytes", "an operation carries up to 64 MiB");
+    if (value % 8 != 0) {
+      throw ConfigError(key, fmt::format("{}", value),
+                        "a whole number of 64-bit words: a multiple of 8 bytes");
+    }
+  }
   if (kind == WorkloadKind::Synthetic) return;
   if (kind == WorkloadKind::MsgRate || kind == WorkloadKind::PingPong) {
     validate_messages(topology);
@@ -84,16 +94,42 @@ void WorkloadParams::validate(const TopologyParams& topology,
 }
 
 void WorkloadParams::validate_algorithm() const {
-  const bool fits =
-      algorithm == SoftwareAlgorithm::Subnet ||
-      (op == CollectiveOp::Allgather
-           ? algorithm == SoftwareAlgorithm::RecursiveDoubling
-           : algorithm == SoftwareAlgorithm::Tree ||
-                 (op == CollectiveOp::Broadcast && algorithm == SoftwareAlgorithm::Binomial));
+  using A = SoftwareAlgorithm;
+  const auto one_of = [&](std::initializer_list<A> designs) {
+    return std::find(designs.begin(), designs.end(), algorithm) != designs.end();
+  };
+  bool fits = algorithm == A::Subnet;
+  switch (op) {
+    case CollectiveOp::Broadcast:
+      fits |= one_of({A::Tree, A::Binomial, A::Chain, A::Ring});
+      break;
+    case CollectiveOp::Reduce:
+      fits |= algorithm == A::Tree;
+      break;
+    case CollectiveOp::Allreduce:
+      fits |= one_of({A::Tree, A::RecursiveDoubling, A::Ring, A::Rabenseifner});
+      break;
+    case CollectiveOp::Allgather:
+      fits |= one_of({A::RecursiveDoubling, A::Ring});
+      break;
+  }
   if (!fits) {
     throw ConfigError("workload.algorithm", quoted(algorithm),
-                      "broadcast: tree or binomial; reduce and allreduce: tree; allgather: "
-                      "recursive_doubling; any operation: subnet");
+                      "broadcast: tree, binomial, chain or ring; reduce: tree; allreduce: tree, "
+                      "recursive_doubling, ring or rabenseifner; allgather: recursive_doubling or "
+                      "ring; any operation: subnet");
+  }
+  if (algorithm == A::Subnet && bytes != 0 && bytes != payload_bytes()) {
+    throw ConfigError("workload.bytes", fmt::format("{}", bytes),
+                      fmt::format("over the subnet an operation is one packet: 0 or "
+                                  "workload.payload_flits x 16 = {}",
+                                  payload_bytes()));
+  }
+  // The chunked designs move lengths alone without values; the others need the values at hand.
+  if (!values && !one_of({A::Chain, A::Ring, A::RecursiveDoubling, A::Rabenseifner})) {
+    throw ConfigError("workload.values", "false",
+                      "timing only is for chain, ring, recursive_doubling and rabenseifner: "
+                      "the tree, binomial and subnet collectives carry their values");
   }
 }
 

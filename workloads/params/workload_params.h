@@ -17,7 +17,15 @@ enum class CollectiveOp { Broadcast, Reduce, Allreduce, Allgather };
 // How the CPU programs of a software experiment do the collective: with messages
 // (collectives/software/software_collectives.h), or by driving the hardware subnet through their
 // PCIe endpoints (Subnet: the like-for-like comparison, both measured from program to program).
-enum class SoftwareAlgorithm { Tree, Binomial, RecursiveDoubling, Subnet };
+enum class SoftwareAlgorithm {
+  Tree,
+  Binomial,
+  RecursiveDoubling,
+  Subnet,
+  Chain,        // pipelined chain (broadcast), in segments of segment_bytes
+  Ring,         // scatter + ring allgather (broadcast), ring (allreduce, allgather)
+  Rabenseifner  // recursive halving + doubling (allreduce)
+};
 
 // What the endpoints run: [traffic] for the synthetic kind; for the collective kind, one
 // operation repeated, each started when the one before has completed.
@@ -39,9 +47,18 @@ struct WorkloadParams {
   std::vector<int> peer;
   std::vector<int> sizes{8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};  // message bytes
   int messages = 1000;  // msgrate: messages per size; pingpong: round trips per size
+  // Software collectives: the operation's bytes (broadcast, reduce, allreduce: the vector;
+  // allgather: each rank's block); 0: payload_flits x 16. segment_bytes: a pipelined design's
+  // segments.
+  static constexpr int kMaxBytes = 64 << 20;
+  int bytes = 0;
+  int segment_bytes = 8192;
+  bool values = true;  // carried and checked; false: messages timed by their lengths alone
 
   // Bytes a collective operation carries (payload_flits flits of 16 bytes).
   int payload_bytes() const { return payload_flits * 16; }
+  // Bytes of a software collective operation.
+  int operation_bytes() const { return bytes > 0 ? bytes : payload_bytes(); }
 
   void validate(const TopologyParams& topology, const CollectiveParams& collective) const;
 

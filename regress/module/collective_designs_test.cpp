@@ -1,0 +1,132 @@
+// The collective designs for large data with messages (collectives/software/chunked_collectives.h)
+// end to end. The experiment checks every result word against its reference (a wrong word is a
+// ModelError); these tests add that every design of an operation delivers the same results as
+// the others on the same inputs, at sizes that leave chunks uneven or empty and on node counts
+// that are not powers of two, in both modes; that timing-only runs take the cycles of checked
+// ones; and that a chain's segments pipeline.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "platform/experiments/software_experiment.h"
+#include "regress/support/isolated.h"
+#include "regress/support/software_config.h"
+
+namespace angara {
+namespace {
+
+using test::run_isolated;
+using A = SoftwareAlgorithm;
+
+struct Outcome {
+  Cycle first = 0;
+  std::uint64_t checked = 0, digest = 0;
+};
+
+Outcome run(const Config& c) {
+  const auto j = run_isolated([&] {
+    const auto r = run_software_experiment(c);
+    return nlohmann::json{{"first", r.completion.front()},
+                          {"checked", r.results_checked},
+                          {"digest", r.results_digest}};
+  });
+  return {j["first"].get<Cycle>(), j["checked"].get<std::uint64_t>(),
+          j["digest"].get<std::uint64_t>()};
+}
+
+Config design(std::vector<int> dims, SimMode mode, CollectiveOp op, A algorithm, int bytes) {
+  Config c = test::software_config(std::move(dims), mode, op, algorithm, 1);
+  c.workload.bytes = bytes;
+  c.workload.segment_bytes = 256;
+  return c;
+}
+
+const char* mode_name(SimMode mode) {
+  return mode == SimMode::At ? "AT" : "LT";
+}
+
+TEST(CollectiveDesigns, EveryDesignOfAnOperationDeliversTheSameResults) {
+  const std::vector<std::pair<CollectiveOp, std::vector<A>>> designs = {
+      {CollectiveOp::Broadcast, {A::Tree, A::Binomial, A::Chain, A::Ring}},
+      {CollectiveOp::Allreduce, {A::Tree, A::RecursiveDoubling, A::Ring, A::Rabenseifner}},
+      {CollectiveOp::Allgather, {A::RecursiveDoubling, A::Ring}},
+  };
+  // 8 bytes: one word, fewer than the ranks (most chunks empty); 1000: 125 words, uneven chunks.
+  const std::vector<std::pair<int, Reduction>> sizes = {
+      {8, Reduction::Sum}, {1000, Reduction::Min}, {24576, Reduction::Max}};
+  for (const std::vector<int>& dims :
+       {std::vector<int>{2, 2, 2}, std::vector<int>{3, 2, 2}, std::vector<int>{3, 3, 3}}) {
+    const int n = dims[0] * dims[1] * dims[2];
+    for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+      for (const auto& [op, algorithms] : designs) {
+        for (const auto& [bytes, reduction] : sizes) {
+          std::uint64_t digest = 0;
+          for (A algorithm : algorithms) {
+            SCOPED_TRACE(testing::Message()
+                         << n << " nodes, " << mode_name(mode) << ", op " << static_cast<int>(op)
+                         << ", " << bytes << " bytes, algorithm " << static_cast<int>(algorithm));
+            Config c = design(dims, mode, op, algorithm, bytes);
+            c.workload.reduction = reduction;
+            const Outcome r = run(c);
+            EXPECT_EQ(r.checked, op == CollectiveOp::Broadcast ? n - 1 : n);
+            EXPECT_GT(r.first, 0u);
+            if (digest == 0) digest = r.digest;
+            EXPECT_EQ(r.digest, digest) << "a design's results differ from the first one's";
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(CollectiveDesigns, ASourceAwayFromNodeZeroServesTheRanksAfterIt) {
+  for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+    for (A algorithm : {A::Chain, A::Ring}) {
+      Config c = design({3, 3}, mode, CollectiveOp::Broadcast, algorithm, 4096);
+      c.workload.source = {2, 1};
+      EXPECT_EQ(run(c).checked, 8u) << mode_name(mode);
+    }
+  }
+}
+
+TEST(CollectiveDesigns, TimingOnlyRunsTakeTheCyclesOfCheckedOnes) {
+  const std::vector<std::pair<CollectiveOp, A>> cases = {
+      {CollectiveOp::Broadcast, A::Chain},
+      {CollectiveOp::Broadcast, A::Ring},
+      {CollectiveOp::Allreduce, A::Ring},
+      {CollectiveOp::Allreduce, A::RecursiveDoubling},
+      {CollectiveOp::Allreduce, A::Rabenseifner},
+      {CollectiveOp::Allgather, A::Ring},
+      {CollectiveOp::Allgather, A::RecursiveDoubling}};
+  for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+    for (const auto& [op, algorithm] : cases) {
+      SCOPED_TRACE(testing::Message() << mode_name(mode) << ", op " << static_cast<int>(op)
+                                      << ", algorithm " << static_cast<int>(algorithm));
+      Config c = design({3, 2, 2}, mode, op, algorithm, 65536);
+      const Outcome checked = run(c);
+      c.workload.values = false;
+      const Outcome timing = run(c);
+      EXPECT_GT(checked.checked, 0u);
+      EXPECT_EQ(timing.checked, 0u);
+      EXPECT_EQ(timing.first, checked.first);
+    }
+  }
+}
+
+TEST(CollectiveDesigns, AChainsSegmentsPipelineTheBroadcast) {
+  for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+    // 8 ranks in a chain, 256 KB: whole, each rank waits for all of it before passing it on.
+    Config c = design({2, 2, 2}, mode, CollectiveOp::Broadcast, A::Chain, 262144);
+    c.workload.segment_bytes = 262144;
+    const Cycle whole = run(c).first;
+    c.workload.segment_bytes = 8192;
+    const Cycle segmented = run(c).first;
+    EXPECT_LT(2 * segmented, whole) << mode_name(mode) << ": whole " << whole << " cycles, in 8 KB "
+                                    << "segments " << segmented;
+  }
+}
+
+}  // namespace
+}  // namespace angara
