@@ -32,4 +32,32 @@ Task subnet_allgather(CollectivePort& port, int nodes, std::span<const int> tree
   }
 }
 
+Task segmented_allreduce(CollectivePort& port, int tree, Reduction op, std::uint64_t first,
+                         std::size_t count, std::size_t packet_words,
+                         std::vector<std::int64_t>& words) {
+  const bool values = port.payload() == Payload::Values;
+  const std::size_t packets = (count + packet_words - 1) / packet_words;
+  const auto window = static_cast<std::size_t>(kReducesPerTree);
+  std::vector<std::int64_t> piece(packet_words);
+  for (std::size_t j = 0; j < packets + window; ++j) {
+    if (j >= window) {  // packet j - 16's slot is needed again: take its result
+      const std::size_t done = j - window, at = done * packet_words;
+      co_await wait_results(port, tree, first + done + 1);
+      const auto result = co_await port.result(tree, first + done, packet_words);
+      if (values) {
+        std::copy_n(result.begin(), std::min(packet_words, count - at),
+                    words.begin() + static_cast<std::ptrdiff_t>(at));
+      }
+    }
+    if (j >= packets) continue;
+    const std::size_t at = j * packet_words;
+    std::fill(piece.begin(), piece.end(), 0);
+    if (values) {
+      std::copy_n(words.begin() + static_cast<std::ptrdiff_t>(at),
+                  std::min(packet_words, count - at), piece.begin());
+    }
+    co_await contribute(port, tree, ReduceOp{op, true}, port.host().id(), piece);
+  }
+}
+
 }  // namespace angara

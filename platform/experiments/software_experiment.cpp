@@ -139,7 +139,7 @@ Task Harness::program(NodeId node) {
   Host& host = m_machine.host(node);
   if (!m_wl.values) host.channel(0).set_payload(Payload::TimingOnly);
   Mailbox mailbox(host.channel(0), m_blank);
-  CollectivePort port(host);
+  CollectivePort port(host, m_wl.values ? Payload::Values : Payload::TimingOnly);
   CpuCore& cpu = host.core();
   for (int k = 0; k < m_wl.repetitions; ++k) {
     co_await cpu.wait(m_gates[node]);
@@ -220,10 +220,11 @@ Task Harness::subnet_part(CollectivePort& port, NodeId node, int k,
   switch (m_wl.op) {
     case CollectiveOp::Broadcast:
       if (node == m_source) {
-        co_await broadcast_all(port, m_tree->id, 0, std::as_bytes(std::span(words)));
+        co_await broadcast_all(port, m_tree->id, 0,
+                               m_wl.values ? std::as_bytes(std::span(words)) : std::span(m_blank));
       } else {
         co_await wait_broadcasts(port, m_tree->id, (n + 1) * ((bytes + 255) / 256));
-        words = to_words(port.area(0, bytes));
+        if (m_wl.values) words = to_words(port.area(0, bytes));
       }
       break;
     case CollectiveOp::Reduce:
@@ -236,12 +237,16 @@ Task Harness::subnet_part(CollectivePort& port, NodeId node, int k,
         words = co_await port.result(m_tree->id, n, words.size());
       }
       break;
-    case CollectiveOp::Allreduce:
-      co_await hardware_allreduce(port, m_tree->id, m_wl.reduction, n, words);
+    case CollectiveOp::Allreduce: {
+      const auto packet = static_cast<std::size_t>(2 * m_wl.payload_flits);
+      const std::size_t packets = (m_count + packet - 1) / packet;
+      co_await segmented_allreduce(port, m_tree->id, m_wl.reduction, n * packets, m_count, packet,
+                                   words);
       break;
+    }
     case CollectiveOp::Allgather: {
       if (m_landed.empty()) m_landed.resize(static_cast<std::size_t>(m_nodes));
-      const std::vector<std::byte> block = to_bytes(words);
+      const std::vector<std::byte> block = m_wl.values ? to_bytes(words) : m_blank;
       std::vector<std::byte> all;
       co_await subnet_allgather(port, m_nodes, m_allgather_trees, block, m_landed[node], all);
       words = to_words(all);

@@ -1,9 +1,9 @@
 // The collective designs for large data with messages (collectives/software/chunked_collectives.h)
-// end to end. The experiment checks every result word against its reference (a wrong word is a
-// ModelError); these tests add that every design of an operation delivers the same results as
-// the others on the same inputs, at sizes that leave chunks uneven or empty and on node counts
-// that are not powers of two, in both modes; that timing-only runs take the cycles of checked
-// ones; and that a chain's segments pipeline.
+// and over the subnet (collectives/software/subnet_collectives.h) end to end. The experiment checks
+// every result word against its reference (a wrong word is a ModelError); these tests add that
+// every design of an operation delivers the same results as the others on the same inputs, at sizes
+// that leave chunks uneven or empty and on node counts that are not powers of two, in both modes;
+// that timing-only runs take the cycles of checked ones; and that a chain's segments pipeline.
 
 #include <gtest/gtest.h>
 
@@ -49,9 +49,10 @@ const char* mode_name(SimMode mode) {
 
 TEST(CollectiveDesigns, EveryDesignOfAnOperationDeliversTheSameResults) {
   const std::vector<std::pair<CollectiveOp, std::vector<A>>> designs = {
-      {CollectiveOp::Broadcast, {A::Tree, A::Binomial, A::Chain, A::Ring}},
-      {CollectiveOp::Allreduce, {A::Tree, A::RecursiveDoubling, A::Ring, A::Rabenseifner}},
-      {CollectiveOp::Allgather, {A::RecursiveDoubling, A::Ring}},
+      {CollectiveOp::Broadcast, {A::Tree, A::Binomial, A::Chain, A::Ring, A::Subnet}},
+      {CollectiveOp::Allreduce,
+       {A::Tree, A::RecursiveDoubling, A::Ring, A::Rabenseifner, A::Subnet}},
+      {CollectiveOp::Allgather, {A::RecursiveDoubling, A::Ring, A::Subnet}},
   };
   // 8 bytes: one word, fewer than the ranks (most chunks empty); 1000: 125 words, uneven chunks.
   const std::vector<std::pair<int, Reduction>> sizes = {
@@ -99,7 +100,10 @@ TEST(CollectiveDesigns, TimingOnlyRunsTakeTheCyclesOfCheckedOnes) {
       {CollectiveOp::Allreduce, A::RecursiveDoubling},
       {CollectiveOp::Allreduce, A::Rabenseifner},
       {CollectiveOp::Allgather, A::Ring},
-      {CollectiveOp::Allgather, A::RecursiveDoubling}};
+      {CollectiveOp::Allgather, A::RecursiveDoubling},
+      {CollectiveOp::Broadcast, A::Subnet},
+      {CollectiveOp::Allreduce, A::Subnet},
+      {CollectiveOp::Allgather, A::Subnet}};
   for (SimMode mode : {SimMode::At, SimMode::Lt}) {
     for (const auto& [op, algorithm] : cases) {
       SCOPED_TRACE(testing::Message() << mode_name(mode) << ", op " << static_cast<int>(op)

@@ -220,12 +220,14 @@ INSTANTIATE_TEST_SUITE_P(
                   "[workload]\nkind = \"software\"\nvalues = false\n",
                   {},
                   "workload.values",
-                  "timing only is for chain, ring, recursive_doubling and rabenseifner"},
-        BadConfig{"LargeOverTheSubnet",
-                  "[workload]\nkind = \"software\"\nalgorithm = \"subnet\"\nbytes = 4096\n",
+                  "timing only is for chain, ring, recursive_doubling, rabenseifner and the "
+                  "subnet's"},
+        BadConfig{"LargeReduceOverTheSubnet",
+                  "[workload]\nkind = \"software\"\nop = \"reduce\"\nalgorithm = "
+                  "\"subnet\"\nbytes = 4096\n",
                   {},
                   "workload.bytes",
-                  "over the subnet an operation is one packet: 0 or workload.payload_flits x 16 = "
+                  "a reduce over the subnet is one packet: 0 or workload.payload_flits x 16 = "
                   "256"},
         BadConfig{"UnknownComputeModel",
                   "[compute]\nmodel = \"ecm\"\n",

@@ -119,17 +119,22 @@ void WorkloadParams::validate_algorithm() const {
                       "recursive_doubling, ring or rabenseifner; allgather: recursive_doubling or "
                       "ring; any operation: subnet");
   }
-  if (algorithm == A::Subnet && bytes != 0 && bytes != payload_bytes()) {
+  const bool subnet_reduce = algorithm == A::Subnet && op == CollectiveOp::Reduce;
+  if (subnet_reduce && bytes != 0 && bytes != payload_bytes()) {
     throw ConfigError("workload.bytes", fmt::format("{}", bytes),
-                      fmt::format("over the subnet an operation is one packet: 0 or "
-                                  "workload.payload_flits x 16 = {}",
+                      fmt::format("a reduce over the subnet is one packet: 0 or "
+                                  "workload.payload_flits x 16 = {} (allreduce, broadcast and "
+                                  "allgather take any size)",
                                   payload_bytes()));
   }
-  // The chunked designs move lengths alone without values; the others need the values at hand.
-  if (!values && !one_of({A::Chain, A::Ring, A::RecursiveDoubling, A::Rabenseifner})) {
+  // The chunked designs and the subnet move lengths alone without values; the tree and binomial
+  // designs need the values at hand.
+  if (!values && (subnet_reduce ||
+                  !one_of({A::Chain, A::Ring, A::RecursiveDoubling, A::Rabenseifner, A::Subnet}))) {
     throw ConfigError("workload.values", "false",
-                      "timing only is for chain, ring, recursive_doubling and rabenseifner: "
-                      "the tree, binomial and subnet collectives carry their values");
+                      "timing only is for chain, ring, recursive_doubling, rabenseifner and the "
+                      "subnet's broadcast, allreduce and allgather: the others carry their "
+                      "values");
   }
 }
 
