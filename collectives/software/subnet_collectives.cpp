@@ -33,14 +33,13 @@ Task subnet_allgather(CollectivePort& port, int nodes, std::span<const int> tree
 }
 
 Task segmented_allreduce(CollectivePort& port, int tree, Reduction op, std::uint64_t first,
-                         std::size_t count, std::size_t packet_words,
+                         std::size_t count, std::size_t packet_words, std::size_t window,
                          std::vector<std::int64_t>& words) {
   const bool values = port.payload() == Payload::Values;
   const std::size_t packets = (count + packet_words - 1) / packet_words;
-  const auto window = static_cast<std::size_t>(kReducesPerTree);
   std::vector<std::int64_t> piece(packet_words);
   for (std::size_t j = 0; j < packets + window; ++j) {
-    if (j >= window) {  // packet j - 16's slot is needed again: take its result
+    if (j >= window) {  // packet j - window must be done: take its result
       const std::size_t done = j - window, at = done * packet_words;
       co_await wait_results(port, tree, first + done + 1);
       const auto result = co_await port.result(tree, first + done, packet_words);

@@ -29,11 +29,12 @@ Task subnet_allgather(CollectivePort& port, int nodes, std::span<const int> tree
 
 // Allreduce of `count` words over the subnet, any number: cut into packets of `packet_words` (an
 // even number, at most 32; the last padded with zeros, whose results are dropped), packet j the
-// (first + j)-th reduce of `tree`. Up to 16 are in flight, one per result slot: packet j is issued
-// once the result of packet j - 16 has been taken. In: `words` (empty on a timing-only port:
+// (first + j)-th reduce of `tree`. Up to `window` (collective.reduces_in_flight) are in flight:
+// packet j is issued once the result of packet j - window has been taken (its result slot, j
+// mod 16, is then free too). In: `words` (empty on a timing-only port:
 // zeros are contributed and the results read and dropped, at the same cost); out: the result.
 Task segmented_allreduce(CollectivePort& port, int tree, Reduction op, std::uint64_t first,
-                         std::size_t count, std::size_t packet_words,
+                         std::size_t count, std::size_t packet_words, std::size_t window,
                          std::vector<std::int64_t>& words);
 
 }  // namespace angara

@@ -4,6 +4,8 @@
 // sends up; the parent, every time 8 results of that tree have left it, sends each child a
 // credit packet worth 8 more. Towards the processor, it reports the per-tree counts of completed
 // reduces every 128 results (all trees together) or, when some are unreported, every 4096 cycles.
+// Those are the published values, the defaults of collective.reduces_in_flight, credit_batch,
+// report_results and report_cycles.
 
 #include <array>
 #include <cstdint>
@@ -12,21 +14,23 @@
 #include "collectives/subnet/tree.h"
 #include "models/core/ids.h"
 #include "models/core/packet.h"
+#include "models/core/params.h"
 
 namespace angara {
 
 class CreditBlock {
  public:
-  static constexpr int kBatch = 8;              // results per credit packet to the children
-  static constexpr int kReportResults = 128;    // results per report to the processor
-  static constexpr Cycle kReportCycles = 4096;  // or this long after the first unreported one
-
-  CreditBlock() { m_up_credits.fill(kReducesPerTree); }
+  explicit CreditBlock(const CollectiveParams& params = {})
+      : m_batch(params.credit_batch),
+        m_report_results(params.report_results),
+        m_report_cycles(static_cast<Cycle>(params.report_cycles)) {
+    m_up_credits.fill(params.reduces_in_flight);
+  }
 
   bool can_send_up(int tree) const { return m_up_credits[tree] > 0; }
   int up_credits(int tree) const { return m_up_credits[tree]; }
   void sent_up(int tree) { --m_up_credits[tree]; }
-  void credit_from_parent(int tree) { m_up_credits[tree] += kBatch; }
+  void credit_from_parent(int tree) { m_up_credits[tree] += m_batch; }
 
   // A result of `tree` has left the node (up, to its destination or down the tree). Returns true
   // when the children are owed a credit packet for this tree.
@@ -36,10 +40,13 @@ class CreditBlock {
   std::array<std::uint32_t, kMaxTrees> take_report();  // and resets the count
   // The cycle at which unreported results force a report, or kNever.
   Cycle report_deadline() const {
-    return m_unreported ? m_first_unreported + kReportCycles : kNever;
+    return m_unreported ? m_first_unreported + m_report_cycles : kNever;
   }
 
  private:
+  int m_batch;            // results per credit packet to the children
+  int m_report_results;   // results per report to the processor
+  Cycle m_report_cycles;  // or this long after the first unreported one
   std::array<int, kMaxTrees> m_up_credits{};
   std::array<int, kMaxTrees> m_left_since_credit{};
   std::array<std::uint32_t, kMaxTrees> m_completed{};

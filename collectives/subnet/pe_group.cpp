@@ -15,7 +15,8 @@ PeGroup::PeGroup(NodeId node, const TreeSet& trees, const CollectiveParams& para
       m_params(params),
       m_pool(pool),
       m_in_order(in_order),
-      m_reducer(reducer ? std::move(reducer) : std::make_unique<ModelReducer>()) {
+      m_reducer(reducer ? std::move(reducer) : std::make_unique<ModelReducer>()),
+      m_credits(params) {
   if (!m_reducer->drives()) return;
   m_reducer->set_hand_off([this](Packet* result, Cycle cycle) {
     m_handed_off.push_back({result, cycle});
@@ -70,7 +71,7 @@ void PeGroup::accept(Packet* p, bool from_pe, Cycle at, std::vector<CollectiveSe
     case PacketKind::Reduce:
       reduce(p, routed, out);
       return;
-    case PacketKind::UpCredit:  // from the parent: 8 more reduce results may go up
+    case PacketKind::UpCredit:  // from the parent: credit_batch more reduce results may go up
       m_credits.credit_from_parent(tree);
       trace_up_credits(tree, routed);
       m_pool.release(p);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/core/collective_format.h"
 #include "models/core/config_error.h"
 #include "models/core/packet.h"
 
@@ -337,6 +338,13 @@ void CollectiveParams::validate(const TopologyParams& topology) const {
       {"collective.reducer_flit_cycles", reducer_flit_cycles},
       {"collective.reducer_result_cycles", reducer_result_cycles}};
   for (const auto& [key, value] : cycles) check_int_range(key, value, 0, kMaxBlockCycles, "cycles");
+  check_int_range("collective.reduces_in_flight", reduces_in_flight, 1, kReducesPerTree,
+                  "reduces per tree", "the header's ReduceId tells 16 apart");
+  check_int_range("collective.credit_batch", credit_batch, 1, reduces_in_flight, "results",
+                  "a parent credits its children once that many results have left it: more than "
+                  "collective.reduces_in_flight would never come");
+  check_int_range("collective.report_results", report_results, 1, 1 << 20, "results");
+  check_int_range("collective.report_cycles", report_cycles, 1, 1 << 24, "cycles");
 }
 
 void SimParams::validate() const {

@@ -172,14 +172,21 @@ struct TreeSpec {
 
 // Cycle counts of the collective subnet's blocks: their AT pipelines (docs/COLLECTIVES.md).
 struct CollectiveParams {
-  int buffer_flits = 34;                // VCUp and VCDown buffer per port: two largest packets
-  int table_cycles = 1;                 // VCUp/VCDown: read the tree's routing-table row
-  int analysis_cycles = 1;              // VCUp/VCDown: analyse the head flit
-  int route_cycles = 1;                 // PEGroup: routing block, packet to its sub-block
-  int broadcaster_cycles = 1;           // Broadcaster: read header and table row, issue the packet
-  int reducer_cycles = 2;               // Reducer: read counter and stored values, then store
-  int reducer_flit_cycles = 1;          // Reducer: apply the operation to one data flit
-  int reducer_result_cycles = 0;        // Reducer: a result's last flit to its hand-off
+  int buffer_flits = 34;          // VCUp and VCDown buffer per port: two largest packets
+  int table_cycles = 1;           // VCUp/VCDown: read the tree's routing-table row
+  int analysis_cycles = 1;        // VCUp/VCDown: analyse the head flit
+  int route_cycles = 1;           // PEGroup: routing block, packet to its sub-block
+  int broadcaster_cycles = 1;     // Broadcaster: read header and table row, issue the packet
+  int reducer_cycles = 2;         // Reducer: read counter and stored values, then store
+  int reducer_flit_cycles = 1;    // Reducer: apply the operation to one data flit
+  int reducer_result_cycles = 0;  // Reducer: a result's last flit to its hand-off
+  // Flow control of reduces (collectives/subnet/credit_block.h): in flight per tree between a
+  // node and its parent and from a processor (at most 16: the header's ReduceId), results per
+  // credit packet to the children, and the report of completed reduces to the processor.
+  int reduces_in_flight = 16;
+  int credit_batch = 8;
+  int report_results = 128;
+  int report_cycles = 4096;
   int trees = 1;                        // dimension-order trees, TreeId 0 .. trees-1 (0: no subnet)
   std::vector<std::vector<int>> roots;  // their roots' coordinates; default spread evenly
   std::vector<std::vector<int>> transit;  // nodes whose processors take no part (all trees)

@@ -13,6 +13,7 @@ PcieShared::PcieShared(int node_count, const PcieParams& pcie_params, const Node
       paced(sim.mode == SimMode::Lt && !sim.lt_buffers),
       zero_load(fabric),
       packet_time(zero_load.local().serialization(kMaxPacketFlits)),
-      buffer_drain(zero_load.link().serialization(fabric.router.buffer_flits)) {}
+      buffer_drain(zero_load.link().serialization(fabric.router.buffer_flits)),
+      reduces_in_flight(static_cast<std::uint32_t>(fabric.collective.reduces_in_flight)) {}
 
 }  // namespace angara

@@ -46,8 +46,9 @@ struct PcieShared {
   std::uint32_t train_packets;  // at most, per transaction of a timing-only send
   bool paced;                   // LT without buffers: bytes count as sent as reached() says
   ZeroLoad zero_load;
-  Cycle packet_time;   // of a whole packet on the injection channel (trains)
-  Cycle buffer_drain;  // LT: a router input buffer's flits over a link
+  Cycle packet_time;                // of a whole packet on the injection channel (trains)
+  Cycle buffer_drain;               // LT: a router input buffer's flits over a link
+  std::uint32_t reduces_in_flight;  // per tree from the processor (collective.reduces_in_flight)
 };
 
 }  // namespace angara

@@ -111,10 +111,11 @@ std::optional<PacketRequest> TransmitEngine::next() {
   return out.request;
 }
 
-// At most 16 reduces of a tree in flight, by the router's last credit report.
+// At most collective.reduces_in_flight reduces of a tree in flight, by the router's last credit
+// report.
 bool TransmitEngine::window_closed(const OutPacket& out) const {
   return out.request.kind == PacketKind::Reduce &&
-         m_reduces_handed[out.tree] - m_reduces_done[out.tree] >= kReducesPerTree;
+         m_reduces_handed[out.tree] - m_reduces_done[out.tree] >= m_shared.reduces_in_flight;
 }
 
 void TransmitEngine::credit(const ReduceReport& done) {

@@ -119,6 +119,17 @@ const std::vector<KeySpec>& key_specs() {
       field<&Config::collective, &CollectiveParams::reducer_result_cycles>(
           "collective", "reducer_result_cycles",
           "Reducer, cycles from a result's last flit to its hand-off (an output pipeline)"),
+      field<&Config::collective, &CollectiveParams::reduces_in_flight>(
+          "collective", "reduces_in_flight",
+          "reduces of a tree in flight between a node and its parent and from a processor, 1..16"),
+      field<&Config::collective, &CollectiveParams::credit_batch>(
+          "collective", "credit_batch",
+          "results of a tree per credit packet a parent sends its children"),
+      field<&Config::collective, &CollectiveParams::report_results>(
+          "collective", "report_results", "completed reduces per report to the processor"),
+      field<&Config::collective, &CollectiveParams::report_cycles>(
+          "collective", "report_cycles",
+          "or cycles from the first unreported completion to the report"),
       field<&Config::collective, &CollectiveParams::trees>(
           "collective", "trees", "dimension-order trees, TreeId 0 .. trees-1 (0: no subnet)"),
       field<&Config::collective, &CollectiveParams::roots>(

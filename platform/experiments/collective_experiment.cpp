@@ -46,7 +46,7 @@ CollectiveResult run_collective_experiment(const Config& config, const ProgressS
     r.root = targets.front().tree.root;
     r.trees = static_cast<int>(targets.size());
     CollectiveWorkload workload(config.workload, config.traffic, config.sim.seed, topology,
-                                std::move(targets));
+                                std::move(targets), config.collective.reduces_in_flight);
     System system(config, workload.make_sources(), workload);
     workload.set_waker([&system](NodeId n) { system.wake_endpoint(n); });
     if (config.sim.mode == SimMode::At) workload.count_reports_from_next_cycle();

@@ -241,6 +241,7 @@ Task Harness::subnet_part(CollectivePort& port, NodeId node, int k,
       const auto packet = static_cast<std::size_t>(2 * m_wl.payload_flits);
       const std::size_t packets = (m_count + packet - 1) / packet;
       co_await segmented_allreduce(port, m_tree->id, m_wl.reduction, n * packets, m_count, packet,
+                                   static_cast<std::size_t>(m_config.collective.reduces_in_flight),
                                    words);
       break;
     }

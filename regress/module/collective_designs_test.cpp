@@ -119,6 +119,26 @@ TEST(CollectiveDesigns, TimingOnlyRunsTakeTheCyclesOfCheckedOnes) {
   }
 }
 
+// A long allreduce over the subnet runs at its window's pace: 16 reduces per report of completed
+// ones, every 4096 cycles unless 128 complete first. Prompter reports speed it up, a smaller
+// window slows it down, in both modes alike.
+TEST(CollectiveDesigns, TheSubnetsFlowControlKnobsSetALongAllreducesPace) {
+  for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+    Config c = design({4, 4}, mode, CollectiveOp::Allreduce, A::Subnet, 65536);
+    const Cycle published = run(c).first;
+    c.collective.report_cycles = 1024;
+    const Cycle prompt = run(c).first;
+    c.collective.report_cycles = 4096;
+    c.collective.reduces_in_flight = 8;
+    c.collective.credit_batch = 4;
+    const Cycle narrow = run(c).first;
+    EXPECT_LT(prompt * 5, published * 4)
+        << mode_name(mode) << ": " << prompt << " against " << published;
+    EXPECT_GT(narrow, published * 3 / 2)
+        << mode_name(mode) << ": " << narrow << " against " << published;
+  }
+}
+
 TEST(CollectiveDesigns, AChainsSegmentsPipelineTheBroadcast) {
   for (SimMode mode : {SimMode::At, SimMode::Lt}) {
     // 8 ranks in a chain, 256 KB: whole, each rank waits for all of it before passing it on.

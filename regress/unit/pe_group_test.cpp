@@ -105,12 +105,32 @@ TEST(CreditBlock, CreditToChildrenEveryEightResultsOfATree) {
   EXPECT_FALSE(c.result_left(0, 100));  // another tree counts on its own
 }
 
+TEST(CreditBlock, WhatIfFlowControlFromItsKeys) {
+  CollectiveParams params;
+  params.reduces_in_flight = 4;
+  params.credit_batch = 2;
+  params.report_results = 3;
+  params.report_cycles = 100;
+  CreditBlock c(params);
+  for (int i = 0; i < 4; ++i) c.sent_up(0);
+  EXPECT_FALSE(c.can_send_up(0));
+  c.credit_from_parent(0);
+  EXPECT_EQ(c.up_credits(0), 2);
+  EXPECT_FALSE(c.result_left(1, 50));
+  EXPECT_TRUE(c.result_left(1, 60));  // every 2 results a credit packet
+  EXPECT_EQ(c.report_deadline(), 150);
+  EXPECT_FALSE(c.report_due(149));
+  EXPECT_TRUE(c.report_due(150));
+  c.result_left(1, 70);
+  EXPECT_TRUE(c.report_due(70));  // the third result
+}
+
 TEST(CreditBlock, ReportEvery128ResultsOrAfter4096Cycles) {
   CreditBlock c;
   EXPECT_EQ(c.report_deadline(), kNever);
   c.result_left(0, 1000);
   EXPECT_FALSE(c.report_due(1000));
-  EXPECT_EQ(c.report_deadline(), 1000 + CreditBlock::kReportCycles);
+  EXPECT_EQ(c.report_deadline(), 1000 + 4096);
   EXPECT_TRUE(c.report_due(1000 + 4096));
   auto counts = c.take_report();
   EXPECT_EQ(counts[0], 1u);
@@ -234,7 +254,7 @@ TEST_F(PeGroupTest, ReportsToTheProcessorAreReduceReportsNotUpCredits) {
   run_until(leaf, 100);
   ASSERT_EQ(out.size(), 1u);
   out.clear();
-  leaf.on_timer(10 + CreditBlock::kReportCycles + 1000, out);
+  leaf.on_timer(10 + 4096 + 1000, out);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].toward, Toward::Pe);
   EXPECT_EQ(out[0].packet->header.kind, PacketKind::ReduceReport);

@@ -99,11 +99,11 @@ class CollectiveWorkload::Source : public TrafficSource {
 
  private:
   int tree_of(const PacketRequest& r) const { return m_w.m_jobs[job_in(r.tag)].target.tree.id; }
-  // At most 16 reduces of a tree in flight, by the router's last report.
+  // At most collective.reduces_in_flight reduces of a tree in flight, by the router's last report.
   bool window_open(const PacketRequest& r) const {
     if (r.kind != PacketKind::Reduce) return true;
     const int t = tree_of(r);
-    return m_issued[t] - m_completed[t] < kReducesPerTree;
+    return m_issued[t] - m_completed[t] < m_w.m_window;
   }
 
   CollectiveWorkload& m_w;
@@ -118,8 +118,12 @@ class CollectiveWorkload::Source : public TrafficSource {
 
 CollectiveWorkload::CollectiveWorkload(const WorkloadParams& workload, const TrafficParams& traffic,
                                        std::uint64_t seed, const Topology& topology,
-                                       std::vector<Target> targets)
-    : m_workload(workload), m_traffic(traffic), m_seed(seed), m_nodes(topology.node_count()) {
+                                       std::vector<Target> targets, int reduces_in_flight)
+    : m_workload(workload),
+      m_traffic(traffic),
+      m_seed(seed),
+      m_window(static_cast<std::uint32_t>(reduces_in_flight)),
+      m_nodes(topology.node_count()) {
   m_traffic.pattern = TrafficPattern::Uniform;
   m_traffic.injection = InjectionProcess::Bernoulli;
   m_traffic.rate = workload.background_rate;

@@ -6,8 +6,9 @@
 // delivered result must equal it word for word. A broadcast carries its source's inputs and must
 // reach every processor of its tree except its source exactly once, payload intact.
 //
-// A processor keeps at most 16 reduces of one tree in flight: it counts what it issued and learns
-// from its router's credit reports (every 128 results or 4096 cycles) how many have completed.
+// A processor keeps at most 16 reduces of one tree in flight (collective.reduces_in_flight): it
+// counts what it issued and learns from its router's credit reports (every 128 results or 4096
+// cycles) how many have completed.
 // Uniform point-to-point traffic may run beside (workload.background_rate); the ledger checks it.
 //
 // Deliveries are counted where they arrive. Whether an operation is complete and when it ended
@@ -35,9 +36,10 @@ class CollectiveWorkload : public TrafficObserver {
     NodeId destination = 0;
   };
   // `traffic`: the background's packets (its rate is workload.background_rate); `seed`: the
-  // inputs' and the background's.
+  // inputs' and the background's; `reduces_in_flight`: per tree from a processor.
   CollectiveWorkload(const WorkloadParams& workload, const TrafficParams& traffic,
-                     std::uint64_t seed, const Topology& topology, std::vector<Target> targets);
+                     std::uint64_t seed, const Topology& topology, std::vector<Target> targets,
+                     int reduces_in_flight);
   ~CollectiveWorkload() override;
 
   // One source per node, to hand to the System; the workload keeps using them.
@@ -99,6 +101,7 @@ class CollectiveWorkload : public TrafficObserver {
   TrafficParams m_traffic;  // the background's: uniform at workload.background_rate
   std::unique_ptr<Destinations> m_background;
   std::uint64_t m_seed = 0;
+  std::uint32_t m_window = 0;  // reduces in flight per tree from a processor
   std::vector<Job> m_jobs;
   int m_started = 0;
   int m_nodes = 0;
