@@ -15,14 +15,32 @@ struct Range {
   std::size_t bytes() const { return size() * sizeof(std::int64_t); }
 };
 
-// Chunks first .. last - 1 of a vector of `count` words cut into `parts` as equal as they can be
-// (chunk i is words i count / parts .. (i + 1) count / parts - 1; some are empty when count <
-// parts).
-Range chunks(std::size_t count, std::size_t parts, std::size_t first, std::size_t last) {
-  return {first * count / parts, last * count / parts};
+// Chunks first .. last - 1 of words `r` cut into `parts` as equal as they can be (chunk i is
+// words r.lo + i |r| / parts .. r.lo + (i + 1) |r| / parts - 1; some are empty when |r| < parts).
+Range chunks(Range r, std::size_t parts, std::size_t first, std::size_t last) {
+  return {r.lo + first * r.size() / parts, r.lo + last * r.size() / parts};
 }
-Range chunk(std::size_t count, std::size_t parts, std::size_t i) {
-  return chunks(count, parts, i, i + 1);
+Range chunk(Range r, std::size_t parts, std::size_t i) {
+  return chunks(r, parts, i, i + 1);
+}
+Range chunks(std::size_t count, std::size_t parts, std::size_t first, std::size_t last) {
+  return chunks(Range{0, count}, parts, first, last);
+}
+
+// A ring of n nodes: this node's place in it, and the nodes after and before it.
+struct Ring {
+  NodeId n = 1, at = 0, right = 0, left = 0;
+};
+
+// Nodes 0 .. n - 1 in order, from `first` (relative rank 0).
+Ring ring_of_all(NodeId n, NodeId me, NodeId first) {
+  return {n, (me + n - first) % n, (me + 1) % n, (me + n - 1) % n};
+}
+
+// The ring of the torus along dimension `dim` through `me`.
+Ring ring_along(const Torus& torus, NodeId me, int dim) {
+  return {static_cast<NodeId>(torus.size(dim)), static_cast<NodeId>(torus.coords(me)[dim]),
+          torus.neighbor(me, Direction{dim, false}), torus.neighbor(me, Direction{dim, true})};
 }
 
 NodeId power_of_two_below(NodeId n) {  // the largest power of two <= n
@@ -70,17 +88,31 @@ class Vector {
   std::vector<std::int64_t>& m_words;
 };
 
-// The ring allgather of a vector of `total` words cut into a chunk per rank: in step s relative
-// rank `rel` sends chunk rel + first - s to the next rank (`right`) and stores chunk
-// rel + first - s - 1 from the previous one (`left`); it starts holding chunk rel + first.
-Task ring_pass(Mailbox& mailbox, Vector& v, std::size_t total, NodeId n, NodeId rel, NodeId first,
-               NodeId right, NodeId left) {
+// The ring allgather of words `r` cut into a chunk per node of `ring`: in step s the node at
+// place a sends chunk a + first - s to the next node and stores chunk a + first - s - 1 from the
+// previous one; it starts holding chunk a + first.
+Task ring_pass(Mailbox& mailbox, Vector& v, Range r, const Ring& ring, NodeId first) {
+  const NodeId n = ring.n;
   std::vector<std::byte> in;
   for (NodeId s = 0; s + 1 < n; ++s) {
-    const Range out = chunk(total, n, (rel + first + n - s) % n);
-    const Range back = chunk(total, n, (rel + first + 2 * n - s - 1) % n);
-    co_await mailbox.exchange(right, v.pieces(out), left, back.bytes(), in);
+    const Range out = chunk(r, n, (ring.at + first + n - s) % n);
+    const Range back = chunk(r, n, (ring.at + first + 2 * n - s - 1) % n);
+    co_await mailbox.exchange(ring.right, v.pieces(out), ring.left, back.bytes(), in);
     v.store(back, in);
+  }
+}
+
+// The ring reduce-scatter of words `r`: in step s the node at place a sends chunk a - s on and
+// combines chunk a - s - 1 from the previous node into its own; at the end it holds chunk a + 1
+// reduced over the ring (ring_pass with first = 1 then gathers them).
+Task ring_reduce_scatter(Mailbox& mailbox, Vector& v, Reduction op, Range r, const Ring& ring) {
+  const NodeId n = ring.n;
+  std::vector<std::byte> in;
+  for (NodeId s = 0; s + 1 < n; ++s) {
+    const Range out = chunk(r, n, (ring.at + n - s) % n);
+    const Range back = chunk(r, n, (ring.at + 2 * n - s - 1) % n);
+    co_await mailbox.exchange(ring.right, v.pieces(out), ring.left, back.bytes(), in);
+    co_await v.combine(op, back, in);
   }
 }
 
@@ -103,23 +135,46 @@ Task unfold(Mailbox& mailbox, const Vector& v, NodeId n, NodeId p, Range all) {
   if (mailbox.id() + p < n) co_await v.send(mailbox.id() + p, all);
 }
 
+// A pipelined broadcast down a tree: a segment of `segment_words` at a time, the node takes it from
+// its parent (unless it is the source) and passes it on to each child as soon as it has it.
+Task pipeline(Mailbox& mailbox, Vector& v, std::size_t count, std::size_t segment_words,
+              bool has_parent, NodeId parent, const std::vector<NodeId>& children) {
+  std::vector<std::byte> in;
+  for (std::size_t lo = 0; lo < count; lo += segment_words) {
+    const Range r{lo, std::min(count, lo + segment_words)};
+    if (has_parent) {
+      co_await mailbox.receive_from(parent, r.bytes(), in);
+      v.store(r, in);
+    }
+    for (const NodeId child : children) co_await v.send(child, r);
+  }
+}
+
 }  // namespace
 
 Task chain_broadcast(Mailbox& mailbox, int nodes, NodeId source, std::size_t count,
                      std::size_t segment_words, std::vector<std::int64_t>& words) {
   const auto n = static_cast<NodeId>(nodes);
-  const NodeId me = mailbox.id();
-  const NodeId rel = (me + n - source) % n;
+  const NodeId me = mailbox.id(), rel = (me + n - source) % n;
+  std::vector<NodeId> next;
+  if (rel + 1 < n) next.push_back((me + 1) % n);
   Vector v(mailbox, words, count);
-  std::vector<std::byte> in;
-  for (std::size_t lo = 0; lo < count; lo += segment_words) {
-    const Range r{lo, std::min(count, lo + segment_words)};
-    if (rel > 0) {
-      co_await mailbox.receive_from((me + n - 1) % n, r.bytes(), in);
-      v.store(r, in);
-    }
-    if (rel + 1 < n) co_await v.send((me + 1) % n, r);
+  co_await pipeline(mailbox, v, count, segment_words, rel > 0, (me + n - 1) % n, next);
+}
+
+Task pipelined_tree_broadcast(Mailbox& mailbox, int nodes, NodeId source, std::size_t count,
+                              std::size_t segment_words, std::vector<std::int64_t>& words) {
+  const auto n = static_cast<NodeId>(nodes);
+  const NodeId rel = (mailbox.id() + n - source) % n;
+  const auto absolute = [&](NodeId r) { return (r + source) % n; };
+  NodeId low = 1;  // rel's lowest set bit; the source: the first power of two >= n
+  while (low < n && (rel & low) == 0) low <<= 1;
+  std::vector<NodeId> children;  // farthest first, as the binomial broadcast
+  for (NodeId m = low / 2; m > 0; m /= 2) {
+    if (rel + m < n) children.push_back(absolute(rel + m));
   }
+  Vector v(mailbox, words, count);
+  co_await pipeline(mailbox, v, count, segment_words, rel > 0, absolute(rel - low), children);
 }
 
 Task scatter_ring_broadcast(Mailbox& mailbox, int nodes, NodeId source, std::size_t count,
@@ -147,23 +202,31 @@ Task scatter_ring_broadcast(Mailbox& mailbox, int nodes, NodeId source, std::siz
                       chunks(count, n, rel + mask, std::min(rel + 2 * mask, n)));
     }
   }
-  co_await ring_pass(mailbox, v, count, n, rel, 0, absolute(rel + 1), absolute(rel + n - 1));
+  co_await ring_pass(mailbox, v, Range{0, count}, ring_of_all(n, mailbox.id(), source), 0);
 }
 
 Task ring_allreduce(Mailbox& mailbox, int nodes, Reduction op, std::size_t count,
                     std::vector<std::int64_t>& words) {
-  const auto n = static_cast<NodeId>(nodes);
-  const NodeId me = mailbox.id();
-  const NodeId right = (me + 1) % n, left = (me + n - 1) % n;
+  const Ring ring = ring_of_all(static_cast<NodeId>(nodes), mailbox.id(), 0);
   Vector v(mailbox, words, count);
-  std::vector<std::byte> in;
-  for (NodeId s = 0; s + 1 < n; ++s) {  // reduce-scatter
-    const Range out = chunk(count, n, (me + n - s) % n);
-    const Range back = chunk(count, n, (me + 2 * n - s - 1) % n);
-    co_await mailbox.exchange(right, v.pieces(out), left, back.bytes(), in);
-    co_await v.combine(op, back, in);
+  co_await ring_reduce_scatter(mailbox, v, op, Range{0, count}, ring);
+  co_await ring_pass(mailbox, v, Range{0, count}, ring, 1);
+}
+
+Task dimensional_allreduce(Mailbox& mailbox, const Torus& torus, Reduction op, std::size_t count,
+                           std::vector<std::int64_t>& words) {
+  Vector v(mailbox, words, count);
+  std::vector<std::pair<Ring, Range>> stages;  // each dimension's ring and the words it reduced
+  Range r{0, count};
+  for (int dim = 0; dim < torus.dims(); ++dim) {
+    const Ring ring = ring_along(torus, mailbox.id(), dim);
+    co_await ring_reduce_scatter(mailbox, v, op, r, ring);
+    stages.emplace_back(ring, r);
+    r = chunk(r, ring.n, (ring.at + 1) % ring.n);
   }
-  co_await ring_pass(mailbox, v, count, n, me, 1, right, left);
+  for (auto stage = stages.rbegin(); stage != stages.rend(); ++stage) {
+    co_await ring_pass(mailbox, v, stage->second, stage->first, 1);
+  }
 }
 
 Task ring_allgather(Mailbox& mailbox, int nodes, std::size_t count,
@@ -176,7 +239,7 @@ Task ring_allgather(Mailbox& mailbox, int nodes, std::size_t count,
     words = std::move(all);
   }
   Vector v(mailbox, words, n * count);
-  co_await ring_pass(mailbox, v, n * count, n, me, 0, (me + 1) % n, (me + n - 1) % n);
+  co_await ring_pass(mailbox, v, Range{0, n * count}, ring_of_all(n, me, 0), 0);
 }
 
 namespace {

@@ -17,6 +17,7 @@
 #include "collectives/software/software_collectives.h"
 #include "models/core/params.h"
 #include "models/cpu/task.h"
+#include "models/topology/torus.h"
 
 namespace angara {
 
@@ -25,6 +26,12 @@ namespace angara {
 // passing each segment on to r + 1 as soon as it has it.
 Task chain_broadcast(Mailbox& mailbox, int nodes, NodeId source, std::size_t count,
                      std::size_t segment_words, std::vector<std::int64_t>& words);
+
+// Broadcast by a pipelined binomial tree: the binomial broadcast's tree of relative ranks (a rank
+// takes the vector from the rank its lowest set bit lower and serves the ranks each lower bit
+// higher, farthest first), the vector passed down a segment of `segment_words` at a time.
+Task pipelined_tree_broadcast(Mailbox& mailbox, int nodes, NodeId source, std::size_t count,
+                              std::size_t segment_words, std::vector<std::int64_t>& words);
 
 // Broadcast by scatter and ring allgather (van de Geijn): the source's vector cut into a chunk per
 // rank, scattered down a binomial tree (each relative rank receives its subtree's chunks), then
@@ -37,6 +44,13 @@ Task scatter_ring_broadcast(Mailbox& mailbox, int nodes, NodeId source, std::siz
 // r + 1 reduced, then the ring allgather of the reduced chunks.
 Task ring_allreduce(Mailbox& mailbox, int nodes, Reduction op, std::size_t count,
                     std::vector<std::int64_t>& words);
+
+// Allreduce dimension by dimension on a torus: a ring reduce-scatter along the X rings, then along
+// the Y rings on the chunk each node holds, and so on, after which a node holds 1 / nodes of the
+// vector reduced over the machine; then ring allgathers in the reverse order. Every message goes
+// to a torus neighbour.
+Task dimensional_allreduce(Mailbox& mailbox, const Torus& torus, Reduction op, std::size_t count,
+                           std::vector<std::int64_t>& words);
 
 // Allgather by a ring: every rank brings a block of `count` words (`words`), and after nodes - 1
 // steps, each passing one block on, every rank has all of them in rank order (`words`, nodes x

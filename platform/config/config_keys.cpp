@@ -169,19 +169,21 @@ const std::vector<KeySpec>& key_specs() {
       field<&Config::workload, &WorkloadParams::algorithm>(
           "workload", "algorithm",
           "software collectives and applications: tree (the hardware's tree, a message per "
-          "edge), binomial (broadcast), chain (pipelined broadcast), ring (broadcast, allreduce, "
-          "allgather), recursive_doubling (allreduce, allgather), rabenseifner (allreduce) or "
-          "subnet (the hardware subnet from the CPUs); docs/COLLECTIVE_DESIGNS.md"),
+          "edge), binomial (broadcast), chain and pipelined_tree (pipelined broadcasts), ring "
+          "(broadcast, allreduce, allgather), recursive_doubling (allreduce, allgather), "
+          "rabenseifner and dimensional (allreduce) or subnet (the hardware subnet from the "
+          "CPUs); docs/COLLECTIVE_DESIGNS.md"),
       field<&Config::workload, &WorkloadParams::bytes>(
           "workload", "bytes",
           "software collectives: bytes of the operation (allgather: of each rank's block), a "
           "multiple of 8 up to 64 MiB; 0 = payload_flits x 16"),
       field<&Config::workload, &WorkloadParams::segment_bytes>(
-          "workload", "segment_bytes", "software chain broadcast: bytes per pipelined segment"),
+          "workload", "segment_bytes",
+          "software chain and pipelined_tree broadcasts: bytes per pipelined segment"),
       field<&Config::workload, &WorkloadParams::values>(
           "workload", "values",
           "software collectives: carry and check the values; false = messages timed by their "
-          "lengths alone (chain, ring, recursive_doubling, rabenseifner)"),
+          "lengths alone (not for tree and binomial)"),
       field<&Config::workload, &WorkloadParams::peer>(
           "workload", "peer", "msgrate/pingpong rank 1 [x, y, ...]; [] = node 0's +X neighbour"),
       field<&Config::workload, &WorkloadParams::sizes>("workload", "sizes",

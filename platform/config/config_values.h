@@ -111,7 +111,7 @@ constexpr EnumNames<CollectiveOp, 4> names_of(CollectiveOp) {
             {"allreduce", CollectiveOp::Allreduce},
             {"allgather", CollectiveOp::Allgather}}}};
 }
-constexpr EnumNames<SoftwareAlgorithm, 7> names_of(SoftwareAlgorithm) {
+constexpr EnumNames<SoftwareAlgorithm, 9> names_of(SoftwareAlgorithm) {
   return {"software algorithm",
           {{{"tree", SoftwareAlgorithm::Tree},
             {"binomial", SoftwareAlgorithm::Binomial},
@@ -119,7 +119,9 @@ constexpr EnumNames<SoftwareAlgorithm, 7> names_of(SoftwareAlgorithm) {
             {"subnet", SoftwareAlgorithm::Subnet},
             {"chain", SoftwareAlgorithm::Chain},
             {"ring", SoftwareAlgorithm::Ring},
-            {"rabenseifner", SoftwareAlgorithm::Rabenseifner}}}};
+            {"rabenseifner", SoftwareAlgorithm::Rabenseifner},
+            {"pipelined_tree", SoftwareAlgorithm::PipelinedTree},
+            {"dimensional", SoftwareAlgorithm::Dimensional}}}};
 }
 constexpr EnumNames<PcieEncoding, 2> names_of(PcieEncoding) {
   return {"PCIe encoding",

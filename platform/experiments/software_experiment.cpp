@@ -161,9 +161,13 @@ Task Harness::message_part(Mailbox& mailbox, NodeId node, std::vector<std::int64
   const Reduction op = m_wl.reduction;
   switch (m_wl.op) {
     case CollectiveOp::Broadcast: {
+      const auto segment = static_cast<std::size_t>(m_wl.segment_bytes) / sizeof(std::int64_t);
       if (m_wl.algorithm == A::Chain) {
-        const auto segment = static_cast<std::size_t>(m_wl.segment_bytes) / sizeof(std::int64_t);
         co_await chain_broadcast(mailbox, m_nodes, m_source, m_count, segment, words);
+        co_return;
+      }
+      if (m_wl.algorithm == A::PipelinedTree) {
+        co_await pipelined_tree_broadcast(mailbox, m_nodes, m_source, m_count, segment, words);
         co_return;
       }
       if (m_wl.algorithm == A::Ring) {
@@ -193,6 +197,9 @@ Task Harness::message_part(Mailbox& mailbox, NodeId node, std::vector<std::int64
           co_return;
         case A::Rabenseifner:
           co_await rabenseifner_allreduce(mailbox, m_nodes, op, m_count, words);
+          co_return;
+        case A::Dimensional:
+          co_await dimensional_allreduce(mailbox, torus, op, m_count, words);
           co_return;
         default:
           co_await tree_allreduce(mailbox, torus, *m_tree, op, words);

@@ -49,9 +49,10 @@ const char* mode_name(SimMode mode) {
 
 TEST(CollectiveDesigns, EveryDesignOfAnOperationDeliversTheSameResults) {
   const std::vector<std::pair<CollectiveOp, std::vector<A>>> designs = {
-      {CollectiveOp::Broadcast, {A::Tree, A::Binomial, A::Chain, A::Ring, A::Subnet}},
+      {CollectiveOp::Broadcast,
+       {A::Tree, A::Binomial, A::Chain, A::PipelinedTree, A::Ring, A::Subnet}},
       {CollectiveOp::Allreduce,
-       {A::Tree, A::RecursiveDoubling, A::Ring, A::Rabenseifner, A::Subnet}},
+       {A::Tree, A::RecursiveDoubling, A::Ring, A::Rabenseifner, A::Dimensional, A::Subnet}},
       {CollectiveOp::Allgather, {A::RecursiveDoubling, A::Ring, A::Subnet}},
   };
   // 8 bytes: one word, fewer than the ranks (most chunks empty); 1000: 125 words, uneven chunks.
@@ -84,7 +85,7 @@ TEST(CollectiveDesigns, EveryDesignOfAnOperationDeliversTheSameResults) {
 
 TEST(CollectiveDesigns, ASourceAwayFromNodeZeroServesTheRanksAfterIt) {
   for (SimMode mode : {SimMode::At, SimMode::Lt}) {
-    for (A algorithm : {A::Chain, A::Ring}) {
+    for (A algorithm : {A::Chain, A::PipelinedTree, A::Ring}) {
       Config c = design({3, 3}, mode, CollectiveOp::Broadcast, algorithm, 4096);
       c.workload.source = {2, 1};
       EXPECT_EQ(run(c).checked, 8u) << mode_name(mode);
@@ -95,8 +96,10 @@ TEST(CollectiveDesigns, ASourceAwayFromNodeZeroServesTheRanksAfterIt) {
 TEST(CollectiveDesigns, TimingOnlyRunsTakeTheCyclesOfCheckedOnes) {
   const std::vector<std::pair<CollectiveOp, A>> cases = {
       {CollectiveOp::Broadcast, A::Chain},
+      {CollectiveOp::Broadcast, A::PipelinedTree},
       {CollectiveOp::Broadcast, A::Ring},
       {CollectiveOp::Allreduce, A::Ring},
+      {CollectiveOp::Allreduce, A::Dimensional},
       {CollectiveOp::Allreduce, A::RecursiveDoubling},
       {CollectiveOp::Allreduce, A::Rabenseifner},
       {CollectiveOp::Allgather, A::Ring},

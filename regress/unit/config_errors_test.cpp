@@ -199,8 +199,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "[workload]\nkind = \"software\"\nop = \"reduce\"\nalgorithm = \"ring\"\n",
                   {},
                   "workload.algorithm",
-                  "'workload.algorithm' = \"ring\": broadcast: tree, binomial, chain or ring; "
-                  "reduce: tree;"},
+                  "'workload.algorithm' = \"ring\": broadcast: tree, binomial, chain, "
+                  "pipelined_tree or ring; reduce: tree;"},
         BadConfig{"BytesNotWords",
                   "[workload]\nkind = \"software\"\nbytes = 1001\n",
                   {},
@@ -220,8 +220,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "[workload]\nkind = \"software\"\nvalues = false\n",
                   {},
                   "workload.values",
-                  "timing only is for chain, ring, recursive_doubling, rabenseifner and the "
-                  "subnet's"},
+                  "timing only is for chain, pipelined_tree, ring, recursive_doubling, "
+                  "rabenseifner, dimensional and the subnet's"},
         BadConfig{"LargeReduceOverTheSubnet",
                   "[workload]\nkind = \"software\"\nop = \"reduce\"\nalgorithm = "
                   "\"subnet\"\nbytes = 4096\n",

@@ -15,9 +15,9 @@ namespace {
 
 // The value as the config file writes it, for error messages.
 const char* quoted(SoftwareAlgorithm algorithm) {
-  constexpr const char* kNames[] = {"\"tree\"",        "\"binomial\"", "\"recursive_doubling\"",
-                                    "\"subnet\"",      "\"chain\"",    "\"ring\"",
-                                    "\"rabenseifner\""};
+  constexpr const char* kNames[] = {
+      "\"tree\"", "\"binomial\"",     "\"recursive_doubling\"", "\"subnet\"",     "\"chain\"",
+      "\"ring\"", "\"rabenseifner\"", "\"pipelined_tree\"",     "\"dimensional\""};
   return kNames[static_cast<int>(algorithm)];
 }
 
@@ -101,13 +101,13 @@ void WorkloadParams::validate_algorithm() const {
   bool fits = algorithm == A::Subnet;
   switch (op) {
     case CollectiveOp::Broadcast:
-      fits |= one_of({A::Tree, A::Binomial, A::Chain, A::Ring});
+      fits |= one_of({A::Tree, A::Binomial, A::Chain, A::PipelinedTree, A::Ring});
       break;
     case CollectiveOp::Reduce:
       fits |= algorithm == A::Tree;
       break;
     case CollectiveOp::Allreduce:
-      fits |= one_of({A::Tree, A::RecursiveDoubling, A::Ring, A::Rabenseifner});
+      fits |= one_of({A::Tree, A::RecursiveDoubling, A::Ring, A::Rabenseifner, A::Dimensional});
       break;
     case CollectiveOp::Allgather:
       fits |= one_of({A::RecursiveDoubling, A::Ring});
@@ -115,9 +115,9 @@ void WorkloadParams::validate_algorithm() const {
   }
   if (!fits) {
     throw ConfigError("workload.algorithm", quoted(algorithm),
-                      "broadcast: tree, binomial, chain or ring; reduce: tree; allreduce: tree, "
-                      "recursive_doubling, ring or rabenseifner; allgather: recursive_doubling or "
-                      "ring; any operation: subnet");
+                      "broadcast: tree, binomial, chain, pipelined_tree or ring; reduce: tree; "
+                      "allreduce: tree, recursive_doubling, ring, rabenseifner or dimensional; "
+                      "allgather: recursive_doubling or ring; any operation: subnet");
   }
   const bool subnet_reduce = algorithm == A::Subnet && op == CollectiveOp::Reduce;
   if (subnet_reduce && bytes != 0 && bytes != payload_bytes()) {
@@ -129,12 +129,11 @@ void WorkloadParams::validate_algorithm() const {
   }
   // The chunked designs and the subnet move lengths alone without values; the tree and binomial
   // designs need the values at hand.
-  if (!values && (subnet_reduce ||
-                  !one_of({A::Chain, A::Ring, A::RecursiveDoubling, A::Rabenseifner, A::Subnet}))) {
+  if (!values && (subnet_reduce || one_of({A::Tree, A::Binomial}))) {
     throw ConfigError("workload.values", "false",
-                      "timing only is for chain, ring, recursive_doubling, rabenseifner and the "
-                      "subnet's broadcast, allreduce and allgather: the others carry their "
-                      "values");
+                      "timing only is for chain, pipelined_tree, ring, recursive_doubling, "
+                      "rabenseifner, dimensional and the subnet's broadcast, allreduce and "
+                      "allgather: the tree and binomial designs carry their values");
   }
 }
 

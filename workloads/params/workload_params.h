@@ -22,9 +22,11 @@ enum class SoftwareAlgorithm {
   Binomial,
   RecursiveDoubling,
   Subnet,
-  Chain,        // pipelined chain (broadcast), in segments of segment_bytes
-  Ring,         // scatter + ring allgather (broadcast), ring (allreduce, allgather)
-  Rabenseifner  // recursive halving + doubling (allreduce)
+  Chain,          // pipelined chain (broadcast), in segments of segment_bytes
+  Ring,           // scatter + ring allgather (broadcast), ring (allreduce, allgather)
+  Rabenseifner,   // recursive halving + doubling (allreduce)
+  PipelinedTree,  // pipelined binomial tree (broadcast), in segments of segment_bytes
+  Dimensional     // ring reduce-scatter and allgather dimension by dimension (allreduce)
 };
 
 // What the endpoints run: [traffic] for the synthetic kind; for the collective kind, one
