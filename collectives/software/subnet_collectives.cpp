@@ -32,17 +32,21 @@ Task subnet_allgather(CollectivePort& port, int nodes, std::span<const int> tree
   }
 }
 
-Task segmented_allreduce(CollectivePort& port, int tree, Reduction op, std::uint64_t first,
-                         std::size_t count, std::size_t packet_words, std::size_t window,
+Task segmented_allreduce(CollectivePort& port, std::span<const int> trees, Reduction op,
+                         std::span<const std::uint64_t> first, std::size_t count,
+                         std::size_t packet_words, std::size_t window,
                          std::vector<std::int64_t>& words) {
   const bool values = port.payload() == Payload::Values;
   const std::size_t packets = (count + packet_words - 1) / packet_words;
+  const std::size_t n = trees.size(), ahead = n * window;
   std::vector<std::int64_t> piece(packet_words);
-  for (std::size_t j = 0; j < packets + window; ++j) {
-    if (j >= window) {  // packet j - window must be done: take its result
-      const std::size_t done = j - window, at = done * packet_words;
-      co_await wait_results(port, tree, first + done + 1);
-      const auto result = co_await port.result(tree, first + done, packet_words);
+  for (std::size_t j = 0; j < packets + ahead; ++j) {
+    if (j >= ahead) {  // packet j - T window must be done: take its result
+      const std::size_t done = j - ahead, at = done * packet_words;
+      const int tree = trees[done % n];
+      const std::uint64_t k = first[done % n] + done / n;
+      co_await wait_results(port, tree, k + 1);
+      const auto result = co_await port.result(tree, k, packet_words);
       if (values) {
         std::copy_n(result.begin(), std::min(packet_words, count - at),
                     words.begin() + static_cast<std::ptrdiff_t>(at));
@@ -55,7 +59,7 @@ Task segmented_allreduce(CollectivePort& port, int tree, Reduction op, std::uint
       std::copy_n(words.begin() + static_cast<std::ptrdiff_t>(at),
                   std::min(packet_words, count - at), piece.begin());
     }
-    co_await contribute(port, tree, ReduceOp{op, true}, port.host().id(), piece);
+    co_await contribute(port, trees[j % n], ReduceOp{op, true}, port.host().id(), piece);
   }
 }
 

@@ -323,7 +323,8 @@ std::vector<std::string_view> keys_read_by(WorkloadKind kind) {
               "workload.background_rate",
               "workload.bytes",
               "workload.segment_bytes",
-              "workload.values"};
+              "workload.values",
+              "workload.subnet_trees"};
     case WorkloadKind::Spmv:
       return {"workload.algorithm", "workload.repetitions", "app.rows", "app.nonzeros_per_row",
               "app.spmv_mflops"};

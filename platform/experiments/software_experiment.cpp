@@ -56,8 +56,10 @@ class Harness {
   }
 
   Task program(NodeId node);
-  // The trees a subnet allgather spreads its broadcasts over.
+  // The trees a subnet allgather spreads its broadcasts over; those a subnet allreduce or
+  // broadcast is cut across.
   void set_allgather_trees(std::vector<int> trees) { m_allgather_trees = std::move(trees); }
+  void set_subnet_trees(std::vector<int> trees) { m_subnet_trees = std::move(trees); }
 
   // Whose result is checked: the nodes that receive something (as in the hardware experiment:
   // a broadcast's source and transit nodes get nothing).
@@ -131,7 +133,7 @@ class Harness {
   int m_started = 0;                     // operations started
   std::vector<std::uint64_t> m_checked;  // [k]: results checked
   std::map<int, std::vector<std::int64_t>> m_expected;
-  std::vector<int> m_allgather_trees;
+  std::vector<int> m_allgather_trees, m_subnet_trees;
   std::vector<std::array<std::uint64_t, kMaxTrees>> m_landed;  // [node]: subnet allgather
 };
 
@@ -225,15 +227,24 @@ Task Harness::subnet_part(CollectivePort& port, NodeId node, int k,
   const std::size_t bytes = m_count * sizeof(std::int64_t);
   const auto n = static_cast<std::uint64_t>(k);
   switch (m_wl.op) {
-    case CollectiveOp::Broadcast:
-      if (node == m_source) {
-        co_await broadcast_all(port, m_tree->id, 0,
-                               m_wl.values ? std::as_bytes(std::span(words)) : std::span(m_blank));
-      } else {
-        co_await wait_broadcasts(port, m_tree->id, (n + 1) * ((bytes + 255) / 256));
-        if (m_wl.values) words = to_words(port.area(0, bytes));
+    case CollectiveOp::Broadcast: {
+      // Tree t of T carries packets t P / T .. (t + 1) P / T - 1 of the P of 256 bytes.
+      const std::span<const std::byte> data =
+          m_wl.values ? std::as_bytes(std::span(words)) : std::span(m_blank);
+      const std::size_t packets = (bytes + 255) / 256, trees = m_subnet_trees.size();
+      for (std::size_t t = 0; t < trees; ++t) {
+        const std::size_t lo = t * packets / trees, hi = (t + 1) * packets / trees;
+        if (hi == lo) continue;
+        const std::size_t from = lo * 256, to = std::min(hi * 256, bytes);
+        if (node == m_source) {
+          co_await broadcast_all(port, m_subnet_trees[t], from, data.subspan(from, to - from));
+        } else {
+          co_await wait_broadcasts(port, m_subnet_trees[t], (n + 1) * (hi - lo));
+        }
       }
+      if (node != m_source && m_wl.values) words = to_words(port.area(0, bytes));
       break;
+    }
     case CollectiveOp::Reduce:
       if (is_pe(node)) {
         co_await contribute(port, m_tree->id, ReduceOp{m_wl.reduction, false}, m_destination,
@@ -246,8 +257,12 @@ Task Harness::subnet_part(CollectivePort& port, NodeId node, int k,
       break;
     case CollectiveOp::Allreduce: {
       const auto packet = static_cast<std::size_t>(2 * m_wl.payload_flits);
-      const std::size_t packets = (m_count + packet - 1) / packet;
-      co_await segmented_allreduce(port, m_tree->id, m_wl.reduction, n * packets, m_count, packet,
+      const std::size_t packets = (m_count + packet - 1) / packet, trees = m_subnet_trees.size();
+      std::vector<std::uint64_t> first;  // each tree's reduces before this operation
+      for (std::size_t t = 0; t < trees; ++t) {
+        first.push_back(n * ((packets + trees - 1 - t) / trees));
+      }
+      co_await segmented_allreduce(port, m_subnet_trees, m_wl.reduction, first, m_count, packet,
                                    static_cast<std::size_t>(m_config.collective.reduces_in_flight),
                                    words);
       break;
@@ -347,6 +362,24 @@ SoftwareResult run_software_experiment(const Config& config, const ProgressSink&
       throw ConfigError("workload.tree", fmt::format("{}", wl.tree), "no such tree");
     }
     if (on_tree) check_processors(config, *tree, torus);
+    std::vector<int> subnet_trees{wl.tree};
+    for (int t = wl.tree + 1; t < wl.tree + wl.subnet_trees; ++t) {
+      if (t >= kMaxTrees || trees[t] == nullptr) {
+        throw ConfigError("workload.subnet_trees", fmt::format("{}", wl.subnet_trees),
+                          fmt::format("trees {} .. {} must all exist: tree {} does not "
+                                      "(collective.trees)",
+                                      wl.tree, wl.tree + wl.subnet_trees - 1, t));
+      }
+      check_processors(config, *trees[t], torus);
+      if (wl.op == CollectiveOp::Broadcast &&
+          !(trees[t]->rows[source].member && trees[t]->rows[source].pe)) {
+        throw ConfigError("workload.source", torus.format(source),
+                          fmt::format("a broadcast cut across trees starts at a processor of "
+                                      "each: not one of tree {}",
+                                      t));
+      }
+      subnet_trees.push_back(t);
+    }
     if (on_tree && wl.op == CollectiveOp::Broadcast &&
         !(tree->rows[source].member && tree->rows[source].pe)) {
       throw ConfigError("workload.source", torus.format(source),
@@ -374,6 +407,7 @@ SoftwareResult run_software_experiment(const Config& config, const ProgressSink&
       if (trees[t] != nullptr) all_trees.push_back(t);
     }
     harness.set_allgather_trees(std::move(all_trees));
+    harness.set_subnet_trees(std::move(subnet_trees));
     for (NodeId n = 0; n < static_cast<NodeId>(machine.nodes()); ++n) {
       if (machine.local(n)) machine.load(n, harness.program(n));
       r.participants += harness.participates(n);

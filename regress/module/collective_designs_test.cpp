@@ -142,6 +142,30 @@ TEST(CollectiveDesigns, TheSubnetsFlowControlKnobsSetALongAllreducesPace) {
   }
 }
 
+// Cut across several trees, a subnet allreduce or broadcast delivers what it does on one, and a
+// long allreduce has each tree's window to itself.
+TEST(CollectiveDesigns, TheSubnetCutAcrossTreesDeliversTheSameAndAllreducesFaster) {
+  for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+    for (CollectiveOp op : {CollectiveOp::Allreduce, CollectiveOp::Broadcast}) {
+      for (int bytes : {8, 1000, 24576}) {
+        Config c = design({3, 2, 2}, mode, op, A::Subnet, bytes);
+        c.collective.trees = 3;
+        const Outcome one = run(c);
+        c.workload.subnet_trees = 3;
+        const Outcome three = run(c);
+        EXPECT_EQ(three.digest, one.digest) << mode_name(mode) << ", " << bytes << " bytes";
+        EXPECT_EQ(three.checked, one.checked);
+      }
+    }
+    Config c = design({4, 4}, mode, CollectiveOp::Allreduce, A::Subnet, 65536);
+    c.collective.trees = 2;
+    const Cycle one = run(c).first;
+    c.workload.subnet_trees = 2;
+    const Cycle two = run(c).first;
+    EXPECT_LT(two * 10, one * 6) << mode_name(mode) << ": " << two << " against " << one;
+  }
+}
+
 TEST(CollectiveDesigns, AChainsSegmentsPipelineTheBroadcast) {
   for (SimMode mode : {SimMode::At, SimMode::Lt}) {
     // 8 ranks in a chain, 256 KB: whole, each rank waits for all of it before passing it on.

@@ -229,6 +229,12 @@ INSTANTIATE_TEST_SUITE_P(
                   "workload.bytes",
                   "a reduce over the subnet is one packet: 0 or workload.payload_flits x 16 = "
                   "256"},
+        BadConfig{"SubnetTreesForARing",
+                  "[workload]\nkind = \"software\"\nop = \"allreduce\"\nalgorithm = "
+                  "\"ring\"\nsubnet_trees = 2\n",
+                  {},
+                  "workload.subnet_trees",
+                  "an operation is cut across trees by the subnet's allreduce and broadcast"},
         BadConfig{"SeventeenReducesInFlight",
                   "[collective]\nreduces_in_flight = 17\n",
                   {},

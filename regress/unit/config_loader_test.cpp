@@ -84,6 +84,7 @@ messages = 7
 bytes = 4096
 segment_bytes = 1024
 values = false
+subnet_trees = 2
 [traffic]
 pattern = "hotspot"
 injection = "on_off"

@@ -119,6 +119,13 @@ void WorkloadParams::validate_algorithm() const {
                       "allreduce: tree, recursive_doubling, ring, rabenseifner or dimensional; "
                       "allgather: recursive_doubling or ring; any operation: subnet");
   }
+  check_int_range("workload.subnet_trees", subnet_trees, 1, 16, "trees", "TreeIds are 0..15");
+  if (subnet_trees > 1 && (algorithm != A::Subnet ||
+                           (op != CollectiveOp::Allreduce && op != CollectiveOp::Broadcast))) {
+    throw ConfigError("workload.subnet_trees", fmt::format("{}", subnet_trees),
+                      "an operation is cut across trees by the subnet's allreduce and broadcast "
+                      "(workload.algorithm = \"subnet\")");
+  }
   const bool subnet_reduce = algorithm == A::Subnet && op == CollectiveOp::Reduce;
   if (subnet_reduce && bytes != 0 && bytes != payload_bytes()) {
     throw ConfigError("workload.bytes", fmt::format("{}", bytes),

@@ -56,6 +56,8 @@ struct WorkloadParams {
   int bytes = 0;
   int segment_bytes = 8192;
   bool values = true;  // carried and checked; false: messages timed by their lengths alone
+  // Over the subnet: the operation cut across trees tree .. tree + subnet_trees - 1.
+  int subnet_trees = 1;
 
   // Bytes a collective operation carries (payload_flits flits of 16 bytes).
   int payload_bytes() const { return payload_flits * 16; }
