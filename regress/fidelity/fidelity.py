@@ -137,13 +137,28 @@ def heat_cases(nodes_dims):
             for dims in nodes_dims for algorithm in ("subnet", "tree")]
 
 
+def design_cases(dims, sizes):
+    """The collective designs of docs/COLLECTIVE_DESIGNS.md, one operation each, timing only."""
+    label = "x".join(map(str, dims))
+    designs = [("allreduce", a) for a in ("recursive_doubling", "ring", "rabenseifner",
+                                          "dimensional", "subnet")]
+    designs += [("broadcast", a) for a in ("chain", "pipelined_tree", "ring", "subnet")]
+    return [Case("designs", f"{op} {algorithm} {label}, {size // 1024} KB",
+                 {"topology.dims": dims, "workload.kind": "software", "workload.op": op,
+                  "workload.algorithm": algorithm, "workload.bytes": size,
+                  "workload.values": False, "workload.repetitions": 1},
+                 lambda r: [("completion", r["completion_cycles"]["mean"])], 0.05)
+            for size in sizes for op, algorithm in designs]
+
+
 SHORT = {"link.latency_ns": 2.0}  # 1 cycle at 500 MHz
 MATRICES = {
     "small": {
         "curves": curves_of("4x4x4", [4, 4, 4], ("bubble",))
         + [Curve("4x4x4 bubble, 1-cycle links", torus([4, 4, 4], **SHORT))],
         "cases": collective_cases([4, 4, 4]) + message_cases([8, 256, 4096], 200)
-        + app_cases([[2, 2, 2, 2]], 102400, [1]) + heat_cases([[4, 2, 2]]),
+        + app_cases([[2, 2, 2, 2]], 102400, [1]) + heat_cases([[4, 2, 2]])
+        + design_cases([4, 4, 4], [65536]),
         "background": [],
     },
     "full": {
@@ -167,7 +182,8 @@ MATRICES = {
         + message_cases([8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096], 1000)
         + app_cases([[2, 2, 2, 2], [4, 4, 2, 2]], 1024000, [1, 2])
         + app_cases([[2, 2, 2, 2], [4, 4, 2, 2]], 1024000, [1, 2], train=16)
-        + heat_cases([[4, 2, 2], [4, 4, 4], [8, 8, 4]]),
+        + heat_cases([[4, 2, 2], [4, 4, 4], [8, 8, 4]])
+        + design_cases([4, 4, 4], [4096, 65536, 1048576]) + design_cases([8, 8, 8], [65536]),
         # Allreduces beside uniform traffic at these shares of the curve's AT sustained load.
         "background": ["4x4x4 bubble", "8x8x8 bubble"],
     },
