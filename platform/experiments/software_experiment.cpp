@@ -256,7 +256,9 @@ Task Harness::subnet_part(CollectivePort& port, NodeId node, int k,
       }
       break;
     case CollectiveOp::Allreduce: {
-      const auto packet = static_cast<std::size_t>(2 * m_wl.payload_flits);
+      // Packets of payload_flits flits, or of the operation's own words rounded up to a flit.
+      const std::size_t packet =
+          std::min(static_cast<std::size_t>(2 * m_wl.payload_flits), (m_count + 1) / 2 * 2);
       const std::size_t packets = (m_count + packet - 1) / packet, trees = m_subnet_trees.size();
       std::vector<std::uint64_t> first;  // each tree's reduces before this operation
       for (std::size_t t = 0; t < trees; ++t) {
