@@ -77,7 +77,11 @@ def main():
     parser.add_argument("--seconds", type=int, default=0, help="the study's wall time")
     args = parser.parse_args()
     summary, sections = {"wall_seconds": args.seconds, "sweeps": {}}, []
-    for path in sorted(glob.glob(os.path.join(args.csv, "*.csv"))):
+    def order(path):  # by operation, then machine size
+        op, nodes = os.path.basename(path)[:-4].rsplit("_", 1)
+        return op, int(nodes)
+
+    for path in sorted(glob.glob(os.path.join(args.csv, "*.csv")), key=order):
         name = os.path.basename(path)[:-4]
         op, nodes = name.rsplit("_", 1)
         designs = read(path)
