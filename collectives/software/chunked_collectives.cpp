@@ -102,15 +102,16 @@ Task ring_pass(Mailbox& mailbox, Vector& v, Range r, const Ring& ring, NodeId fi
   }
 }
 
-// The ring reduce-scatter of words `r`: in step s the node at place a sends chunk a - s on and
-// combines chunk a - s - 1 from the previous node into its own; at the end it holds chunk a + 1
-// reduced over the ring (ring_pass with first = 1 then gathers them).
-Task ring_reduce_scatter(Mailbox& mailbox, Vector& v, Reduction op, Range r, const Ring& ring) {
+// The ring reduce-scatter of words `r`: in step s the node at place a sends chunk a + last - 1 - s
+// on and combines chunk a + last - 2 - s from the previous node into its own; at the end it holds
+// chunk a + last reduced over the ring (ring_pass with first = last then gathers them).
+Task ring_reduce_scatter(Mailbox& mailbox, Vector& v, Reduction op, Range r, const Ring& ring,
+                         NodeId last) {
   const NodeId n = ring.n;
   std::vector<std::byte> in;
   for (NodeId s = 0; s + 1 < n; ++s) {
-    const Range out = chunk(r, n, (ring.at + n - s) % n);
-    const Range back = chunk(r, n, (ring.at + 2 * n - s - 1) % n);
+    const Range out = chunk(r, n, (ring.at + last + 2 * n - 1 - s) % n);
+    const Range back = chunk(r, n, (ring.at + last + 2 * n - 2 - s) % n);
     co_await mailbox.exchange(ring.right, v.pieces(out), ring.left, back.bytes(), in);
     co_await v.combine(op, back, in);
   }
@@ -209,7 +210,7 @@ Task ring_allreduce(Mailbox& mailbox, int nodes, Reduction op, std::size_t count
                     std::vector<std::int64_t>& words) {
   const Ring ring = ring_of_all(static_cast<NodeId>(nodes), mailbox.id(), 0);
   Vector v(mailbox, words, count);
-  co_await ring_reduce_scatter(mailbox, v, op, Range{0, count}, ring);
+  co_await ring_reduce_scatter(mailbox, v, op, Range{0, count}, ring, 1);
   co_await ring_pass(mailbox, v, Range{0, count}, ring, 1);
 }
 
@@ -220,7 +221,7 @@ Task dimensional_allreduce(Mailbox& mailbox, const Torus& torus, Reduction op, s
   Range r{0, count};
   for (int dim = 0; dim < torus.dims(); ++dim) {
     const Ring ring = ring_along(torus, mailbox.id(), dim);
-    co_await ring_reduce_scatter(mailbox, v, op, r, ring);
+    co_await ring_reduce_scatter(mailbox, v, op, r, ring, 1);
     stages.emplace_back(ring, r);
     r = chunk(r, ring.n, (ring.at + 1) % ring.n);
   }
@@ -244,10 +245,13 @@ Task ring_allgather(Mailbox& mailbox, int nodes, std::size_t count,
 
 namespace {
 
-// Both allreduces among the first P' ranks, with the ranks above folded in: by exchanges of the
-// whole vector (recursive doubling), or by recursive halving then doubling (Rabenseifner).
-Task power_of_two_allreduce(Mailbox& mailbox, int nodes, Reduction op, std::size_t count,
-                            std::vector<std::int64_t>& words, bool halving) {
+// The exchanges among the first P' ranks, with the ranks above folded in: of the whole vector
+// (recursive doubling), or recursive halving then doubling (Rabenseifner), or recursive halving
+// alone (a reduce-scatter: rank r ends holding chunk r of P' reduced; no ranks above P').
+enum class Exchanges { Doubling, HalvingDoubling, Halving };
+Task power_of_two_exchanges(Mailbox& mailbox, int nodes, Reduction op, std::size_t count,
+                            std::vector<std::int64_t>& words, Exchanges how) {
+  const bool halving = how != Exchanges::Doubling;
   const auto n = static_cast<NodeId>(nodes);
   const NodeId me = mailbox.id(), p = power_of_two_below(n);
   const Range all{0, count};
@@ -275,7 +279,7 @@ Task power_of_two_allreduce(Mailbox& mailbox, int nodes, Reduction op, std::size
     (lower ? hi : lo) = mid;
   }
   // Recursive doubling of the chunks: partners `width` apart exchange the `width` each holds.
-  for (NodeId width = 1; halving && width < p; width *= 2) {
+  for (NodeId width = 1; how == Exchanges::HalvingDoubling && width < p; width *= 2) {
     const NodeId partner = me ^ width;
     const NodeId mine = me & ~(width - 1), theirs = partner & ~(width - 1);
     const Range back = chunks(count, p, theirs, theirs + width);
@@ -286,16 +290,38 @@ Task power_of_two_allreduce(Mailbox& mailbox, int nodes, Reduction op, std::size
   co_await unfold(mailbox, v, n, p, all);
 }
 
+// Words `r` alone of the vector (a reduce-scatter's own chunk), where values are carried.
+void keep_only(Mailbox& mailbox, std::vector<std::int64_t>& words, Range r) {
+  if (!mailbox.values()) return;
+  words = std::vector<std::int64_t>(words.begin() + static_cast<std::ptrdiff_t>(r.lo),
+                                    words.begin() + static_cast<std::ptrdiff_t>(r.hi));
+}
+
 }  // namespace
+
+Task ring_reduce_scatter(Mailbox& mailbox, int nodes, Reduction op, std::size_t count,
+                         std::vector<std::int64_t>& words) {
+  const auto n = static_cast<NodeId>(nodes);
+  const Ring ring = ring_of_all(n, mailbox.id(), 0);
+  Vector v(mailbox, words, count);
+  co_await ring_reduce_scatter(mailbox, v, op, Range{0, count}, ring, 0);
+  keep_only(mailbox, words, chunk(Range{0, count}, n, mailbox.id()));
+}
+
+Task recursive_halving_reduce_scatter(Mailbox& mailbox, int nodes, Reduction op, std::size_t count,
+                                      std::vector<std::int64_t>& words) {
+  co_await power_of_two_exchanges(mailbox, nodes, op, count, words, Exchanges::Halving);
+  keep_only(mailbox, words, chunk(Range{0, count}, static_cast<std::size_t>(nodes), mailbox.id()));
+}
 
 Task recursive_doubling_allreduce(Mailbox& mailbox, int nodes, Reduction op, std::size_t count,
                                   std::vector<std::int64_t>& words) {
-  co_await power_of_two_allreduce(mailbox, nodes, op, count, words, false);
+  co_await power_of_two_exchanges(mailbox, nodes, op, count, words, Exchanges::Doubling);
 }
 
 Task rabenseifner_allreduce(Mailbox& mailbox, int nodes, Reduction op, std::size_t count,
                             std::vector<std::int64_t>& words) {
-  co_await power_of_two_allreduce(mailbox, nodes, op, count, words, true);
+  co_await power_of_two_exchanges(mailbox, nodes, op, count, words, Exchanges::HalvingDoubling);
 }
 
 }  // namespace angara

@@ -52,6 +52,14 @@ Task ring_allreduce(Mailbox& mailbox, int nodes, Reduction op, std::size_t count
 Task dimensional_allreduce(Mailbox& mailbox, const Torus& torus, Reduction op, std::size_t count,
                            std::vector<std::int64_t>& words);
 
+// Reduce-scatter: rank r ends with chunk r (of `nodes`, as equal as they can be) of the vector
+// reduced over all ranks, in `words`. By a ring (nodes - 1 steps of one chunk each, any number
+// of ranks) or by recursive halving (log2 nodes steps; nodes a power of two).
+Task ring_reduce_scatter(Mailbox& mailbox, int nodes, Reduction op, std::size_t count,
+                         std::vector<std::int64_t>& words);
+Task recursive_halving_reduce_scatter(Mailbox& mailbox, int nodes, Reduction op, std::size_t count,
+                                      std::vector<std::int64_t>& words);
+
 // Allgather by a ring: every rank brings a block of `count` words (`words`), and after nodes - 1
 // steps, each passing one block on, every rank has all of them in rank order (`words`, nodes x
 // count).

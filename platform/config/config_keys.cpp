@@ -145,7 +145,7 @@ const std::vector<KeySpec>& key_specs() {
           "benchmarks, software collectives or applications (CPU programs over the message API: "
           "[node], [app])"),
       field<&Config::workload, &WorkloadParams::op>(
-          "workload", "op", "the collective operation (allgather: software only)"),
+          "workload", "op", "the collective operation (allgather, reduce_scatter: software only)"),
       field<&Config::workload, &WorkloadParams::reduction>("workload", "reduction",
                                                            "the reduce operation, per 64-bit word"),
       field<&Config::workload, &WorkloadParams::tree>("workload", "tree",
@@ -170,9 +170,10 @@ const std::vector<KeySpec>& key_specs() {
           "workload", "algorithm",
           "software collectives and applications: tree (the hardware's tree, a message per "
           "edge), binomial (broadcast), chain and pipelined_tree (pipelined broadcasts), ring "
-          "(broadcast, allreduce, allgather), recursive_doubling (allreduce, allgather), "
-          "rabenseifner and dimensional (allreduce) or subnet (the hardware subnet from the "
-          "CPUs); docs/COLLECTIVE_DESIGNS.md"),
+          "(broadcast, allreduce, allgather, reduce_scatter), recursive_doubling (allreduce, "
+          "allgather), "
+          "rabenseifner (allreduce, reduce_scatter), dimensional (allreduce) or subnet (the "
+          "hardware subnet from the CPUs); docs/COLLECTIVE_DESIGNS.md"),
       field<&Config::workload, &WorkloadParams::bytes>(
           "workload", "bytes",
           "software collectives: bytes of the operation (allgather: of each rank's block), a "

@@ -104,12 +104,13 @@ constexpr EnumNames<WorkloadKind, 7> names_of(WorkloadKind) {
             {"spmv", WorkloadKind::Spmv},
             {"heat", WorkloadKind::Heat}}}};
 }
-constexpr EnumNames<CollectiveOp, 4> names_of(CollectiveOp) {
+constexpr EnumNames<CollectiveOp, 5> names_of(CollectiveOp) {
   return {"collective operation",
           {{{"broadcast", CollectiveOp::Broadcast},
             {"reduce", CollectiveOp::Reduce},
             {"allreduce", CollectiveOp::Allreduce},
-            {"allgather", CollectiveOp::Allgather}}}};
+            {"allgather", CollectiveOp::Allgather},
+            {"reduce_scatter", CollectiveOp::ReduceScatter}}}};
 }
 constexpr EnumNames<SoftwareAlgorithm, 9> names_of(SoftwareAlgorithm) {
   return {"software algorithm",

@@ -23,7 +23,8 @@ namespace angara {
 namespace {
 
 const char* op_label(CollectiveOp op) {
-  constexpr const char* kNames[] = {"broadcast", "reduce", "allreduce", "allgather"};
+  constexpr const char* kNames[] = {"broadcast", "reduce", "allreduce", "allgather",
+                                    "reduce-scatter"};
   return kNames[static_cast<int>(op)];
 }
 
@@ -74,6 +75,7 @@ class Harness {
       case CollectiveOp::Allreduce:
         return pe;
       case CollectiveOp::Allgather:
+      case CollectiveOp::ReduceScatter:
         return true;
     }
     return false;
@@ -207,6 +209,13 @@ Task Harness::message_part(Mailbox& mailbox, NodeId node, std::vector<std::int64
           co_await tree_allreduce(mailbox, torus, *m_tree, op, words);
           co_return;
       }
+    case CollectiveOp::ReduceScatter:
+      if (m_wl.algorithm == A::Ring) {
+        co_await ring_reduce_scatter(mailbox, m_nodes, op, m_count, words);
+      } else {
+        co_await recursive_halving_reduce_scatter(mailbox, m_nodes, op, m_count, words);
+      }
+      co_return;
     case CollectiveOp::Allgather: {
       if (m_wl.algorithm == A::Ring) {
         co_await ring_allgather(mailbox, m_nodes, m_count, words);
@@ -291,6 +300,7 @@ const std::vector<std::int64_t>& Harness::expected(int k) {
       break;
     case CollectiveOp::Reduce:
     case CollectiveOp::Allreduce:
+    case CollectiveOp::ReduceScatter:  // the whole vector; each node checks its chunk of it
       for (NodeId n = 0; n < static_cast<NodeId>(m_nodes); ++n) {
         if (m_tree != nullptr && !is_pe(n)) continue;
         const auto in = inputs(k, n);
@@ -314,7 +324,12 @@ const std::vector<std::int64_t>& Harness::expected(int k) {
 }
 
 void Harness::check(NodeId node, int k, const std::vector<std::int64_t>& got) {
-  const auto& want = expected(k);
+  std::span<const std::int64_t> want = expected(k);
+  if (m_wl.op == CollectiveOp::ReduceScatter) {  // node r's chunk r of the nodes
+    const auto n = static_cast<std::size_t>(m_nodes);
+    const std::size_t lo = node * want.size() / n, hi = (node + 1) * want.size() / n;
+    want = want.subspan(lo, hi - lo);
+  }
   auto fail = [&](const std::string& what) {
     model_error(
         report_id::kCollective,

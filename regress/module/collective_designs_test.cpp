@@ -83,6 +83,26 @@ TEST(CollectiveDesigns, EveryDesignOfAnOperationDeliversTheSameResults) {
   }
 }
 
+// Each rank's chunk of the reduced vector, checked word by word by the experiment: by a ring on
+// any number of ranks, by recursive halving on powers of two, with chunks uneven or empty.
+TEST(CollectiveDesigns, AReduceScatterGivesEveryRankItsChunk) {
+  for (SimMode mode : {SimMode::At, SimMode::Lt}) {
+    for (const auto& [dims, algorithms] :
+         {std::pair{std::vector<int>{3, 2, 2}, std::vector<A>{A::Ring}},
+          std::pair{std::vector<int>{4, 2, 2}, std::vector<A>{A::Ring, A::Rabenseifner}}}) {
+      const int n = dims[0] * dims[1] * dims[2];
+      for (int bytes : {8, 1000, 24576}) {
+        for (A algorithm : algorithms) {
+          Config c = design(dims, mode, CollectiveOp::ReduceScatter, algorithm, bytes);
+          c.workload.reduction = Reduction::Max;
+          EXPECT_EQ(run(c).checked, static_cast<std::uint64_t>(n))
+              << mode_name(mode) << ", " << n << " nodes, " << bytes << " bytes";
+        }
+      }
+    }
+  }
+}
+
 TEST(CollectiveDesigns, ASourceAwayFromNodeZeroServesTheRanksAfterIt) {
   for (SimMode mode : {SimMode::At, SimMode::Lt}) {
     for (A algorithm : {A::Chain, A::PipelinedTree, A::Ring}) {

@@ -229,6 +229,17 @@ INSTANTIATE_TEST_SUITE_P(
                   "workload.bytes",
                   "a reduce over the subnet is one packet: 0 or workload.payload_flits x 16 = "
                   "256"},
+        BadConfig{"HalvingOnTwelveNodes",
+                  "[topology]\ndims = [3, 2, 2]\n[workload]\nkind = \"software\"\nop = "
+                  "\"reduce_scatter\"\nalgorithm = \"rabenseifner\"\n",
+                  {},
+                  "workload.algorithm",
+                  "a reduce-scatter by recursive halving needs a power of two of nodes, not 12"},
+        BadConfig{"HardwareReduceScatter",
+                  "[workload]\nkind = \"collective\"\nop = \"reduce_scatter\"\n",
+                  {},
+                  "workload.op",
+                  "the hardware subnet has no allgather or reduce-scatter"},
         BadConfig{"SubnetTreesForARing",
                   "[workload]\nkind = \"software\"\nop = \"allreduce\"\nalgorithm = "
                   "\"ring\"\nsubnet_trees = 2\n",

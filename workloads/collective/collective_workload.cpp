@@ -142,7 +142,8 @@ CollectiveWorkload::CollectiveWorkload(const WorkloadParams& workload, const Tra
         job.expected = 1;
         break;
       case CollectiveOp::Allreduce:
-      case CollectiveOp::Allgather:  // refused by WorkloadParams::validate (no hardware allgather)
+      case CollectiveOp::Allgather:  // these two refused by WorkloadParams::validate
+      case CollectiveOp::ReduceScatter:
         job.expected = pe;
         break;
     }

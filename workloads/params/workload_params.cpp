@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
+#include <numeric>
 #include <tuple>
 
 #include "models/core/config_error.h"
@@ -54,10 +56,23 @@ void WorkloadParams::validate(const TopologyParams& topology,
     validate_messages(topology);
     return;
   }
-  if (kind == WorkloadKind::Collective && op == CollectiveOp::Allgather) {
-    throw ConfigError("workload.op", "\"allgather\"",
-                      "the hardware subnet has no allgather; run it in software: "
-                      "workload.kind = \"software\"");
+  if (kind == WorkloadKind::Collective &&
+      (op == CollectiveOp::Allgather || op == CollectiveOp::ReduceScatter)) {
+    throw ConfigError("workload.op",
+                      op == CollectiveOp::Allgather ? "\"allgather\"" : "\"reduce_scatter\"",
+                      "the hardware subnet has no allgather or reduce-scatter; run it in "
+                      "software: workload.kind = \"software\"");
+  }
+  if (kind == WorkloadKind::Software && op == CollectiveOp::ReduceScatter &&
+      algorithm == SoftwareAlgorithm::Rabenseifner) {
+    const int n =
+        std::accumulate(topology.dims.begin(), topology.dims.end(), 1, std::multiplies<>());
+    if (!std::has_single_bit(static_cast<unsigned>(n))) {
+      throw ConfigError("workload.algorithm", "\"rabenseifner\"",
+                        fmt::format("a reduce-scatter by recursive halving needs a power of two "
+                                    "of nodes, not {}: use \"ring\"",
+                                    n));
+    }
   }
   if (kind == WorkloadKind::Software) validate_algorithm();
   const bool subnet_allgather =
@@ -112,12 +127,16 @@ void WorkloadParams::validate_algorithm() const {
     case CollectiveOp::Allgather:
       fits |= one_of({A::RecursiveDoubling, A::Ring});
       break;
+    case CollectiveOp::ReduceScatter:  // the subnet has none
+      fits = one_of({A::Ring, A::Rabenseifner});
+      break;
   }
   if (!fits) {
     throw ConfigError("workload.algorithm", quoted(algorithm),
                       "broadcast: tree, binomial, chain, pipelined_tree or ring; reduce: tree; "
                       "allreduce: tree, recursive_doubling, ring, rabenseifner or dimensional; "
-                      "allgather: recursive_doubling or ring; any operation: subnet");
+                      "allgather: recursive_doubling or ring; reduce_scatter: ring or "
+                      "rabenseifner; any operation but reduce_scatter: subnet");
   }
   check_int_range("workload.subnet_trees", subnet_trees, 1, 16, "trees", "TreeIds are 0..15");
   if (subnet_trees > 1 && (algorithm != A::Subnet ||

@@ -13,7 +13,7 @@ namespace angara {
 // synthetic: [traffic]; collective: the hardware subnet driven from the endpoints; msgrate,
 // pingpong, software: CPU programs over the message API (models/node).
 enum class WorkloadKind { Synthetic, Collective, MsgRate, PingPong, Software, Spmv, Heat };
-enum class CollectiveOp { Broadcast, Reduce, Allreduce, Allgather };
+enum class CollectiveOp { Broadcast, Reduce, Allreduce, Allgather, ReduceScatter };
 // How the CPU programs of a software experiment do the collective: with messages
 // (collectives/software/software_collectives.h), or by driving the hardware subnet through their
 // PCIe endpoints (Subnet: the like-for-like comparison, both measured from program to program).
