@@ -172,8 +172,8 @@ const std::vector<KeySpec>& key_specs() {
           "edge), binomial (broadcast), chain and pipelined_tree (pipelined broadcasts), ring "
           "(broadcast, allreduce, allgather, reduce_scatter), recursive_doubling (allreduce, "
           "allgather), "
-          "rabenseifner (allreduce, reduce_scatter), dimensional (allreduce) or subnet (the "
-          "hardware subnet from the CPUs); docs/COLLECTIVE_DESIGNS.md"),
+          "rabenseifner (allreduce, reduce_scatter), dimensional and ring_subnet (allreduce) or "
+          "subnet (the hardware subnet from the CPUs); docs/COLLECTIVE_DESIGNS.md"),
       field<&Config::workload, &WorkloadParams::bytes>(
           "workload", "bytes",
           "software collectives: bytes of the operation (allgather: of each rank's block), a "

@@ -112,7 +112,7 @@ constexpr EnumNames<CollectiveOp, 5> names_of(CollectiveOp) {
             {"allgather", CollectiveOp::Allgather},
             {"reduce_scatter", CollectiveOp::ReduceScatter}}}};
 }
-constexpr EnumNames<SoftwareAlgorithm, 9> names_of(SoftwareAlgorithm) {
+constexpr EnumNames<SoftwareAlgorithm, 10> names_of(SoftwareAlgorithm) {
   return {"software algorithm",
           {{{"tree", SoftwareAlgorithm::Tree},
             {"binomial", SoftwareAlgorithm::Binomial},
@@ -122,7 +122,8 @@ constexpr EnumNames<SoftwareAlgorithm, 9> names_of(SoftwareAlgorithm) {
             {"ring", SoftwareAlgorithm::Ring},
             {"rabenseifner", SoftwareAlgorithm::Rabenseifner},
             {"pipelined_tree", SoftwareAlgorithm::PipelinedTree},
-            {"dimensional", SoftwareAlgorithm::Dimensional}}}};
+            {"dimensional", SoftwareAlgorithm::Dimensional},
+            {"ring_subnet", SoftwareAlgorithm::RingSubnet}}}};
 }
 constexpr EnumNames<PcieEncoding, 2> names_of(PcieEncoding) {
   return {"PCIe encoding",

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <numeric>
 
@@ -115,6 +116,10 @@ class Harness {
   }
   // Node `node`'s part of operation k with messages; `words` in: its data, out: what it received.
   Task message_part(Mailbox& mailbox, NodeId node, std::vector<std::int64_t>& words);
+  // The mixed allreduce: a ring reduce-scatter by messages, then the subnet's allgather of the
+  // reduced chunks (each padded to the largest).
+  Task ring_subnet_allreduce(Mailbox& mailbox, CollectivePort& port, NodeId node,
+                             std::vector<std::int64_t>& words);
   const std::vector<std::int64_t>& expected(int k);
   // Node `node`'s part of operation k over the hardware subnet; `words` in: its data, out: what
   // it received.
@@ -150,6 +155,8 @@ Task Harness::program(NodeId node) {
     std::vector<std::int64_t> words = inputs(k, node);  // this node's own data
     if (participates(node) && m_wl.algorithm == SoftwareAlgorithm::Subnet) {
       co_await subnet_part(port, node, k, words);
+    } else if (participates(node) && m_wl.algorithm == SoftwareAlgorithm::RingSubnet) {
+      co_await ring_subnet_allreduce(mailbox, port, node, words);
     } else if (participates(node)) {
       co_await message_part(mailbox, node, words);
     }
@@ -228,6 +235,25 @@ Task Harness::message_part(Mailbox& mailbox, NodeId node, std::vector<std::int64
       words = to_words(all);
       co_return;
     }
+  }
+}
+
+Task Harness::ring_subnet_allreduce(Mailbox& mailbox, CollectivePort& port, NodeId node,
+                                    std::vector<std::int64_t>& words) {
+  const auto n = static_cast<std::size_t>(m_nodes);
+  co_await ring_reduce_scatter(mailbox, m_nodes, m_wl.reduction, m_count, words);
+  const std::size_t block = (m_count + n - 1) / n * sizeof(std::int64_t);  // the largest chunk
+  std::vector<std::byte> mine(block);
+  if (m_wl.values) std::memcpy(mine.data(), words.data(), words.size() * sizeof(std::int64_t));
+  if (m_landed.empty()) m_landed.resize(n);
+  std::vector<std::byte> all;
+  co_await subnet_allgather(port, m_nodes, m_allgather_trees, mine, m_landed[node], all);
+  if (!m_wl.values) co_return;
+  words.clear();
+  for (std::size_t r = 0; r < n; ++r) {  // rank r's chunk: words r count / n .. (r + 1) count / n
+    const std::size_t size = (r + 1) * m_count / n - r * m_count / n;
+    const auto from = reinterpret_cast<const std::int64_t*>(all.data() + r * block);
+    words.insert(words.end(), from, from + size);
   }
 }
 
@@ -405,7 +431,8 @@ SoftwareResult run_software_experiment(const Config& config, const ProgressSink&
                                     tree->id));
     }
 
-    if (wl.algorithm == SoftwareAlgorithm::Subnet && wl.op == CollectiveOp::Allgather) {
+    if ((wl.algorithm == SoftwareAlgorithm::Subnet && wl.op == CollectiveOp::Allgather) ||
+        wl.algorithm == SoftwareAlgorithm::RingSubnet) {
       check_every_node_takes_part(config, trees, torus, "an allgather over the subnet", 0,
                                   kMaxTrees - 1);
     }

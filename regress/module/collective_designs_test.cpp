@@ -52,7 +52,8 @@ TEST(CollectiveDesigns, EveryDesignOfAnOperationDeliversTheSameResults) {
       {CollectiveOp::Broadcast,
        {A::Tree, A::Binomial, A::Chain, A::PipelinedTree, A::Ring, A::Subnet}},
       {CollectiveOp::Allreduce,
-       {A::Tree, A::RecursiveDoubling, A::Ring, A::Rabenseifner, A::Dimensional, A::Subnet}},
+       {A::Tree, A::RecursiveDoubling, A::Ring, A::Rabenseifner, A::Dimensional, A::Subnet,
+        A::RingSubnet}},
       {CollectiveOp::Allgather, {A::RecursiveDoubling, A::Ring, A::Subnet}},
   };
   // 8 bytes: one word, fewer than the ranks (most chunks empty); 1000: 125 words, uneven chunks.
@@ -120,6 +121,7 @@ TEST(CollectiveDesigns, TimingOnlyRunsTakeTheCyclesOfCheckedOnes) {
       {CollectiveOp::Broadcast, A::Ring},
       {CollectiveOp::Allreduce, A::Ring},
       {CollectiveOp::Allreduce, A::Dimensional},
+      {CollectiveOp::Allreduce, A::RingSubnet},
       {CollectiveOp::Allreduce, A::RecursiveDoubling},
       {CollectiveOp::Allreduce, A::Rabenseifner},
       {CollectiveOp::Allgather, A::Ring},

@@ -18,8 +18,9 @@ namespace {
 // The value as the config file writes it, for error messages.
 const char* quoted(SoftwareAlgorithm algorithm) {
   constexpr const char* kNames[] = {
-      "\"tree\"", "\"binomial\"",     "\"recursive_doubling\"", "\"subnet\"",     "\"chain\"",
-      "\"ring\"", "\"rabenseifner\"", "\"pipelined_tree\"",     "\"dimensional\""};
+      "\"tree\"",        "\"binomial\"",   "\"recursive_doubling\"", "\"subnet\"",
+      "\"chain\"",       "\"ring\"",       "\"rabenseifner\"",       "\"pipelined_tree\"",
+      "\"dimensional\"", "\"ring_subnet\""};
   return kNames[static_cast<int>(algorithm)];
 }
 
@@ -79,7 +80,8 @@ void WorkloadParams::validate(const TopologyParams& topology,
       algorithm == SoftwareAlgorithm::Subnet &&
       ((kind == WorkloadKind::Software && op == CollectiveOp::Allgather) ||
        kind == WorkloadKind::Spmv);
-  if (subnet_allgather && collective.trees == 0 && collective.tree.empty()) {
+  const bool mixed = kind == WorkloadKind::Software && algorithm == SoftwareAlgorithm::RingSubnet;
+  if ((subnet_allgather || mixed) && collective.trees == 0 && collective.tree.empty()) {
     throw ConfigError("collective.trees", "0",
                       "an allgather over the subnet spreads its broadcasts over the machine's "
                       "trees: at least one (or a [[collective.tree]])");
@@ -122,7 +124,8 @@ void WorkloadParams::validate_algorithm() const {
       fits |= algorithm == A::Tree;
       break;
     case CollectiveOp::Allreduce:
-      fits |= one_of({A::Tree, A::RecursiveDoubling, A::Ring, A::Rabenseifner, A::Dimensional});
+      fits |= one_of(
+          {A::Tree, A::RecursiveDoubling, A::Ring, A::Rabenseifner, A::Dimensional, A::RingSubnet});
       break;
     case CollectiveOp::Allgather:
       fits |= one_of({A::RecursiveDoubling, A::Ring});
@@ -134,7 +137,8 @@ void WorkloadParams::validate_algorithm() const {
   if (!fits) {
     throw ConfigError("workload.algorithm", quoted(algorithm),
                       "broadcast: tree, binomial, chain, pipelined_tree or ring; reduce: tree; "
-                      "allreduce: tree, recursive_doubling, ring, rabenseifner or dimensional; "
+                      "allreduce: tree, recursive_doubling, ring, rabenseifner, dimensional or "
+                      "ring_subnet; "
                       "allgather: recursive_doubling or ring; reduce_scatter: ring or "
                       "rabenseifner; any operation but reduce_scatter: subnet");
   }

@@ -26,7 +26,8 @@ enum class SoftwareAlgorithm {
   Ring,           // scatter + ring allgather (broadcast), ring (allreduce, allgather)
   Rabenseifner,   // recursive halving + doubling (allreduce)
   PipelinedTree,  // pipelined binomial tree (broadcast), in segments of segment_bytes
-  Dimensional     // ring reduce-scatter and allgather dimension by dimension (allreduce)
+  Dimensional,    // ring reduce-scatter and allgather dimension by dimension (allreduce)
+  RingSubnet      // ring reduce-scatter by messages, then the subnet's allgather (allreduce)
 };
 
 // What the endpoints run: [traffic] for the synthetic kind; for the collective kind, one
