@@ -18,7 +18,7 @@ struct Range {
 // Chunks first .. last - 1 of words `r` cut into `parts` as equal as they can be (chunk i is
 // words r.lo + i |r| / parts .. r.lo + (i + 1) |r| / parts - 1; some are empty when |r| < parts).
 Range chunks(Range r, std::size_t parts, std::size_t first, std::size_t last) {
-  return {r.lo + first * r.size() / parts, r.lo + last * r.size() / parts};
+  return {r.lo + chunk_start(r.size(), parts, first), r.lo + chunk_start(r.size(), parts, last)};
 }
 Range chunk(Range r, std::size_t parts, std::size_t i) {
   return chunks(r, parts, i, i + 1);
@@ -306,6 +306,25 @@ Task ring_reduce_scatter(Mailbox& mailbox, int nodes, Reduction op, std::size_t 
   Vector v(mailbox, words, count);
   co_await ring_reduce_scatter(mailbox, v, op, Range{0, count}, ring, 0);
   keep_only(mailbox, words, chunk(Range{0, count}, n, mailbox.id()));
+}
+
+Task ring_subnet_allreduce(Mailbox& mailbox, CollectivePort& port, int nodes,
+                           std::span<const int> trees, Reduction op, std::size_t count,
+                           std::array<std::uint64_t, kMaxTrees>& landed,
+                           std::vector<std::int64_t>& words) {
+  const auto n = static_cast<std::size_t>(nodes);
+  co_await ring_reduce_scatter(mailbox, nodes, op, count, words);
+  const std::size_t block = (count + n - 1) / n * sizeof(std::int64_t);  // the largest chunk
+  std::vector<std::byte> mine(block);
+  if (mailbox.values()) std::memcpy(mine.data(), words.data(), words.size() * sizeof(std::int64_t));
+  std::vector<std::byte> all;
+  co_await subnet_allgather(port, nodes, trees, mine, landed, all);
+  if (!mailbox.values()) co_return;
+  words.clear();
+  for (std::size_t r = 0; r < n; ++r) {
+    const auto from = reinterpret_cast<const std::int64_t*>(all.data() + r * block);
+    words.insert(words.end(), from, from + chunk(Range{0, count}, n, r).size());
+  }
 }
 
 Task recursive_halving_reduce_scatter(Mailbox& mailbox, int nodes, Reduction op, std::size_t count,

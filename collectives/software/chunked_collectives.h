@@ -15,11 +15,19 @@
 #include <vector>
 
 #include "collectives/software/software_collectives.h"
+#include "collectives/software/subnet_collectives.h"
 #include "models/core/params.h"
 #include "models/cpu/task.h"
 #include "models/topology/torus.h"
 
 namespace angara {
+
+// Where chunk i starts when `count` words are cut into `parts` as equal as they can be (chunk i
+// is words chunk_start(i) .. chunk_start(i + 1) - 1): the chunks every design here uses, and a
+// reduce-scatter's result at rank i.
+inline std::size_t chunk_start(std::size_t count, std::size_t parts, std::size_t i) {
+  return i * count / parts;
+}
 
 // Broadcast by a pipelined chain: the ranks in order from `source` (relative rank r = rank -
 // source mod nodes), each taking the vector from r - 1 a segment of `segment_words` at a time and
@@ -59,6 +67,14 @@ Task ring_reduce_scatter(Mailbox& mailbox, int nodes, Reduction op, std::size_t 
                          std::vector<std::int64_t>& words);
 Task recursive_halving_reduce_scatter(Mailbox& mailbox, int nodes, Reduction op, std::size_t count,
                                       std::vector<std::int64_t>& words);
+
+// Allreduce mixed: the ring reduce-scatter by messages, then the subnet's allgather
+// (subnet_allgather, on `trees`, `landed` as there) of the reduced chunks, each padded to the
+// largest.
+Task ring_subnet_allreduce(Mailbox& mailbox, CollectivePort& port, int nodes,
+                           std::span<const int> trees, Reduction op, std::size_t count,
+                           std::array<std::uint64_t, kMaxTrees>& landed,
+                           std::vector<std::int64_t>& words);
 
 // Allgather by a ring: every rank brings a block of `count` words (`words`), and after nodes - 1
 // steps, each passing one block on, every rank has all of them in rank order (`words`, nodes x

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <numeric>
 
@@ -116,10 +115,6 @@ class Harness {
   }
   // Node `node`'s part of operation k with messages; `words` in: its data, out: what it received.
   Task message_part(Mailbox& mailbox, NodeId node, std::vector<std::int64_t>& words);
-  // The mixed allreduce: a ring reduce-scatter by messages, then the subnet's allgather of the
-  // reduced chunks (each padded to the largest).
-  Task ring_subnet_allreduce(Mailbox& mailbox, CollectivePort& port, NodeId node,
-                             std::vector<std::int64_t>& words);
   const std::vector<std::int64_t>& expected(int k);
   // Node `node`'s part of operation k over the hardware subnet; `words` in: its data, out: what
   // it received.
@@ -156,7 +151,9 @@ Task Harness::program(NodeId node) {
     if (participates(node) && m_wl.algorithm == SoftwareAlgorithm::Subnet) {
       co_await subnet_part(port, node, k, words);
     } else if (participates(node) && m_wl.algorithm == SoftwareAlgorithm::RingSubnet) {
-      co_await ring_subnet_allreduce(mailbox, port, node, words);
+      if (m_landed.empty()) m_landed.resize(static_cast<std::size_t>(m_nodes));
+      co_await ring_subnet_allreduce(mailbox, port, m_nodes, m_allgather_trees, m_wl.reduction,
+                                     m_count, m_landed[node], words);
     } else if (participates(node)) {
       co_await message_part(mailbox, node, words);
     }
@@ -228,32 +225,14 @@ Task Harness::message_part(Mailbox& mailbox, NodeId node, std::vector<std::int64
         co_await ring_allgather(mailbox, m_nodes, m_count, words);
         co_return;
       }
-      const std::vector<std::byte> block =
-          m_wl.values ? to_bytes(words) : std::vector<std::byte>(bytes);
+      const std::vector<std::byte> own = to_bytes(words);  // none when timing only
       std::vector<std::byte> all;
-      co_await recursive_doubling_allgather(mailbox, m_nodes, block, all);
+      co_await recursive_doubling_allgather(
+          mailbox, m_nodes, m_wl.values ? std::span(own) : std::span<const std::byte>(m_blank),
+          all);
       words = to_words(all);
       co_return;
     }
-  }
-}
-
-Task Harness::ring_subnet_allreduce(Mailbox& mailbox, CollectivePort& port, NodeId node,
-                                    std::vector<std::int64_t>& words) {
-  const auto n = static_cast<std::size_t>(m_nodes);
-  co_await ring_reduce_scatter(mailbox, m_nodes, m_wl.reduction, m_count, words);
-  const std::size_t block = (m_count + n - 1) / n * sizeof(std::int64_t);  // the largest chunk
-  std::vector<std::byte> mine(block);
-  if (m_wl.values) std::memcpy(mine.data(), words.data(), words.size() * sizeof(std::int64_t));
-  if (m_landed.empty()) m_landed.resize(n);
-  std::vector<std::byte> all;
-  co_await subnet_allgather(port, m_nodes, m_allgather_trees, mine, m_landed[node], all);
-  if (!m_wl.values) co_return;
-  words.clear();
-  for (std::size_t r = 0; r < n; ++r) {  // rank r's chunk: words r count / n .. (r + 1) count / n
-    const std::size_t size = (r + 1) * m_count / n - r * m_count / n;
-    const auto from = reinterpret_cast<const std::int64_t*>(all.data() + r * block);
-    words.insert(words.end(), from, from + size);
   }
 }
 
@@ -306,7 +285,8 @@ Task Harness::subnet_part(CollectivePort& port, NodeId node, int k,
     }
     case CollectiveOp::Allgather: {
       if (m_landed.empty()) m_landed.resize(static_cast<std::size_t>(m_nodes));
-      const std::vector<std::byte> block = m_wl.values ? to_bytes(words) : m_blank;
+      const std::vector<std::byte> own = to_bytes(words);  // none when timing only
+      const auto block = m_wl.values ? std::span(own) : std::span<const std::byte>(m_blank);
       std::vector<std::byte> all;
       co_await subnet_allgather(port, m_nodes, m_allgather_trees, block, m_landed[node], all);
       words = to_words(all);
@@ -353,8 +333,8 @@ void Harness::check(NodeId node, int k, const std::vector<std::int64_t>& got) {
   std::span<const std::int64_t> want = expected(k);
   if (m_wl.op == CollectiveOp::ReduceScatter) {  // node r's chunk r of the nodes
     const auto n = static_cast<std::size_t>(m_nodes);
-    const std::size_t lo = node * want.size() / n, hi = (node + 1) * want.size() / n;
-    want = want.subspan(lo, hi - lo);
+    const std::size_t lo = chunk_start(want.size(), n, node);
+    want = want.subspan(lo, chunk_start(want.size(), n, node + 1) - lo);
   }
   auto fail = [&](const std::string& what) {
     model_error(
