@@ -88,13 +88,35 @@ class Vector {
   std::vector<std::int64_t>& m_words;
 };
 
+// The steps 0 .. n - 2 of a pass around a ring of n in which a node that sends chunk k - s and
+// receives chunk k - s - 1 (mod n) in step s moves any words of `r`: all of them, unless `r` has
+// fewer words than the ring has nodes. Then most chunks are empty and most steps nothing to the
+// node (an exchange of nothing takes no time): skipping them keeps a small vector on a large ring
+// from costing the simulation nodes^2 steps.
+std::vector<NodeId> busy_steps(Range r, NodeId n, NodeId k) {
+  std::vector<NodeId> steps;
+  if (r.size() >= n) {
+    for (NodeId s = 0; s + 1 < n; ++s) steps.push_back(s);
+    return steps;
+  }
+  for (std::size_t w = 1; w <= r.size(); ++w) {  // chunk i holds word w - 1 alone
+    const auto i = static_cast<NodeId>((w * n + r.size() - 1) / r.size() - 1);
+    for (NodeId s : {(k + n - i) % n, (k + 2 * n - 1 - i) % n}) {
+      if (s + 1 < n) steps.push_back(s);
+    }
+  }
+  std::sort(steps.begin(), steps.end());
+  steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+  return steps;
+}
+
 // The ring allgather of words `r` cut into a chunk per node of `ring`: in step s the node at
 // place a sends chunk a + first - s to the next node and stores chunk a + first - s - 1 from the
 // previous one; it starts holding chunk a + first.
 Task ring_pass(Mailbox& mailbox, Vector& v, Range r, const Ring& ring, NodeId first) {
   const NodeId n = ring.n;
   std::vector<std::byte> in;
-  for (NodeId s = 0; s + 1 < n; ++s) {
+  for (NodeId s : busy_steps(r, n, (ring.at + first) % n)) {
     const Range out = chunk(r, n, (ring.at + first + n - s) % n);
     const Range back = chunk(r, n, (ring.at + first + 2 * n - s - 1) % n);
     co_await mailbox.exchange(ring.right, v.pieces(out), ring.left, back.bytes(), in);
@@ -109,7 +131,7 @@ Task ring_reduce_scatter(Mailbox& mailbox, Vector& v, Reduction op, Range r, con
                          NodeId last) {
   const NodeId n = ring.n;
   std::vector<std::byte> in;
-  for (NodeId s = 0; s + 1 < n; ++s) {
+  for (NodeId s : busy_steps(r, n, (ring.at + last + n - 1) % n)) {
     const Range out = chunk(r, n, (ring.at + last + 2 * n - 1 - s) % n);
     const Range back = chunk(r, n, (ring.at + last + 2 * n - 2 - s) % n);
     co_await mailbox.exchange(ring.right, v.pieces(out), ring.left, back.bytes(), in);
