@@ -121,6 +121,12 @@ class Harness {
   Task subnet_part(CollectivePort& port, NodeId node, int k, std::vector<std::int64_t>& words);
   void check(NodeId node, int k, const std::vector<std::int64_t>& got);
   void finished(int k, Cycle at);
+  // The broadcast packets node `node` has had land per tree, for the subnet's allgathers (kept
+  // only by runs that have them).
+  std::array<std::uint64_t, kMaxTrees>& landed(NodeId node) {
+    if (m_landed.empty()) m_landed.resize(static_cast<std::size_t>(m_nodes));
+    return m_landed[node];
+  }
 
   const Config& m_config;
   const WorkloadParams& m_wl;
@@ -136,7 +142,7 @@ class Harness {
   std::vector<std::uint64_t> m_checked;  // [k]: results checked
   std::map<int, std::vector<std::int64_t>> m_expected;
   std::vector<int> m_allgather_trees, m_subnet_trees;
-  std::vector<std::array<std::uint64_t, kMaxTrees>> m_landed;  // [node]: subnet allgather
+  std::vector<std::array<std::uint64_t, kMaxTrees>> m_landed;  // [node]: landed()
 };
 
 Task Harness::program(NodeId node) {
@@ -151,9 +157,8 @@ Task Harness::program(NodeId node) {
     if (participates(node) && m_wl.algorithm == SoftwareAlgorithm::Subnet) {
       co_await subnet_part(port, node, k, words);
     } else if (participates(node) && m_wl.algorithm == SoftwareAlgorithm::RingSubnet) {
-      if (m_landed.empty()) m_landed.resize(static_cast<std::size_t>(m_nodes));
       co_await ring_subnet_allreduce(mailbox, port, m_nodes, m_allgather_trees, m_wl.reduction,
-                                     m_count, m_landed[node], words);
+                                     m_count, landed(node), words);
     } else if (participates(node)) {
       co_await message_part(mailbox, node, words);
     }
@@ -284,14 +289,15 @@ Task Harness::subnet_part(CollectivePort& port, NodeId node, int k,
       break;
     }
     case CollectiveOp::Allgather: {
-      if (m_landed.empty()) m_landed.resize(static_cast<std::size_t>(m_nodes));
       const std::vector<std::byte> own = to_bytes(words);  // none when timing only
       const auto block = m_wl.values ? std::span(own) : std::span<const std::byte>(m_blank);
       std::vector<std::byte> all;
-      co_await subnet_allgather(port, m_nodes, m_allgather_trees, block, m_landed[node], all);
+      co_await subnet_allgather(port, m_nodes, m_allgather_trees, block, landed(node), all);
       words = to_words(all);
       break;
     }
+    case CollectiveOp::ReduceScatter:  // not over the subnet: the config refuses it
+      break;
   }
 }
 
