@@ -32,16 +32,17 @@ Task subnet_allgather(CollectivePort& port, int nodes, std::span<const int> tree
   }
 }
 
-Task segmented_allreduce(CollectivePort& port, std::span<const int> trees, Reduction op,
-                         std::span<const std::uint64_t> first, std::size_t count,
-                         std::size_t packet_words, std::size_t window,
-                         std::vector<std::int64_t>& words) {
+Task segmented_reduce(CollectivePort& port, std::span<const int> trees, ReduceOp op,
+                      NodeId destination, std::span<const std::uint64_t> first, std::size_t count,
+                      std::size_t packet_words, std::size_t window,
+                      std::vector<std::int64_t>& words) {
   const bool values = port.payload() == Payload::Values;
+  const bool lands = op.all || port.host().id() == destination;
   const std::size_t packets = (count + packet_words - 1) / packet_words;
   const std::size_t n = trees.size(), ahead = n * window;
   std::vector<std::int64_t> piece(packet_words);
   for (std::size_t j = 0; j < packets + ahead; ++j) {
-    if (j >= ahead) {  // packet j - T window must be done: take its result
+    if (lands && j >= ahead) {  // packet j - T window must be done: take its result
       const std::size_t done = j - ahead, at = done * packet_words;
       const int tree = trees[done % n];
       const std::uint64_t k = first[done % n] + done / n;
@@ -59,7 +60,7 @@ Task segmented_allreduce(CollectivePort& port, std::span<const int> trees, Reduc
       std::copy_n(words.begin() + static_cast<std::ptrdiff_t>(at),
                   std::min(packet_words, count - at), piece.begin());
     }
-    co_await contribute(port, trees[j % n], ReduceOp{op, true}, port.host().id(), piece);
+    co_await contribute(port, trees[j % n], op, destination, piece);
   }
 }
 

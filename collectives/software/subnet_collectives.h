@@ -27,17 +27,19 @@ Task subnet_allgather(CollectivePort& port, int nodes, std::span<const int> tree
                       std::span<const std::byte> block,
                       std::array<std::uint64_t, kMaxTrees>& landed, std::vector<std::byte>& result);
 
-// Allreduce of `count` words over the subnet, any number: cut into packets of `packet_words` (an
-// even number, at most 32; the last padded with zeros, whose results are dropped) dealt to
-// `trees` in turn, packet j the (first[t] + j / T)-th reduce of tree t = trees[j % T] (T trees;
-// first[t]: the reduces of tree t before this operation). Up to `window`
-// (collective.reduces_in_flight) per tree are in flight: packet j is issued once the result of
-// packet j - T window, on the same tree, has been taken (its result slot is then free too). In:
+// Reduce or allreduce (op.all) of `count` words over the subnet, any number: cut into packets of
+// `packet_words` (an even number, at most 32; the last padded with zeros, whose results are
+// dropped) dealt to `trees` in turn, packet j the (first[t] + j / T)-th reduce of tree t =
+// trees[j % T] (T trees; first[t]: the reduces of tree t before this operation). The nodes that
+// get the results (all with op.all, else `destination`) take them as they come: up to `window`
+// (collective.reduces_in_flight) per tree are in flight, packet j issued once the result of packet
+// j - T window, on the same tree, has been taken (its result slot is then free too). The others
+// only contribute, held to the same window by the router's reports of completed reduces. In:
 // `words` (empty on a timing-only port: zeros are contributed and the results read and dropped, at
-// the same cost); out: the result.
-Task segmented_allreduce(CollectivePort& port, std::span<const int> trees, Reduction op,
-                         std::span<const std::uint64_t> first, std::size_t count,
-                         std::size_t packet_words, std::size_t window,
-                         std::vector<std::int64_t>& words);
+// the same cost); out: the result where it lands.
+Task segmented_reduce(CollectivePort& port, std::span<const int> trees, ReduceOp op,
+                      NodeId destination, std::span<const std::uint64_t> first, std::size_t count,
+                      std::size_t packet_words, std::size_t window,
+                      std::vector<std::int64_t>& words);
 
 }  // namespace angara

@@ -265,15 +265,6 @@ Task Harness::subnet_part(CollectivePort& port, NodeId node, int k,
       break;
     }
     case CollectiveOp::Reduce:
-      if (is_pe(node)) {
-        co_await contribute(port, m_tree->id, ReduceOp{m_wl.reduction, false}, m_destination,
-                            words);
-      }
-      if (node == m_destination) {
-        co_await wait_results(port, m_tree->id, n + 1);
-        words = co_await port.result(m_tree->id, n, words.size());
-      }
-      break;
     case CollectiveOp::Allreduce: {
       // Packets of payload_flits flits, or of the operation's own words rounded up to a flit.
       const std::size_t packet =
@@ -283,9 +274,10 @@ Task Harness::subnet_part(CollectivePort& port, NodeId node, int k,
       for (std::size_t t = 0; t < trees; ++t) {
         first.push_back(n * ((packets + trees - 1 - t) / trees));
       }
-      co_await segmented_allreduce(port, m_subnet_trees, m_wl.reduction, first, m_count, packet,
-                                   static_cast<std::size_t>(m_config.collective.reduces_in_flight),
-                                   words);
+      const ReduceOp op{m_wl.reduction, m_wl.op == CollectiveOp::Allreduce};
+      co_await segmented_reduce(port, m_subnet_trees, op, m_destination, first, m_count, packet,
+                                static_cast<std::size_t>(m_config.collective.reduces_in_flight),
+                                words);
       break;
     }
     case CollectiveOp::Allgather: {
@@ -405,6 +397,14 @@ SoftwareResult run_software_experiment(const Config& config, const ProgressSink&
         throw ConfigError("workload.source", torus.format(source),
                           fmt::format("a broadcast cut across trees starts at a processor of "
                                       "each: not one of tree {}",
+                                      t));
+      }
+      if (wl.op == CollectiveOp::Reduce &&
+          !(trees[t]->rows[destination].member && trees[t]->rows[destination].pe)) {
+        throw ConfigError(wl.destination.empty() ? "workload.subnet_trees" : "workload.destination",
+                          torus.format(destination),
+                          fmt::format("a reduce cut across trees ends at a processor of each: "
+                                      "not one of tree {}",
                                       t));
       }
       subnet_trees.push_back(t);

@@ -55,6 +55,7 @@ TEST(CollectiveDesigns, EveryDesignOfAnOperationDeliversTheSameResults) {
        {A::Tree, A::RecursiveDoubling, A::Ring, A::Rabenseifner, A::Dimensional, A::Subnet,
         A::RingSubnet}},
       {CollectiveOp::Allgather, {A::RecursiveDoubling, A::Ring, A::Subnet}},
+      {CollectiveOp::Reduce, {A::Tree, A::Subnet}},
   };
   // 8 bytes: one word, fewer than the ranks (most chunks empty); 1000: 125 words, uneven chunks.
   const std::vector<std::pair<int, Reduction>> sizes = {
@@ -73,7 +74,9 @@ TEST(CollectiveDesigns, EveryDesignOfAnOperationDeliversTheSameResults) {
             Config c = design(dims, mode, op, algorithm, bytes);
             c.workload.reduction = reduction;
             const Outcome r = run(c);
-            EXPECT_EQ(r.checked, op == CollectiveOp::Broadcast ? n - 1 : n);
+            EXPECT_EQ(r.checked, op == CollectiveOp::Broadcast ? n - 1
+                                 : op == CollectiveOp::Reduce  ? 1
+                                                               : n);
             EXPECT_GT(r.first, 0u);
             if (digest == 0) digest = r.digest;
             EXPECT_EQ(r.digest, digest) << "a design's results differ from the first one's";
@@ -128,6 +131,7 @@ TEST(CollectiveDesigns, TimingOnlyRunsTakeTheCyclesOfCheckedOnes) {
       {CollectiveOp::Allgather, A::RecursiveDoubling},
       {CollectiveOp::Broadcast, A::Subnet},
       {CollectiveOp::Allreduce, A::Subnet},
+      {CollectiveOp::Reduce, A::Subnet},
       {CollectiveOp::Allgather, A::Subnet}};
   for (SimMode mode : {SimMode::At, SimMode::Lt}) {
     for (const auto& [op, algorithm] : cases) {
@@ -164,11 +168,12 @@ TEST(CollectiveDesigns, TheSubnetsFlowControlKnobsSetALongAllreducesPace) {
   }
 }
 
-// Cut across several trees, a subnet allreduce or broadcast delivers what it does on one, and a
-// long allreduce has each tree's window to itself.
+// Cut across several trees, a subnet broadcast, reduce or allreduce delivers what it does on one,
+// and a long reduce or allreduce has each tree's window to itself.
 TEST(CollectiveDesigns, TheSubnetCutAcrossTreesDeliversTheSameAndAllreducesFaster) {
   for (SimMode mode : {SimMode::At, SimMode::Lt}) {
-    for (CollectiveOp op : {CollectiveOp::Allreduce, CollectiveOp::Broadcast}) {
+    for (CollectiveOp op :
+         {CollectiveOp::Allreduce, CollectiveOp::Broadcast, CollectiveOp::Reduce}) {
       for (int bytes : {8, 1000, 24576}) {
         Config c = design({3, 2, 2}, mode, op, A::Subnet, bytes);
         c.collective.trees = 3;
@@ -179,12 +184,15 @@ TEST(CollectiveDesigns, TheSubnetCutAcrossTreesDeliversTheSameAndAllreducesFaste
         EXPECT_EQ(three.checked, one.checked);
       }
     }
-    Config c = design({4, 4}, mode, CollectiveOp::Allreduce, A::Subnet, 65536);
-    c.collective.trees = 2;
-    const Cycle one = run(c).first;
-    c.workload.subnet_trees = 2;
-    const Cycle two = run(c).first;
-    EXPECT_LT(two * 10, one * 6) << mode_name(mode) << ": " << two << " against " << one;
+    for (CollectiveOp op : {CollectiveOp::Allreduce, CollectiveOp::Reduce}) {
+      Config c = design({4, 4}, mode, op, A::Subnet, 65536);
+      c.collective.trees = 2;
+      const Cycle one = run(c).first;
+      c.workload.subnet_trees = 2;
+      const Cycle two = run(c).first;
+      EXPECT_LT(two * 10, one * 6) << mode_name(mode) << ", op " << static_cast<int>(op) << ": "
+                                   << two << " against " << one;
+    }
   }
 }
 

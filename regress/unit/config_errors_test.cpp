@@ -221,14 +221,14 @@ INSTANTIATE_TEST_SUITE_P(
                   {},
                   "workload.values",
                   "timing only is for chain, pipelined_tree, ring, recursive_doubling, "
-                  "rabenseifner, dimensional and the subnet's"},
-        BadConfig{"LargeReduceOverTheSubnet",
-                  "[workload]\nkind = \"software\"\nop = \"reduce\"\nalgorithm = "
-                  "\"subnet\"\nbytes = 4096\n",
+                  "rabenseifner, dimensional and subnet"},
+        BadConfig{"SubnetAllgatherOnTwoTrees",
+                  "[workload]\nkind = \"software\"\nop = \"allgather\"\nalgorithm = "
+                  "\"subnet\"\nsubnet_trees = 2\n",
                   {},
-                  "workload.bytes",
-                  "a reduce over the subnet is one packet: 0 or workload.payload_flits x 16 = "
-                  "256"},
+                  "workload.subnet_trees",
+                  "an operation is cut across trees by the subnet's broadcast, reduce and "
+                  "allreduce"},
         BadConfig{"HalvingOnTwelveNodes",
                   "[topology]\ndims = [3, 2, 2]\n[workload]\nkind = \"software\"\nop = "
                   "\"reduce_scatter\"\nalgorithm = \"rabenseifner\"\n",
@@ -245,7 +245,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "\"ring\"\nsubnet_trees = 2\n",
                   {},
                   "workload.subnet_trees",
-                  "an operation is cut across trees by the subnet's allreduce and broadcast"},
+                  "an operation is cut across trees by the subnet's broadcast, reduce and "
+                  "allreduce"},
         BadConfig{"SeventeenReducesInFlight",
                   "[collective]\nreduces_in_flight = 17\n",
                   {},

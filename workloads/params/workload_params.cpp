@@ -143,27 +143,18 @@ void WorkloadParams::validate_algorithm() const {
                       "rabenseifner; any operation but reduce_scatter: subnet");
   }
   check_int_range("workload.subnet_trees", subnet_trees, 1, 16, "trees", "TreeIds are 0..15");
-  if (subnet_trees > 1 && (algorithm != A::Subnet ||
-                           (op != CollectiveOp::Allreduce && op != CollectiveOp::Broadcast))) {
+  if (subnet_trees > 1 && (algorithm != A::Subnet || op == CollectiveOp::Allgather)) {
     throw ConfigError("workload.subnet_trees", fmt::format("{}", subnet_trees),
-                      "an operation is cut across trees by the subnet's allreduce and broadcast "
-                      "(workload.algorithm = \"subnet\")");
-  }
-  const bool subnet_reduce = algorithm == A::Subnet && op == CollectiveOp::Reduce;
-  if (subnet_reduce && bytes != 0 && bytes != payload_bytes()) {
-    throw ConfigError("workload.bytes", fmt::format("{}", bytes),
-                      fmt::format("a reduce over the subnet is one packet: 0 or "
-                                  "workload.payload_flits x 16 = {} (allreduce, broadcast and "
-                                  "allgather take any size)",
-                                  payload_bytes()));
+                      "an operation is cut across trees by the subnet's broadcast, reduce and "
+                      "allreduce (workload.algorithm = \"subnet\")");
   }
   // The chunked designs and the subnet move lengths alone without values; the tree and binomial
   // designs need the values at hand.
-  if (!values && (subnet_reduce || one_of({A::Tree, A::Binomial}))) {
+  if (!values && one_of({A::Tree, A::Binomial})) {
     throw ConfigError("workload.values", "false",
                       "timing only is for chain, pipelined_tree, ring, recursive_doubling, "
-                      "rabenseifner, dimensional and the subnet's broadcast, allreduce and "
-                      "allgather: the tree and binomial designs carry their values");
+                      "rabenseifner, dimensional and subnet: the tree and binomial designs carry "
+                      "their values");
   }
 }
 
