@@ -37,11 +37,13 @@ struct Contention {
 // The contention of a whole run: all routers' counts together, and the largest mean queue one
 // router's copies found (where the network was hottest). LT also: how far past the kernel's cycle
 // the furthest of its bookings through a router reached (a copy's tail out), which its calendars
-// hold until then.
+// hold until then; and how long the processors' own copies waited at their first router for
+// other copies booked on their output (RouterCore::injected).
 struct ContentionSummary {
   Contention all;
   double hottest_queue = 0;
   Cycle booked_ahead = 0;
+  Contention injected;
 };
 
 }  // namespace angara

@@ -159,6 +159,10 @@ class RouterCore {
     m_booked_ahead = std::max(m_booked_ahead, tail_out > now ? tail_out - now : 0);
   }
   Cycle booked_ahead() const { return m_booked_ahead; }
+  // LT: a copy from the local port that waited `behind` cycles for copies booked on its output
+  // before it (transit ones: the processor's own come through its crossbar input one by one).
+  void injected(Cycle behind, Cycle length) { m_injected.add(behind, length); }
+  const Contention& injected() const { return m_injected; }
 
   // Issues one copy of `packet` (held in input `in`, VC `in_vc`) to output `out`, one of
   // `route.outs`, and clears it there: the copy (the packet itself for its last output), its VC
@@ -246,7 +250,8 @@ class RouterCore {
   std::uint64_t m_flit_hops = 0;
   int m_vc_count;                        // all VCs per port: point-to-point + VCUp + VCDown
   std::unique_ptr<RouterStats> m_stats;  // null: statistics off (one test per hop)
-  Contention m_contention;
+  Contention m_contention;               // the transit copies'
+  Contention m_injected;                 // LT: injected()
 
   WormOwner* m_worm_owner = nullptr;
   FailingLinks m_failing;

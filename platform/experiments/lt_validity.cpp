@@ -6,7 +6,8 @@ namespace angara {
 namespace {
 
 bool within(const ContentionSummary& c, const LtVerdictLimits& limits) {
-  return c.all.queue() <= limits.mean_queue && c.hottest_queue <= limits.hottest_router_queue;
+  return c.all.queue() <= limits.mean_queue && c.hottest_queue <= limits.hottest_router_queue &&
+         c.injected.queue() <= limits.injected_queue;
 }
 
 const char* name(LtVerdict v) {
@@ -22,7 +23,9 @@ const char* name(LtVerdict v) {
 }
 
 nlohmann::ordered_json limits_json(const LtVerdictLimits& limits) {
-  return {{"mean_queue", limits.mean_queue}, {"hottest_router_queue", limits.hottest_router_queue}};
+  return {{"mean_queue", limits.mean_queue},
+          {"hottest_router_queue", limits.hottest_router_queue},
+          {"injected_queue", limits.injected_queue}};
 }
 
 std::optional<std::string> warning_of(const nlohmann::ordered_json& validity,
@@ -39,13 +42,15 @@ std::optional<std::string> warning_of(const nlohmann::ordered_json& validity,
   const bool approximate = verdict == "approximate";
   return fmt::format(
       "LT's verdict on {}this run is {}: its transit packets waited {:.2f} packets' time on "
-      "average and {:.2f} at the busiest router, where LT gives AT's mean latency and "
-      "accepted throughput within 5% up to {:.2f} and {:.2f}; {}. Read it in AT "
+      "average and {:.2f} at the busiest router, the processors' own packets {:.2f} for others "
+      "at their first router, where LT gives AT's mean latency and accepted throughput within "
+      "5% up to {:.2f}, {:.2f} and {:.2f}; {}. Read it in AT "
       "(sim.mode = \"at\"; a large machine splits over MPI ranks, docs/PARALLEL.md); "
       "docs/LT.md gives the errors measured at each verdict.",
       where, verdict, validity.at("mean_queue").get<double>(),
-      validity.at("hottest_router_queue").get<double>(), kLtOk.mean_queue,
-      kLtOk.hottest_router_queue,
+      validity.at("hottest_router_queue").get<double>(),
+      validity.at("injected_queue").get<double>(), kLtOk.mean_queue, kLtOk.hottest_router_queue,
+      kLtOk.injected_queue,
       approximate ? "here accepted throughput is within 5% of AT's and latencies and completion "
                     "times within 25%"
                   : "here (near or past saturation) its figures may be far from AT's");
@@ -64,6 +69,7 @@ nlohmann::ordered_json lt_validity_json(const ContentionSummary& contention, boo
           {"buffers", buffers},
           {"mean_queue", contention.all.queue()},
           {"hottest_router_queue", contention.hottest_queue},
+          {"injected_queue", contention.injected.queue()},
           {"limits", {{"ok", limits_json(kLtOk)}, {"approximate", limits_json(kLtApproximate)}}}};
 }
 

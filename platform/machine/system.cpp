@@ -262,19 +262,22 @@ std::size_t System::queued_at_sources() const {
 }
 
 ContentionSummary System::contention() const {
-  std::array<std::uint64_t, 4> sums{};
-  std::uint64_t hottest = 0;  // in millionths, for the maximum over ranks
+  std::array<std::uint64_t, 8> sums{};  // transit copies' counts, then injected copies'
+  std::uint64_t hottest = 0;            // in millionths, for the maximum over ranks
   Cycle ahead = 0;
   for (const RouterCore* router : m_routers) {
-    const Contention& c = router->contention();
-    sums[0] += c.copies, sums[1] += c.waited, sums[2] += c.wait_cycles, sums[3] += c.busy_cycles;
-    hottest = std::max(hottest, static_cast<std::uint64_t>(c.queue() * 1e6));
+    std::size_t i = 0;
+    for (const Contention* c : {&router->contention(), &router->injected()}) {
+      for (std::uint64_t n : {c->copies, c->waited, c->wait_cycles, c->busy_cycles}) sums[i++] += n;
+    }
+    hottest = std::max(hottest, static_cast<std::uint64_t>(router->contention().queue() * 1e6));
     ahead = std::max(ahead, router->booked_ahead());
   }
   m_ranks.sum(sums);
   return {{sums[0], sums[1], sums[2], sums[3]},
           static_cast<double>(m_ranks.max(hottest)) / 1e6,
-          m_ranks.max(ahead)};
+          m_ranks.max(ahead),
+          {sums[4], sums[5], sums[6], sums[7]}};
 }
 
 int System::capped_sources() const {

@@ -92,9 +92,12 @@ TEST(LtValidity, AtAndLtCountAboutTheSameContentionBelowSaturation) {
 }
 
 TEST(LtValidity, TheVerdictFollowsTheThresholds) {
-  const auto summary = [](double mean, double hottest) {
+  const auto summary = [](double mean, double hottest, double injected = 0) {
     // busy 1000 cycles: the mean queue is wait / 1000
-    return ContentionSummary{{10, 5, static_cast<std::uint64_t>(mean * 1000), 1000}, hottest};
+    return ContentionSummary{{10, 5, static_cast<std::uint64_t>(mean * 1000), 1000},
+                             hottest,
+                             0,
+                             {10, 5, static_cast<std::uint64_t>(injected * 1000), 1000}};
   };
   const auto lt_verdict = [](const ContentionSummary& c) { return angara::lt_verdict(c, true); };
   EXPECT_EQ(angara::lt_verdict(summary(0, 0), false), LtVerdict::Beyond);
@@ -104,12 +107,17 @@ TEST(LtValidity, TheVerdictFollowsTheThresholds) {
   EXPECT_EQ(lt_verdict(summary(0.05, 0.5)), LtVerdict::Approximate);  // one hot router
   EXPECT_EQ(lt_verdict(summary(0.05, 2.0)), LtVerdict::Beyond);
   EXPECT_EQ(lt_verdict(summary(0.6, 0.6)), LtVerdict::Beyond);
+  // The processors' own copies held behind transit ones, with no transit copy waiting.
+  EXPECT_EQ(lt_verdict(summary(0, 0, kLtOk.injected_queue)), LtVerdict::Ok);
+  EXPECT_EQ(lt_verdict(summary(0, 0, 2.0)), LtVerdict::Approximate);
+  EXPECT_EQ(lt_verdict(summary(0, 0, 4.0)), LtVerdict::Beyond);
 }
 
 TEST(LtValidity, APartitionsVerdictIsWarnedAboutWithItsIndex) {
   nlohmann::ordered_json inner{
-      {"lt_validity", lt_validity_json({{10, 10, 5000, 1000}, 6.0}, true)}};
-  nlohmann::ordered_json ok{{"lt_validity", lt_validity_json({{10, 0, 0, 1000}, 0.0}, true)}};
+      {"lt_validity", lt_validity_json({{10, 10, 5000, 1000}, 6.0, 0, {}}, true)}};
+  nlohmann::ordered_json ok{
+      {"lt_validity", lt_validity_json({{10, 0, 0, 1000}, 0.0, 0, {}}, true)}};
   const nlohmann::ordered_json results{
       {"partitions",
        {{{"partition", 0}, {"results", ok}}, {{"partition", 1}, {"results", inner}}}}};

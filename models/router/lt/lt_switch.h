@@ -124,11 +124,13 @@ class LtSwitch : private WakeCalendar::Sleeper {
     int copies() const { return std::popcount(outs); }
     Cycle book(OutputRequest& r) {
       LtReservations& lt = sw.m_reservations;
-      const Cycle start = r.train == 1 ? lt.book(r, now, 1, 0, starts)
-                                       : lt.book(r, now, copies(),
-                                                 sw.m_core.tail_floor(r.in, r.out, packet), starts);
-      sw.m_core.booked(start + r.tail, now);
-      return start;
+      const LtReservations::Booked b =
+          r.train == 1
+              ? lt.book(r, now, 1, 0, starts)
+              : lt.book(r, now, copies(), sw.m_core.tail_floor(r.in, r.out, packet), starts);
+      sw.m_core.booked(b.at + r.tail, now);
+      if (r.in == sw.m_core.local_port()) sw.m_core.injected(b.behind, r.length);
+      return b.at;
     }
   };
 

@@ -17,12 +17,12 @@ LtReservations::LtReservations(const RouterCore& core) : m_core(core) {
   }
 }
 
-Cycle LtReservations::book(OutputRequest& r, Cycle now, int copies, Cycle tail_floor,
-                           const CopyStarts* starts) {
+LtReservations::Booked LtReservations::book(OutputRequest& r, Cycle now, int copies,
+                                            Cycle tail_floor, const CopyStarts* starts) {
   if (!buffers() || r.out == m_core.pegroup_port()) {
     const Cycle at = output(r.out)->book(r.earliest, r.length, now);
     r.tail = std::max(r.tail, tail_floor - std::min(tail_floor, at));
-    return at;
+    return {at, at - r.earliest};
   }
   const bool known = starts != nullptr && starts->last && starts->last->request.out == r.out &&
                      starts->last->request.earliest == r.earliest;
@@ -32,7 +32,7 @@ Cycle LtReservations::book(OutputRequest& r, Cycle now, int copies, Cycle tail_f
   output(r.out)->take(fit.output, r.length);
   if (LinkCalendar* input = crossbar_input(r.in)) input->take(fit.input, r.input);
   holds(r.out, r.vc).open(fit.at, fit.claim.flits, fit.claim.lanes, fit.claim.step);
-  return fit.at;
+  return {fit.at, fit.behind};
 }
 
 // The crossbar input carries one packet at a time, whichever VC it comes from.
@@ -66,9 +66,16 @@ LtReservations::Fit LtReservations::fit(OutputRequest& r, Cycle now, int copies)
   if (r.flits > capacity && !shared.vcs.collective(r.vc) && shared.wormhole) {
     claim.span = std::max(claim.span, shared.worm_holds[r.flits]);
   }
-  Cycle at = r.earliest;
+  // A processor's copies come through the crossbar input one by one: of a wait for the output,
+  // only what is past the input's next free cycle is for others' copies.
+  const bool injected = r.in == m_core.local_port();
+  Cycle at = r.earliest, behind = 0;
   for (;;) {
     const LinkCalendar::Gap free = link.find(at, r.length, now);
+    if (injected) {
+      const Cycle own = input ? input->find(at, r.input, now).start : at;
+      behind += free.start > own ? free.start - own : 0;
+    }
     const LinkCalendar::Gap through =
         input ? input->find(free.start, r.input, now) : LinkCalendar::Gap{free.start, 0};
     claim.from = through.start;
@@ -79,7 +86,7 @@ LtReservations::Fit LtReservations::fit(OutputRequest& r, Cycle now, int copies)
                       "still being booked",
                       m_core.id(), m_core.port_name(r.out), r.vc));
     }
-    if (room == at) return {at, free, through, claim};  // then at == free.start == through.start
+    if (room == at) return {at, free, through, claim, behind};  // at == free.start == through.start
     at = room;
   }
 }

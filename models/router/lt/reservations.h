@@ -43,6 +43,7 @@ class LtReservations {
     Cycle at;
     LinkCalendar::Gap output, input;
     BufferClaim claim;  // flits, train lanes
+    Cycle behind = 0;   // of at - r.earliest, the cycles the output was booked by others
   };
   Fit fit(OutputRequest& r, Cycle now, int copies);
 
@@ -64,9 +65,13 @@ class LtReservations {
   };
   // Books request `r` at the first cycle it can start (without buffers: its output's first free
   // gap), its tail no earlier than `tail_floor` (RouterCore::tail_floor); next_copy()'s fit,
-  // from `starts`, where it is for this request. Returns the start.
-  Cycle book(OutputRequest& r, Cycle now, int copies, Cycle tail_floor,
-             const CopyStarts* starts = nullptr);
+  // from `starts`, where it is for this request. Returns the start and, of its wait, the cycles
+  // its output was booked by others (Fit::behind).
+  struct Booked {
+    Cycle at, behind;
+  };
+  Booked book(OutputRequest& r, Cycle now, int copies, Cycle tail_floor,
+              const CopyStarts* starts = nullptr);
 
   // The option of `route` (RouterCore::for_each_option) a copy of `packet` from input `port`
   // could start on first, from cycle `from`, and that cycle (nothing booked).
