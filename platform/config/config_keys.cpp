@@ -183,9 +183,8 @@ const std::vector<KeySpec>& key_specs() {
           "software chain and pipelined_tree broadcasts: bytes per pipelined segment"),
       field<&Config::workload, &WorkloadParams::subnet_trees>(
           "workload", "subnet_trees",
-          "software broadcast, reduce and allreduce over the subnet: cut across trees tree .. tree "
-          "+ "
-          "subnet_trees - 1, their packets in turn"),
+          "software broadcast, reduce and allreduce over the subnet: cut across trees tree .. "
+          "tree + subnet_trees - 1, their packets in turn"),
       field<&Config::workload, &WorkloadParams::values>(
           "workload", "values",
           "software collectives: carry and check the values; false = messages timed by their "

@@ -22,6 +22,11 @@
 namespace angara {
 namespace {
 
+// Whether `node`'s processor takes part in `tree` (a member with pe, not a transit node).
+bool processor_of(const Tree& tree, NodeId node) {
+  return tree.rows[node].member && tree.rows[node].pe;
+}
+
 const char* op_label(CollectiveOp op) {
   constexpr const char* kNames[] = {"broadcast", "reduce", "allreduce", "allgather",
                                     "reduce-scatter"};
@@ -87,7 +92,7 @@ class Harness {
     return (subnet ? is_pe(node) : m_tree->rows[node].member) ||
            (m_wl.op == CollectiveOp::Reduce && node == m_destination);
   }
-  bool is_pe(NodeId node) const { return m_tree->rows[node].member && m_tree->rows[node].pe; }
+  bool is_pe(NodeId node) const { return processor_of(*m_tree, node); }
 
   // After the run (every rank calls it): this rank's figures joined with the others'.
   void join(const Ranks& ranks) {
@@ -392,25 +397,21 @@ SoftwareResult run_software_experiment(const Config& config, const ProgressSink&
                                       wl.tree, wl.tree + wl.subnet_trees - 1, t));
       }
       check_processors(config, *trees[t], torus);
-      if (wl.op == CollectiveOp::Broadcast &&
-          !(trees[t]->rows[source].member && trees[t]->rows[source].pe)) {
+      if (wl.op == CollectiveOp::Broadcast && !processor_of(*trees[t], source)) {
         throw ConfigError("workload.source", torus.format(source),
                           fmt::format("a broadcast cut across trees starts at a processor of "
                                       "each: not one of tree {}",
                                       t));
       }
-      if (wl.op == CollectiveOp::Reduce &&
-          !(trees[t]->rows[destination].member && trees[t]->rows[destination].pe)) {
-        throw ConfigError(wl.destination.empty() ? "workload.subnet_trees" : "workload.destination",
-                          torus.format(destination),
-                          fmt::format("a reduce cut across trees ends at a processor of each: "
-                                      "not one of tree {}",
-                                      t));
+      if (wl.op == CollectiveOp::Reduce && !processor_of(*trees[t], destination)) {
+        throw ConfigError("workload.destination", torus.format(destination),
+                          fmt::format("a reduce cut across trees (workload.subnet_trees = {}) ends "
+                                      "at a processor of each: not one of tree {}",
+                                      wl.subnet_trees, t));
       }
       subnet_trees.push_back(t);
     }
-    if (on_tree && wl.op == CollectiveOp::Broadcast &&
-        !(tree->rows[source].member && tree->rows[source].pe)) {
+    if (on_tree && wl.op == CollectiveOp::Broadcast && !processor_of(*tree, source)) {
       throw ConfigError("workload.source", torus.format(source),
                         fmt::format("a broadcast starts at a processor of tree {} (a member with "
                                     "pe), not at a transit node or outside it",
@@ -422,8 +423,7 @@ SoftwareResult run_software_experiment(const Config& config, const ProgressSink&
       check_every_node_takes_part(config, trees, torus, "an allgather over the subnet", 0,
                                   kMaxTrees - 1);
     }
-    if (on_tree && wl.op == CollectiveOp::Reduce &&
-        !(tree->rows[destination].member && tree->rows[destination].pe)) {
+    if (on_tree && wl.op == CollectiveOp::Reduce && !processor_of(*tree, destination)) {
       throw ConfigError(wl.destination.empty() ? "collective.transit" : "workload.destination",
                         torus.format(destination),
                         fmt::format("a reduce's result goes to a processor of tree {} (a member "
