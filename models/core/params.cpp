@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <numeric>
+#include <stdexcept>
 
 #include "models/core/collective_format.h"
 #include "models/core/config_error.h"
@@ -50,12 +53,16 @@ int TopologyParams::node_count() const {
     for (int l = 0; l < levels; ++l) n = std::min<long long>(n * std::max(k, 0), kMaxNodes + 1LL);
     return static_cast<int>(n);
   }
+  if (kind == TopologyKind::Cayley) return std::clamp(order, 0, kMaxNodes + 1);
   for (int size : dims) n = std::min<long long>(n * std::max(size, 0), kMaxNodes + 1LL);
   return static_cast<int>(n);
 }
 
 int TopologyParams::diameter() const {
   if (kind == TopologyKind::FatTree) return 2 * levels;  // up to the top level and down
+  if (kind == TopologyKind::Cayley) {
+    throw std::logic_error("a Cayley graph's diameter is its geometry's (topology.h diameter())");
+  }
   int hops = 0;
   for (int size : dims) hops += size / 2;
   return hops;
@@ -63,11 +70,12 @@ int TopologyParams::diameter() const {
 
 void TopologyParams::check_node(const std::string& key, const std::vector<int>& c) const {
   const auto text = fmt::format("[{}]", fmt::join(c, ", "));
-  if (kind == TopologyKind::FatTree) {
+  if (!torus()) {
     if (c.size() != 1 || c[0] < 0 || c[0] >= node_count()) {
-      throw ConfigError(
-          key, text,
-          fmt::format("a fat tree's node is given by its number, [0] to [{}]", node_count() - 1));
+      throw ConfigError(key, text,
+                        fmt::format("a {}'s node is given by its number, [0] to [{}]",
+                                    kind == TopologyKind::FatTree ? "fat tree" : "Cayley graph",
+                                    node_count() - 1));
     }
     return;
   }
@@ -84,7 +92,7 @@ void TopologyParams::check_node(const std::string& key, const std::vector<int>& 
 }
 
 NodeId TopologyParams::node_at(const std::vector<int>& coords) const {
-  if (kind == TopologyKind::FatTree) return static_cast<NodeId>(coords.at(0));
+  if (!torus()) return static_cast<NodeId>(coords.at(0));
   NodeId node = 0;
   for (std::size_t d = coords.size(); d-- > 0;) {
     node = node * static_cast<NodeId>(dims[d]) + static_cast<NodeId>(coords[d]);
@@ -110,6 +118,16 @@ void TopologyParams::validate() const {
     }
     return;
   }
+  if (kind == TopologyKind::Cayley) {
+    if (group == CayleyGroup::Circulant) {
+      validate_circulant();
+    } else if (symbols() == 0) {
+      throw ConfigError("topology.order", std::to_string(order),
+                        "a star or pancake graph's nodes are the orderings of m symbols: m! of "
+                        "them, 6, 24, 120, 720, 5040 or 40320 (m = 3 to 8)");
+    }
+    return;
+  }
   const auto text = fmt::format("[{}]", fmt::join(dims, ", "));
   if (dims.empty() || dims.size() > kMaxDims) {
     throw ConfigError("topology.dims", text, "a torus has 1 to 4 dimensions (X, Y, Z, W)");
@@ -122,6 +140,60 @@ void TopologyParams::validate() const {
   if (node_count() > kMaxNodes) {
     throw ConfigError("topology.dims", text,
                       fmt::format("at most {} nodes (16-bit node ids in the header)", kMaxNodes));
+  }
+}
+
+int TopologyParams::symbols() const {
+  int factorial = 1;
+  for (int m = 1; m <= 8; ++m) {
+    factorial *= m;
+    if (m >= 3 && factorial == order) return m;
+  }
+  return 0;
+}
+
+void TopologyParams::validate_circulant() const {
+  if (order < 2 || order > kMaxNodes) {
+    throw ConfigError(
+        "topology.order", std::to_string(order),
+        fmt::format("a circulant has 2 to {} nodes (16-bit node ids in the header)", kMaxNodes));
+  }
+  const auto text = fmt::format("[{}]", fmt::join(generators, ", "));
+  const auto refuse = [&](const std::string& rule) {
+    throw ConfigError("topology.generators", text, rule);
+  };
+  if (generators.empty() || 2 * generators.size() > kMaxLinkPorts) {
+    refuse(
+        fmt::format("a circulant has 1 to {} generators: each gives a router two link ports "
+                    "(+s and -s), and a router has at most {}",
+                    kMaxLinkPorts / 2, kMaxLinkPorts));
+  }
+  int common = order;
+  for (std::size_t i = 0; i < generators.size(); ++i) {
+    const int s = generators[i];
+    if (s < 1 || s >= order)
+      refuse(fmt::format("each step must be 1 to {} (topology.order - 1)", order - 1));
+    if (2 * s == order) {
+      refuse(
+          fmt::format("the step {} is half of topology.order: +{} and -{} would be the same "
+                      "link; leave it out",
+                      s, s, s));
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (generators[j] == s || generators[j] + s == order) {
+        refuse(
+            fmt::format("the steps {} and {} give the same links (s and order - s are one "
+                        "generator up to sign): leave one out",
+                        generators[j], s));
+      }
+    }
+    common = std::gcd(common, s);
+  }
+  if (common != 1) {
+    refuse(
+        fmt::format("the steps and topology.order = {} have the common divisor {}, so the "
+                    "graph falls apart into {} pieces: include a step prime to the order",
+                    order, common, common));
   }
 }
 
@@ -170,6 +242,11 @@ void RouterParams::validate(int dims) const {
         fmt::format("adaptive routing needs at least {} VCs: the escape VC{} and "
                     "one adaptive VC",
                     layout.classes + 1, layout.classes == 2 ? "'s two dateline classes" : ""));
+  }
+  if (deadlock == DeadlockScheme::HopClasses && !std::has_single_bit(static_cast<unsigned>(vcs))) {
+    throw ConfigError("router.vcs", fmt::format("{}", vcs),
+                      "hop classes put a packet's h-th hop on VC h, numbered in bits: 1, 2, 4 "
+                      "or 8 VCs (router.deadlock = \"hop_classes\")");
   }
   if (!adaptive() && vcs % layout.classes != 0) {
     throw ConfigError("router.vcs", fmt::format("{}", vcs),
@@ -256,8 +333,9 @@ void FaultParams::validate(const TopologyParams& topology) const {
   check_range("faults.random_nodes", random_nodes, 0.0, 1.0, "", "a share of the nodes");
   if (any() && !topology.torus()) {
     throw ConfigError("faults", "links or nodes",
-                      "failed links and nodes are routed around on a torus only "
-                      "(topology.kind = \"fat_tree\"): remove [faults] or use a torus");
+                      fmt::format("failed links and nodes are routed around on a torus only "
+                                  "(topology.kind = \"{}\"): remove [faults] or use a torus",
+                                  topology.kind == TopologyKind::FatTree ? "fat_tree" : "cayley"));
   }
   if (fail_at_cycle > kMaxRunCycles) {
     throw ConfigError("faults.fail_at_cycle", fmt::format("{}", fail_at_cycle),

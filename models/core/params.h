@@ -37,31 +37,46 @@ void check_range(const std::string& key, double value, double min, double max,
 void check_int_range(const std::string& key, long long value, long long min, long long max,
                      const std::string& unit, const std::string& why = {});
 
-enum class TopologyKind { Torus, FatTree };
+enum class TopologyKind { Torus, FatTree, Cayley };
+// The group of a Cayley graph (topology.kind = "cayley").
+enum class CayleyGroup {
+  Circulant,  // the integers mod topology.order, generators +-s for s in topology.generators
+  Star,       // the orderings of m symbols (m! = topology.order): swap the first with another
+  Pancake,    // the same nodes: reverse the first 2 .. m symbols
+};
 
 struct TopologyParams {
   TopologyKind kind = TopologyKind::Torus;
   std::vector<int> dims{4, 4, 4};  // torus: ring size per dimension, in the order X, Y, Z, W
   int k = 4;                       // fat tree: k-ary (switches of 2k ports) ...
   int levels = 3;                  // ... n-tree: k^n nodes under n levels of switches
+  CayleyGroup group = CayleyGroup::Circulant;  // Cayley graph: the group ...
+  int order = 64;                              // ... its nodes ...
+  std::vector<int> generators{1, 4, 16};       // ... and its generators (circulant: the steps)
 
   bool torus() const { return kind == TopologyKind::Torus; }
 
   int node_count() const;  // at most kMaxNodes + 1 (sizes beyond the limit saturate)
-  int diameter() const;    // hops between the farthest two nodes
+  int diameter() const;    // hops between the farthest two nodes (not a Cayley graph's: topology.h)
   void validate() const;
   // Throws a ConfigError under `key` unless `coords` name a node: one coordinate per dimension,
-  // each on its ring (a fat tree: one, the node's number).
+  // each on its ring (a fat tree or a Cayley graph: one, the node's number).
   void check_node(const std::string& key, const std::vector<int>& coords) const;
-  // The node that check_node() accepted: X fastest on a torus, the number on a fat tree.
+  // The node that check_node() accepted: X fastest on a torus, else the number.
   NodeId node_at(const std::vector<int>& coords) const;
+  // A star or pancake graph's symbols: m with m! = order (0 if order is no factorial).
+  int symbols() const;
+
+ private:
+  void validate_circulant() const;
 };
 
 // How the deterministic routing avoids deadlock on the torus rings.
 enum class DeadlockScheme {
-  Bubble,    // one VC class; entering a ring needs room for the packet plus one more (Angara)
-  Dateline,  // two VC classes per ring; a packet moves to class 1 when it crosses the wrap link
-  None,      // no protection: deadlocks under load; only to demonstrate the watchdog
+  Bubble,      // one VC class; entering a ring needs room for the packet plus one more (Angara)
+  Dateline,    // two VC classes per ring; a packet moves to class 1 when it crosses the wrap link
+  HopClasses,  // a Cayley graph: a packet's h-th hop on VC class h (router.vcs >= diameter)
+  None,        // no protection: deadlocks under load; only to demonstrate the watchdog
 };
 
 // Which way a packet goes round a ring of even size when both ways are as short (k/2 hops).
@@ -103,9 +118,12 @@ struct RouterParams {
   int route_phases = 1;
 
   double cycle_ns() const { return 1000.0 / clock_mhz; }
-  // How a port's VCs are numbered (classes: 2 with the dateline; legs: route_phases).
+  // How a port's VCs are numbered (classes: 2 with the dateline, all of them with hop classes;
+  // legs: route_phases).
   VcLayout vc_layout() const {
-    const int classes = deadlock == DeadlockScheme::Dateline ? 2 : 1;
+    const int classes = deadlock == DeadlockScheme::HopClasses ? vcs
+                        : deadlock == DeadlockScheme::Dateline ? 2
+                                                               : 1;
     return {vcs, classes, route_phases, adaptive() ? classes : vcs};
   }
   bool adaptive() const { return routing == RoutingAlgorithm::Adaptive; }

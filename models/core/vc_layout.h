@@ -3,10 +3,10 @@
 // routing, routers and endpoints all read. The point-to-point VCs come first, numbered
 //   set * per_set() + leg * classes + class,
 // with 2 classes under the dateline scheme (a packet moves to class 1 past its ring's dateline),
-// else 1, and 2 legs when [faults] fails something (a detour's second leg has VCs of its own),
-// else 1; with adaptive routing the VCs from first_adaptive on are adaptive, those below the
-// escape VC. Then VCUp and VCDown, the collective subnet's. The internal port to the PEGroup
-// carries one channel, VC 0.
+// all of them under hop classes (a packet's h-th hop on class h), else 1, and 2 legs when [faults]
+// fails something (a detour's second leg has VCs of its own), else 1; with adaptive routing the VCs
+// from first_adaptive on are adaptive, those below the escape VC. Then VCUp and VCDown, the
+// collective subnet's. The internal port to the PEGroup carries one channel, VC 0.
 
 #include "models/core/ids.h"
 
@@ -14,7 +14,7 @@ namespace angara {
 
 struct VcLayout {
   int p2p = 2;             // point-to-point VCs per port (router.vcs)
-  int classes = 1;         // 1 or 2
+  int classes = 1;         // 1, 2 or p2p: a power of two
   int legs = 1;            // 1 or 2
   int first_adaptive = 2;  // p2p when routing is not adaptive
 

@@ -54,8 +54,8 @@ RouteStep DirectionOrderRouting::route(NodeId here, NodeId dst, std::optional<Di
   return step;
 }
 
-int DirectionOrderRouting::required_credits(const RouteStep& step, int flits) const {
-  if (m_scheme == DeadlockScheme::Bubble && !step.eject && step.enters_ring) {
+int ring_credits(DeadlockScheme scheme, const RouteStep& step, int flits) {
+  if (scheme == DeadlockScheme::Bubble && !step.eject && step.enters_ring) {
     return flits + kMaxPacketFlits;
   }
   return flits;

@@ -39,6 +39,10 @@ struct RouteStep {
   int leg = 0;               // around failures: 1 on a detour's second leg (fault_routing.h)
 };
 
+// Free flits the next buffer must show before a packet of `flits` flits may take `step` under
+// `scheme`: with the bubble, a packet entering a ring needs room for one largest packet more.
+int ring_credits(DeadlockScheme scheme, const RouteStep& step, int flits);
+
 class DirectionOrderRouting {
  public:
   // `seed` draws the random tie rule's ways (router.ties).
@@ -51,7 +55,9 @@ class DirectionOrderRouting {
                   std::uint64_t key = 0) const;
 
   // Free flits the next buffer must show before a packet of `flits` flits may take `step`.
-  int required_credits(const RouteStep& step, int flits) const;
+  int required_credits(const RouteStep& step, int flits) const {
+    return ring_credits(m_scheme, step, flits);
+  }
 
   int vc_classes() const { return m_classes; }
 

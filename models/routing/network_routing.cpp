@@ -10,6 +10,10 @@ NetworkRouting::NetworkRouting(const Topology& topology, const RouterParams& par
     : m_vcs(params.vc_layout()) {
   if (topology.fat_tree()) {
     m_tree.emplace(*topology.fat_tree(), seed);
+  } else if (topology.circulant()) {
+    m_circulant.emplace(*topology.circulant(), params);
+  } else if (topology.permutation_graph()) {
+    m_permutation.emplace(*topology.permutation_graph(), params);
   } else {
     m_torus.emplace(*topology.torus(), params, seed);
     if (params.adaptive()) m_adaptive.emplace(*topology.torus());

@@ -1,16 +1,20 @@
 #pragma once
 // The machine's point-to-point routing: dimension order on a torus (direction_order_routing.h),
 // with adaptive routing beside it if configured (adaptive_routing.h) or around failed links and
-// nodes (fault_routing.h); nearest common ancestor on a fat tree (nca_routing.h).
+// nodes (fault_routing.h); nearest common ancestor on a fat tree (nca_routing.h); generator order
+// on a circulant (circulant_routing.h); first port on a shortest path on a star or pancake graph
+// (permutation_routing.h).
 
 #include <cstdint>
 #include <optional>
 
 #include "models/core/packet.h"
 #include "models/routing/adaptive_routing.h"
+#include "models/routing/circulant_routing.h"
 #include "models/routing/direction_order_routing.h"
 #include "models/routing/fault_routing.h"
 #include "models/routing/nca_routing.h"
+#include "models/routing/permutation_routing.h"
 #include "models/topology/topology.h"
 
 namespace angara {
@@ -30,6 +34,8 @@ class NetworkRouting {
   RouteStep route(NodeId here, std::optional<PortId> arrived, const PacketHeader& header,
                   int vc_class, int leg = 0, NodeId via = 0) const {
     if (m_tree) return m_tree->route(here, header.dst, key(header));
+    if (m_circulant) return m_circulant->route(here, header.dst, arrived, vc_class);
+    if (m_permutation) return m_permutation->route(here, header.dst, arrived, vc_class);
     std::optional<Direction> by;
     if (arrived) by = Direction::from_index(*arrived);
     if (!m_faults || leg == 1 || via == header.dst) {
@@ -56,7 +62,9 @@ class NetworkRouting {
   Cycle fail_at() const { return m_fail_at; }
   // Free flits the next buffer must show before a packet of `flits` flits may take `step`.
   int required_credits(const RouteStep& step, int flits) const {
-    return m_tree ? flits : m_torus->required_credits(step, flits);
+    if (m_tree || m_permutation) return flits;
+    return m_circulant ? m_circulant->required_credits(step, flits)
+                       : m_torus->required_credits(step, flits);
   }
   // How the VCs it routes on are numbered (a fat tree: one class, one leg).
   const VcLayout& vc_layout() const { return m_vcs; }
@@ -76,6 +84,8 @@ class NetworkRouting {
 
   std::optional<DirectionOrderRouting> m_torus;
   std::optional<NcaRouting> m_tree;
+  std::optional<CirculantRouting> m_circulant;
+  std::optional<PermutationRouting> m_permutation;
   std::optional<AdaptiveRouting> m_adaptive;
   std::optional<FaultRouting> m_faults;
   Cycle m_fail_at = 0;

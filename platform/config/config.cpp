@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <algorithm>
+#include <bit>
 
 #include "models/core/config_error.h"
 #include "models/core/zero_load.h"
+#include "models/topology/topology.h"
 #include "platform/config/config_values.h"
 
 namespace angara {
@@ -78,34 +80,72 @@ void RtlParams::validate(SimMode mode, const CollectiveParams& collective) const
   }
 }
 
-void Config::validate_fat_tree() const {
-  const auto refuse = [](const std::string& key, const std::string& value, const std::string& why) {
-    throw ConfigError(key, value, why + " (topology.kind = \"fat_tree\"): use a torus");
+void Config::validate_off_torus() const {
+  const bool fat_tree = topology.kind == TopologyKind::FatTree;
+  const std::string a = fat_tree ? "a fat tree" : "a Cayley graph";
+  const std::string kind = config_values::json_value(topology.kind).dump();
+  const auto refuse = [&](const std::string& key, const std::string& value,
+                          const std::string& why) {
+    throw ConfigError(key, value, why + " (topology.kind = " + kind + "): use a torus");
   };
   if (workload.kind != WorkloadKind::Synthetic) {
     refuse("workload.kind", config_values::json_value(workload.kind).dump(),
-           "a fat tree runs synthetic traffic only; the collective subnet and the nodes' CPUs "
-           "are the torus's");
+           a + " runs synthetic traffic only; the collective subnet and the nodes' CPUs are the "
+               "torus's");
   }
   if (!collective.roots.empty() || !collective.transit.empty() || !collective.tree.empty()) {
-    refuse("collective", "roots, transit or tree", "a fat tree has no collective subnet");
+    refuse("collective", "roots, transit or tree", a + " has no collective subnet");
   }
   if (!router.direction_order.empty()) {
-    refuse("router.direction_order", "not []", "a fat tree routes by nearest common ancestor");
+    refuse("router.direction_order", "not []",
+           fat_tree ? "a fat tree routes by nearest common ancestor"
+                    : "a Cayley graph routes by its generators in the order given");
   }
   if (router.adaptive()) {
     refuse("router.routing", "\"adaptive\"",
-           "a fat tree's up paths are spread at random already; adaptive routing is the torus's");
+           fat_tree ? "a fat tree's up paths are spread at random already; adaptive routing is "
+                      "the torus's"
+                    : "adaptive routing is the torus's");
   }
-  if (router.deadlock == DeadlockScheme::Dateline) {
-    refuse("router.deadlock", "\"dateline\"",
-           "a fat tree's up/down routes need no ring deadlock scheme");
+  if (fat_tree && (router.deadlock == DeadlockScheme::Dateline ||
+                   router.deadlock == DeadlockScheme::HopClasses)) {
+    refuse("router.deadlock", config_values::json_value(router.deadlock).dump(),
+           "a fat tree's up/down routes need no deadlock scheme");
   }
+  if (!fat_tree) validate_cayley_deadlock();
   if (trace.on()) refuse("trace.nodes", "not []", "waveforms are drawn for torus routers");
   if (rtl.any()) refuse("rtl", "\"rtl\"", "the RTL blocks are the collective subnet's");
   if (router.ties != TieRule::Positive) {
     refuse("router.ties", config_values::json_value(router.ties).dump(),
-           "a fat tree has no rings to go round either way");
+           fat_tree ? "a fat tree has no rings to go round either way"
+                    : "a Cayley graph takes +s before -s where both are shortest");
+  }
+}
+
+// A star or pancake graph has no rings for the bubble or a dateline; hop classes need a VC for
+// each hop of the longest route.
+void Config::validate_cayley_deadlock() const {
+  const std::string scheme = config_values::json_value(router.deadlock).dump();
+  const int hops = diameter(topology);
+  const bool rings = topology.group == CayleyGroup::Circulant;
+  if (!rings &&
+      (router.deadlock == DeadlockScheme::Bubble || router.deadlock == DeadlockScheme::Dateline)) {
+    throw ConfigError("router.deadlock", scheme,
+                      fmt::format("a star or pancake graph has no rings for the bubble or a "
+                                  "dateline: use \"hop_classes\" with router.vcs = {} (its "
+                                  "diameter, {} hops, rounded up to a power of two)",
+                                  std::bit_ceil(static_cast<unsigned>(hops)), hops));
+  }
+  if (router.deadlock == DeadlockScheme::HopClasses && router.vcs < hops) {
+    throw ConfigError(
+        "router.vcs", fmt::format("{}", router.vcs),
+        hops > kMaxVcs
+            ? fmt::format("hop classes need a VC for each hop of the longest route, {} on this "
+                          "graph, and a port has at most {}: use fewer symbols or nodes",
+                          hops, kMaxVcs)
+            : fmt::format("hop classes need a VC for each hop of the longest route: at least "
+                          "{} (the graph's diameter), a power of two",
+                          hops));
   }
 }
 
@@ -170,7 +210,7 @@ void StatsParams::validate(WorkloadKind kind, const SimParams& sim) const {
 
 Cycle Config::first_delivery_floor() const {
   const ZeroLoad zero_load(fabric());
-  const int hops = topology.diameter();
+  const int hops = diameter(topology);
   Cycle floor = zero_load.latency(hops, kMaxPacketFlits);
   const double mhz = router.clock_mhz;
   switch (workload.kind) {
@@ -245,7 +285,7 @@ void Config::validate_partitions() const {
                           "--partition i)");
   };
   if (!topology.torus()) {
-    refuse("topology.kind", "\"fat_tree\"",
+    refuse("topology.kind", config_values::json_value(topology.kind).dump(),
            "partitions are boxes of a torus whose rings are re-cabled inside each box");
   }
   if (faults.any()) {
@@ -294,7 +334,12 @@ void Config::validate() const {
   }
   topology.validate();
   faults.validate(topology);
-  if (!topology.torus()) validate_fat_tree();
+  if (!topology.torus()) validate_off_torus();
+  if (topology.torus() && router.deadlock == DeadlockScheme::HopClasses) {
+    throw ConfigError("router.deadlock", "\"hop_classes\"",
+                      "hop classes are a Cayley graph's (topology.kind = \"cayley\"): a torus "
+                      "uses \"bubble\" or \"dateline\"");
+  }
   const int dims = topology.torus() ? static_cast<int>(topology.dims.size()) : 1;
   routed().validate(dims);
   if (router.wormhole()) validate_wormhole();

@@ -91,9 +91,10 @@ struct Config {
   // With partitions: the boxes (inside the torus, disjoint), the features a partitioned machine
   // refuses, then each partition's standalone config, its errors named under partition[i].
   void validate_partitions() const;
-  // The collective subnet, the nodes' CPUs and the waveforms are the torus's: a fat tree runs
-  // synthetic traffic only.
-  void validate_fat_tree() const;
+  // The collective subnet, the nodes' CPUs and the waveforms are the torus's: a fat tree or a
+  // Cayley graph runs synthetic traffic only.
+  void validate_off_torus() const;
+  void validate_cayley_deadlock() const;
   void validate_wormhole() const;
 };
 

@@ -60,13 +60,29 @@ const std::vector<KeySpec>& key_specs() {
   static const std::vector<KeySpec> specs{
       field<&Config::topology, &TopologyParams::kind>(
           "topology", "kind",
-          "torus (dims), or fat_tree (k, levels: k^levels nodes, point-to-point traffic only)"),
+          "torus (dims), fat_tree (k, levels: k^levels nodes), or cayley (group, order, "
+          "generators); fat_tree and cayley: point-to-point traffic only"),
       field<&Config::topology, &TopologyParams::dims>(
           "topology", "dims", "torus ring sizes X, Y, Z, W: 1 to 4 dimensions, each >= 2 nodes"),
       field<&Config::topology, &TopologyParams::k>(
           "topology", "k", "fat tree: k-ary, switches of 2k ports (k down, k up), 2..8"),
       field<&Config::topology, &TopologyParams::levels>(
           "topology", "levels", "fat tree: levels of switches, k^(levels-1) switches each"),
+      field<&Config::topology, &TopologyParams::group>(
+          "topology", "group",
+          "Cayley graph: its group; circulant = the integers mod order, node i linked to i + s "
+          "and i - s for each generator s; star or pancake = the orderings of m symbols, linked "
+          "by swapping the first with another or reversing the first 2..m (router.deadlock = "
+          "hop_classes)"),
+      field<&Config::topology, &TopologyParams::order>(
+          "topology", "order",
+          "Cayley graph: its nodes; circulant: n of C_n, 2..65536; star, pancake: m! for m = 3..8 "
+          "symbols"),
+      field<&Config::topology, &TopologyParams::generators>(
+          "topology", "generators",
+          "circulant: its generators, the steps s, 1 to 8 of them, each giving two "
+          "link ports; [1, 8, 64] with order 512 is an 8x8x8 torus with its rings joined into "
+          "spirals"),
       field<&Config::router, &RouterParams::clock_mhz>("router", "clock_mhz",
                                                        "router clock, MHz (Table 1)"),
       field<&Config::router, &RouterParams::routing>(
@@ -76,7 +92,8 @@ const std::vector<KeySpec>& key_specs() {
       direction_order_key(),
       field<&Config::router, &RouterParams::deadlock>(
           "router", "deadlock",
-          "ring deadlock avoidance: bubble, dateline (2 VC classes) or none (hangs under load)"),
+          "deadlock avoidance: bubble, dateline (2 VC classes), hop_classes (a Cayley graph: the "
+          "h-th hop on VC h, router.vcs at least its diameter) or none (hangs under load)"),
       field<&Config::router, &RouterParams::ties>(
           "router", "ties",
           "the way round an even ring at half its size: positive, source_parity or "

@@ -213,6 +213,13 @@ bool left_out(const KeySpec& spec, const Config& config) {
   if (spec.section == "sim" && spec.name == "stop_when_saturated") {
     return config.sim.stop_when_saturated;
   }
+  if (spec.section == "topology" && (spec.name == "group" || spec.name == "order")) {
+    return config.topology.kind != TopologyKind::Cayley;
+  }
+  if (spec.section == "topology" && spec.name == "generators") {
+    return config.topology.kind != TopologyKind::Cayley ||
+           config.topology.group != CayleyGroup::Circulant;
+  }
   if (spec.section == "router" && spec.name == "switching") return !config.router.wormhole();
   if (spec.section == "router" && spec.name == "ties")
     return config.router.ties == TieRule::Positive;

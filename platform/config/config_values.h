@@ -41,13 +41,23 @@ constexpr EnumNames<RoutingAlgorithm, 2> names_of(RoutingAlgorithm) {
 constexpr EnumNames<Switching, 2> names_of(Switching) {
   return {"switching", {{{"vct", Switching::Vct}, {"wormhole", Switching::Wormhole}}}};
 }
-constexpr EnumNames<TopologyKind, 2> names_of(TopologyKind) {
-  return {"topology", {{{"torus", TopologyKind::Torus}, {"fat_tree", TopologyKind::FatTree}}}};
+constexpr EnumNames<TopologyKind, 3> names_of(TopologyKind) {
+  return {"topology",
+          {{{"torus", TopologyKind::Torus},
+            {"fat_tree", TopologyKind::FatTree},
+            {"cayley", TopologyKind::Cayley}}}};
 }
-constexpr EnumNames<DeadlockScheme, 3> names_of(DeadlockScheme) {
+constexpr EnumNames<CayleyGroup, 3> names_of(CayleyGroup) {
+  return {"Cayley group",
+          {{{"circulant", CayleyGroup::Circulant},
+            {"star", CayleyGroup::Star},
+            {"pancake", CayleyGroup::Pancake}}}};
+}
+constexpr EnumNames<DeadlockScheme, 4> names_of(DeadlockScheme) {
   return {"deadlock scheme",
           {{{"bubble", DeadlockScheme::Bubble},
             {"dateline", DeadlockScheme::Dateline},
+            {"hop_classes", DeadlockScheme::HopClasses},
             {"none", DeadlockScheme::None}}}};
 }
 constexpr EnumNames<TieRule, 4> names_of(TieRule) {

@@ -22,8 +22,9 @@ void check_splittable(const Config& config, int ranks) {
                       "in one call through every router on it, so its routers cannot be apart; "
                       "run LT as one process (a sweep runs its points side by side)");
   }
-  if (config.topology.kind == TopologyKind::FatTree) {
-    throw ConfigError("topology.kind", "\"fat_tree\"", "the torus is split into boxes" + why);
+  if (!config.topology.torus()) {
+    throw ConfigError("topology.kind", config_values::json_value(config.topology.kind).dump(),
+                      "the torus is split into boxes" + why);
   }
   if (config.router.switching == Switching::Wormhole) {
     throw ConfigError("router.switching", "\"wormhole\"",

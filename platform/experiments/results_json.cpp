@@ -108,9 +108,17 @@ std::string algorithm_name(const Config& c) {
 
 std::string torus_name(const Config& c) {
   const char* mode = c.sim.mode == SimMode::Lt ? "LT" : "AT";
-  if (!c.topology.torus()) {
+  if (c.topology.kind == TopologyKind::FatTree) {
     return fmt::format("{}-ary {}-tree ({} nodes) {}", c.topology.k, c.topology.levels,
                        c.topology.node_count(), mode);
+  }
+  if (c.topology.kind == TopologyKind::Cayley && c.topology.group == CayleyGroup::Circulant) {
+    return fmt::format("circulant C_{}({}) {}", c.topology.order,
+                       fmt::join(c.topology.generators, ","), mode);
+  }
+  if (c.topology.kind == TopologyKind::Cayley) {
+    return fmt::format("{} graph of {} symbols ({} nodes) {}", config_name(c.topology.group),
+                       c.topology.symbols(), c.topology.order, mode);
   }
   return fmt::format("{} torus {}", fmt::join(c.topology.dims, "x"), mode);
 }

@@ -153,6 +153,13 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
         }
       }
     }
+  } else if (!m_topology.torus()) {
+    // A Cayley graph, port by port as a torus: out[p] of every router to in[p] of its peer.
+    for (PortId p = 0; p < m_topology.max_ports(); ++p) {
+      for (NodeId n = 0; n < nodes; ++n) {
+        routers[n]->out.bind(routers[m_topology.peer(n, p).router]->in);
+      }
+    }
   } else {
     // Port by port: out[d] of every router to in[d] of its neighbour in direction d.
     const Torus& t = torus();

@@ -31,7 +31,7 @@ constexpr std::string_view kBoundaryValues = R"([
 // Spellings of the config's enumerations, direction and block names: values that pass the type
 // check, so that mutants reach the rules that tie keys together.
 constexpr std::string_view kWords = R"(
-  torus fat_tree bubble dateline none dimension_order adaptive synthetic collective msgrate
+  torus fat_tree cayley circulant star pancake hop_classes bubble dateline none dimension_order adaptive synthetic collective msgrate
   pingpong software spmv heat broadcast reduce allreduce allgather sum min max tree binomial
   recursive_doubling subnet at lt model rtl flat roofline table uniform local hotspot transpose
   bit_complement bit_reverse shuffle tornado neighbour random_permutation fft3d bernoulli poisson

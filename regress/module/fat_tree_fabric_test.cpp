@@ -10,8 +10,6 @@
 #include <vector>
 
 #include "models/core/config_error.h"
-#include "models/core/zero_load.h"
-#include "models/topology/fat_tree.h"
 #include "platform/experiments/experiment.h"
 #include "platform/experiments/results_json.h"
 #include "regress/support/in_mode.h"
@@ -23,9 +21,7 @@ namespace angara {
 namespace {
 
 using test::in_mode;
-using test::lone_probes;
 using test::lt_with_buffers;
-using test::replies_in_every_mode;
 using test::run_isolated;
 
 Config fat_tree(int k, int levels) {
@@ -42,19 +38,8 @@ nlohmann::json run(const Config& c) {
 }
 
 TEST(FatTreeFabric, ZeroLoadLatencyIsTheFormulaToTheCycleInEveryMode) {
-  const Config c = fat_tree(4, 3);
-  const FatTree tree(4, 3);
   // Same leaf, common level 1, the top level, and back.
-  const std::vector<Probe> probes = lone_probes({{0, 1}, {2, 13}, {5, 60}, {63, 0}});
-  const auto at = replies_in_every_mode(c, probes);
-  ASSERT_EQ(at.size(), probes.size());
-  for (std::size_t i = 0; i < probes.size(); ++i) {
-    const int hops = tree.min_hops(probes[i].src, probes[i].packet.dst);
-    EXPECT_EQ(at[i][1].get<int>(), hops);
-    EXPECT_EQ(at[i][0].get<Cycle>(),
-              zero_load_latency(c.fabric(), hops, 1 + probes[i].packet.data_flits))
-        << probes[i].src << " -> " << probes[i].packet.dst;
-  }
+  test::expect_zero_load_formula(fat_tree(4, 3), {{0, 1}, {2, 13}, {5, 60}, {63, 0}});
 }
 
 // Every load up to 1.0 ends with every injected packet delivered once, intact (the ledger inside

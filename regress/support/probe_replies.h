@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "models/core/zero_load.h"
+#include "models/topology/topology.h"
 #include "platform/experiments/probe_run.h"
 #include "regress/support/in_mode.h"
 #include "regress/support/isolated.h"
@@ -43,6 +45,23 @@ inline nlohmann::json replies_in_every_mode(const Config& config,
   EXPECT_EQ(probe_replies(in_mode(config, SimMode::Lt), probes), at);
   EXPECT_EQ(probe_replies(lt_with_buffers(config), probes), at);
   return at;
+}
+
+// Lone probes between `pairs` take, in every mode, the machine's fewest hops and the zero-load
+// formula's cycles over them.
+inline void expect_zero_load_formula(const Config& config,
+                                     const std::vector<std::pair<NodeId, NodeId>>& pairs) {
+  const Topology topology(config.topology);
+  const std::vector<Probe> probes = lone_probes(pairs);
+  const auto replies = replies_in_every_mode(config, probes);
+  ASSERT_EQ(replies.size(), probes.size());
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    const int hops = topology.min_hops(probes[i].src, probes[i].packet.dst);
+    EXPECT_EQ(replies[i][1].get<int>(), hops);
+    EXPECT_EQ(replies[i][0].get<Cycle>(),
+              zero_load_latency(config.fabric(), hops, 1 + probes[i].packet.data_flits))
+        << topology.format(probes[i].src) << " -> " << topology.format(probes[i].packet.dst);
+  }
 }
 
 }  // namespace angara::test

@@ -243,6 +243,12 @@ void TrafficParams::validate(const TopologyParams& topology) const {
   check_share("traffic.local_rate", local_rate);
   check_share("traffic.hotspot_rate", hotspot_rate);
   const int nodes = topology.node_count();
+  if (pattern == TrafficPattern::Local && topology.kind == TopologyKind::Cayley) {
+    throw ConfigError("traffic.pattern", "\"local\"",
+                      "local traffic is drawn from a torus's box or a fat tree's subtree; a "
+                      "Cayley graph (topology.kind = \"cayley\") has neither: use uniform, "
+                      "hotspot or a permutation");
+  }
   const int local_limit = topology.torus() ? topology.diameter() : topology.levels;
   if (pattern == TrafficPattern::Local && (local_distance < 1 || local_distance > local_limit)) {
     throw ConfigError("traffic.local_distance", fmt::format("{}", local_distance),

@@ -67,11 +67,12 @@ Destinations::Destinations(const Topology& topology, const TrafficParams& params
   m_bits = std::countr_zero(static_cast<unsigned>(nodes));
   if (const Torus* torus = topology.torus()) {
     for (int d = 0; d < torus->dims(); ++d) m_radices.push_back(torus->size(d));
-  } else {
-    m_radices.assign(static_cast<std::size_t>(topology.fat_tree()->levels()),
-                     topology.fat_tree()->k());
+  } else if (const FatTree* tree = topology.fat_tree()) {
+    m_radices.assign(static_cast<std::size_t>(tree->levels()), tree->k());
+  } else {  // a Cayley graph's nodes: one digit, the number
+    m_radices = {nodes};
   }
-  if (!params.hotspot_node.empty()) {  // a fat tree's node is given by its number
+  if (!params.hotspot_node.empty()) {  // a fat tree's or Cayley graph's node is its number
     m_hot = topology.torus() ? from_digits(params.hotspot_node)
                              : static_cast<NodeId>(params.hotspot_node[0]);
   }
