@@ -17,7 +17,7 @@ RouteStep CirculantRouting::route(NodeId here, NodeId dst, std::optional<PortId>
   }
   const int nearer = m_graph.distance(offset) - 1;
   for (PortId port = 0; port < m_graph.ports(); ++port) {
-    // One hop through `port` leaves the destination offset - move ahead.
+    // The first port whose far end is one hop nearer.
     if (m_graph.distance(m_graph.offset(m_graph.neighbor(here, port), dst)) != nearer) continue;
     const bool straight = arrived && *arrived == port;
     step.port = port;
