@@ -3,12 +3,12 @@
 // torus's direction order is, by bubble flow control or dateline classes.
 //
 // The rule: at each router take the first link port, in port order (+s_1, -s_1, +s_2, ...), whose
-// far end is one hop nearer the destination. Every hop is on a shortest path, so routes are
-// minimal. They also visit the generators in order: if a packet took generator j and then a
-// shortest path from the next router began with an earlier generator i, then i, j, ... would be
-// a shortest path from the first router too (the group is abelian: steps commute), and the rule
-// would have taken i there. A shortest path never takes +s_j and -s_j both, so a route is one run
-// of one sign per generator, in generator order.
+// far end is one hop nearer the destination (Circulant::first_port). Every hop is on a shortest
+// path, so routes are minimal. They also visit the generators in order: if a packet took generator
+// j and then a shortest path from the next router began with an earlier generator i, then i, j, ...
+// would be a shortest path from the first router too (the group is abelian: steps commute), and the
+// rule would have taken i there. A shortest path never takes +s_j and -s_j both, so a route is one
+// run of one sign per generator, in generator order.
 //
 // Why it cannot deadlock. Channel dependencies go from a generator's links to a later
 // generator's, which cannot close a cycle, or along one cycle of one generator and sign (the

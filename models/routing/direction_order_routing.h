@@ -43,6 +43,12 @@ struct RouteStep {
 // `scheme`: with the bubble, a packet entering a ring needs room for one largest packet more.
 int ring_credits(DeadlockScheme scheme, const RouteStep& step, int flits);
 
+// The VC class of the next hop under hop classes (a Cayley graph's): 0 from the processor, else one
+// past the last.
+inline int next_hop_class(std::optional<PortId> arrived, int vc_class) {
+  return arrived ? vc_class + 1 : 0;
+}
+
 class DirectionOrderRouting {
  public:
   // `seed` draws the random tie rule's ways (router.ties).

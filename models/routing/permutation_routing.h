@@ -21,11 +21,6 @@
 
 namespace angara {
 
-// The class of the next hop under hop classes: 0 from the processor, else one past the last.
-inline int next_hop_class(std::optional<PortId> arrived, int vc_class) {
-  return arrived ? vc_class + 1 : 0;
-}
-
 class PermutationRouting {
  public:
   PermutationRouting(const PermutationGraph& graph, const RouterParams& params)

@@ -26,6 +26,13 @@ Circulant::Circulant(int nodes, std::vector<int> steps)
   if (static_cast<int>(frontier.size()) != nodes) {
     throw std::logic_error("Circulant: the generators do not reach every node");
   }
+  // A hop through port p leaves the destination offset - move(p) ahead.
+  m_first_port.assign(static_cast<std::size_t>(nodes), 0);
+  for (int offset = 1; offset < nodes; ++offset) {
+    PortId p = 0;
+    while (distance(add(static_cast<NodeId>(offset), -move(p))) + 1 != distance(offset)) ++p;
+    m_first_port[offset] = p;
+  }
   for (const int s : m_steps) {
     const int per_cycle = nodes / std::gcd(nodes, s);
     std::vector<std::int32_t> position(static_cast<std::size_t>(nodes), -1);

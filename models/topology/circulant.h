@@ -5,8 +5,8 @@
 // Geometry only; routing lives elsewhere.
 //
 // Link port 2j leads to i + s_j, port 2j + 1 to i - s_j; a packet arrives on the port of the
-// way it travels, as on a torus. The graph is vertex-transitive, so one table of distances from
-// node 0, by offset, serves every pair.
+// way it travels, as on a torus. The graph is vertex-transitive, so one table by offset, of
+// distances from node 0 and of the first port (in port order) one hop nearer, serves every pair.
 //
 // The links of one generator and sign form cycles, one per coset of the subgroup s_j generates,
 // of n / gcd(n, s_j) nodes each. Each cycle has one wrap link, from its last position to its
@@ -46,6 +46,8 @@ class Circulant {
   // Hops on a shortest path from any node to the node `offset` ahead of it.
   int distance(int offset) const { return m_distance[offset]; }
   int min_hops(NodeId a, NodeId b) const { return distance(offset(a, b)); }
+  // The first port, in port order, whose far end is one hop nearer `b` than `a` is (a != b).
+  PortId first_port(NodeId a, NodeId b) const { return m_first_port[offset(a, b)]; }
   int diameter() const { return m_diameter; }
   // "(i)".
   std::string format(NodeId node) const { return "(" + std::to_string(node) + ")"; }
@@ -61,6 +63,7 @@ class Circulant {
   int m_nodes;
   std::vector<int> m_steps;
   std::vector<std::uint16_t> m_distance;              // [offset]
+  std::vector<PortId> m_first_port;                   // [offset]
   std::vector<std::vector<std::int32_t>> m_position;  // [generator][node]: place on its cycle
   std::vector<int> m_cycle;                           // [generator]: nodes per cycle
   int m_diameter = 0;

@@ -6,7 +6,8 @@
 
 namespace angara {
 
-PermutationGraph::PermutationGraph(Family family, int symbols) : m_symbols(symbols) {
+PermutationGraph::PermutationGraph(Family family, int symbols)
+    : m_family(family), m_symbols(symbols) {
   if (symbols < 3 || symbols > kMaxSymbols) throw std::logic_error("PermutationGraph: 3..8");
   Order order{};
   std::iota(order.begin(), order.begin() + symbols, 0);

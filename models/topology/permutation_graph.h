@@ -27,6 +27,7 @@ class PermutationGraph {
   // `symbols`: 3 to kMaxSymbols, validated by TopologyParams.
   PermutationGraph(Family family, int symbols);
 
+  Family family() const { return m_family; }
   int symbols() const { return m_symbols; }
   int node_count() const { return static_cast<int>(m_orders.size()); }
   int ports() const { return m_symbols - 1; }
@@ -46,6 +47,7 @@ class PermutationGraph {
   NodeId relative(NodeId a, NodeId b) const;
   NodeId rank(const Order& order) const;
 
+  Family m_family;
   int m_symbols;
   std::vector<Order> m_orders;             // [node]
   std::vector<NodeId> m_neighbor;          // [node * ports + port]

@@ -3,6 +3,16 @@
 #include <fmt/format.h>
 
 namespace angara {
+namespace {
+
+// A star or pancake graph of the params' symbols.
+PermutationGraph star_or_pancake(const TopologyParams& params) {
+  return {params.group == CayleyGroup::Star ? PermutationGraph::Family::Star
+                                            : PermutationGraph::Family::Pancake,
+          params.symbols()};
+}
+
+}  // namespace
 
 Topology::Topology(const TopologyParams& params) {
   switch (params.kind) {
@@ -13,10 +23,7 @@ Topology::Topology(const TopologyParams& params) {
       if (params.group == CayleyGroup::Circulant) {
         m_circulant.emplace(params.order, params.generators);
       } else {
-        m_star = params.group == CayleyGroup::Star;
-        m_permutation.emplace(
-            m_star ? PermutationGraph::Family::Star : PermutationGraph::Family::Pancake,
-            params.symbols());
+        m_permutation.emplace(star_or_pancake(params));
       }
       break;
     default:
@@ -55,8 +62,11 @@ std::string Topology::format(NodeId router) const {
 std::string Topology::port_name(NodeId router, PortId port) const {
   if (m_torus) return Direction::from_index(port).name();
   if (m_circulant) return fmt::format("{:+}", m_circulant->move(port));
-  if (m_permutation)
-    return m_star ? fmt::format("swap 1,{}", port + 2) : fmt::format("flip {}", port + 2);
+  if (m_permutation) {
+    return m_permutation->family() == PermutationGraph::Family::Star
+               ? fmt::format("swap 1,{}", port + 2)
+               : fmt::format("flip {}", port + 2);
+  }
   if (m_fat_tree->is_node(router)) return "up";
   const int k = m_fat_tree->k();
   return port < k ? "down " + std::to_string(port) : "up " + std::to_string(port - k);
@@ -67,10 +77,7 @@ int diameter(const TopologyParams& params) {
   if (params.group == CayleyGroup::Circulant) {
     return Circulant(params.order, params.generators).diameter();
   }
-  return PermutationGraph(params.group == CayleyGroup::Star ? PermutationGraph::Family::Star
-                                                            : PermutationGraph::Family::Pancake,
-                          params.symbols())
-      .diameter();
+  return star_or_pancake(params).diameter();
 }
 
 }  // namespace angara

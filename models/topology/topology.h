@@ -60,7 +60,6 @@ class Topology {
   std::optional<FatTree> m_fat_tree;
   std::optional<Circulant> m_circulant;
   std::optional<PermutationGraph> m_permutation;
-  bool m_star = false;
 };
 
 // Hops between the farthest two nodes of the machine `params` describe (a Cayley graph's by
