@@ -191,12 +191,12 @@ void RtlVcUp::Lane::early(Cycle c) {
         "1");
   }
   const std::uint32_t dirs = m_pins.req_dirs;
-  m_asked = dirs & ((1U << m_core.local_port()) - 1);
+  m_asked = dirs & ((1U << m_core.first_local()) - 1);
   if (m_asked != dirs) {
-    mismatch(c, "req_dirs", fmt::format("directions below {}", m_core.local_port()),
+    mismatch(c, "req_dirs", fmt::format("directions below {}", m_core.first_local()),
              fmt::format("{:#x}", dirs));
   }
-  if (m_pins.req_pe) m_asked |= 1U << m_core.local_port();
+  if (m_pins.req_pe) m_asked |= 1U << m_core.first_local();
   if (m_pins.req_pegroup) m_asked |= 1U << m_core.pegroup_port();
   m_asked_at = c;
   m_progress_at = c;
@@ -406,7 +406,7 @@ void RtlVcUp::Lane::drive_beats(Cycle c) {
 }
 
 std::uint32_t RtlVcUp::Lane::target(PortId out) const {
-  if (out == m_core.local_port()) return kTargetPe;
+  if (out == m_core.first_local()) return kTargetPe;
   return out == m_core.pegroup_port() ? kTargetPegroup : out;
 }
 
@@ -450,10 +450,10 @@ RtlVcUp::RtlVcUp(const sc_core::sc_module_name& name, std::string where, const R
         "grant_target grant_cycles req_valid req_dirs req_pe req_pegroup free_valid free_flits "
         "occupancy head_stage head_id last_stage last_id err_overflow err_beat err_packet "
         "err_grant\n",
-        where, core.local_port() - 1, coll.table_cycles, coll.analysis_cycles, coll.buffer_flits,
+        where, core.first_local() - 1, coll.table_cycles, coll.analysis_cycles, coll.buffer_flits,
         core.id(), to_hex(table));
   }
-  for (PortId p = 0; p < core.local_port(); ++p) {
+  for (PortId p = 0; p < core.first_local(); ++p) {
     const std::string port = Direction::from_index(p).name();
     m_lanes.push_back(std::make_unique<Lane>(
         fmt::format("vcup_{}", p).c_str(), fmt::format("{} VCUp {}", where, port), p, core, table,

@@ -10,7 +10,7 @@ namespace angara {
 
 using NodeId = std::uint32_t;  // linear node index, X varies fastest
 using Cycle = std::uint64_t;   // router clock cycles since simulation start
-using PortId = std::uint8_t;   // router port: a direction (0 .. 2*dims-1) or the local port
+using PortId = std::uint8_t;   // router port: link (torus: direction), local or PEGroup
 using VcId = std::uint8_t;     // virtual channel index within a port
 
 inline constexpr Cycle kNever = std::numeric_limits<Cycle>::max();  // "no such cycle"

@@ -24,7 +24,7 @@ int TopologyParams::node_count() const {
 }
 
 int TopologyParams::diameter() const {
-  if (kind == TopologyKind::FatTree) return 2 * levels;  // up to the top level and down
+  if (kind == TopologyKind::FatTree) return 2 * (levels - 1);  // from a leaf to the top and down
   if (kind == TopologyKind::Cayley) {
     throw std::logic_error("a Cayley graph's diameter is its geometry's (topology.h diameter())");
   }

@@ -25,7 +25,7 @@ Cycle AtSwitch::receive(PortId port, Packet& packet) {
   fifo.push_back({&packet, r, driven(port, packet.header.vc) ? kNever : ready});
   m_busy_inputs.set(i);
   if (m_trace) {
-    m_trace->arrival(static_cast<std::size_t>(i), packet, ready, port != m_core.local_port(),
+    m_trace->arrival(static_cast<std::size_t>(i), packet, ready, !m_core.is_local(port),
                      m_core.shared().coll.table_cycles);
   }
   return fifo.size() == 1 && fifo.front().ready != kNever ? fifo.front().ready : kNever;
@@ -217,9 +217,9 @@ std::optional<AtSwitch::Blocked> AtSwitch::oldest_blocked(Cycle now) const {
         fmt::format("router {} input port {} VC {}: packet #{} ({} -> {}, {} flits) waits since "
                     "cycle {} for output {} VC {}, which has {} free flits of the {} it needs{}",
                     topology.format(m_core.id()), m_core.port_name(port), i % m_vc_count,
-                    p.header.high_word, topology.format(p.header.src),
-                    topology.format(p.header.dst), p.wire_flits(), q.ready, m_core.port_name(o.out),
-                    o.vc, std::max(free, 0), o.need, held)};
+                    p.header.high_word, topology.node_name(p.header.src),
+                    topology.node_name(p.header.dst), p.wire_flits(), q.ready,
+                    m_core.port_name(o.out), o.vc, std::max(free, 0), o.need, held)};
   }
   return oldest;
 }

@@ -64,7 +64,7 @@ class AtSwitch {
   void set_vcup_driver(VcUpDriver* driver) { m_vcup_driver = driver; }
   // Input (port, vc) is a VCUp the driver drives: its space is freed by the driver.
   bool driven(PortId port, VcId vc) const {
-    return m_vcup_driver && port < m_core.local_port() && vc == m_core.vc_up();
+    return m_vcup_driver && m_core.is_link(port) && vc == m_core.vc_up();
   }
 
  private:

@@ -29,7 +29,8 @@ RouterShared::RouterShared(const Topology& t, const FabricParams& params, std::u
 RouterCore::RouterCore(NodeId id, const RouterShared& shared,
                        std::unique_ptr<CollectiveUnit> collective, PacketPool& pool)
     : m_id(id),
-      m_local(static_cast<PortId>(shared.topology.ports(id))),
+      m_first_local(static_cast<PortId>(shared.topology.ports(id))),
+      m_pegroup(static_cast<PortId>(m_first_local + shared.topology.locals(id))),
       m_shared(shared),
       m_collective(std::move(collective)),
       m_pool(&pool),
@@ -42,13 +43,13 @@ RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
       throw std::logic_error(fmt::format("router {}: collective packet but no collective subnet",
                                          m_shared.topology.format(m_id)));
     }
-    const CollectiveRoute c = m_collective->arrival(packet, port == m_local);
-    return {c.dirs | (c.pe ? bit(m_local) : 0) | (c.pegroup ? bit(pegroup_port()) : 0), 0,
+    const CollectiveRoute c = m_collective->arrival(packet, is_local(port));
+    return {c.dirs | (c.pe ? bit(m_first_local) : 0) | (c.pegroup ? bit(pegroup_port()) : 0), 0,
             packet.wire_flits()};
   }
   const VcLayout& vcs = m_shared.vcs;
   std::optional<PortId> arrived;
-  if (port < m_local) arrived = port;
+  if (is_link(port)) arrived = port;
   if (m_shared.routing.adaptive()) {
     // On the escape VC a packet goes on along its ring as it came (its class, no bubble); from
     // an adaptive VC or the processor it enters the escape network here.
@@ -62,7 +63,7 @@ RouterCore::Route RouterCore::route(PortId port, Packet& packet) {
     // From the processor, around what has failed by the head's arrival; from the internal port
     // (a packet diverted around a link failing during the run, a PEGroup send), around it all.
     packet.via =
-        m_shared.routing.via(m_id, packet.header.dst, port == m_local ? packet.head_at : kNever);
+        m_shared.routing.via(m_id, packet.header.dst, is_local(port) ? packet.head_at : kNever);
     if (packet.via != packet.header.dst) leg = 0;
   }
   return route_p2p(m_shared.routing.route(m_id, arrived, packet.header,
@@ -84,13 +85,13 @@ RouterCore::Route RouterCore::route_p2p(const RouteStep& step, const Packet& pac
   // it keeps a free packet slot per ring, which buffers shorter than a packet do not have.
   // Around failures each leg's VCs are dateline VCs of their own, as with cut-through.
   const int need = m_shared.routing.required_credits(step, packet.wire_flits());
-  return {bit(step.eject ? m_local : step.port),
+  return {bit(step.eject ? m_first_local + step.port : step.port),
           m_shared.vcs.vc(m_shared.vcs.set_base(packet.header.vc), step.leg, step.vc_class),
           m_shared.wormhole && !step.eject ? std::min(need, m_shared.buffer_flits) : need};
 }
 
 bool RouterCore::worm(PortId out, const Packet& p) const {
-  return out < m_local && !is_collective(p.header.kind) && p.train == 1 &&
+  return is_link(out) && !is_collective(p.header.kind) && p.train == 1 &&
          p.wire_flits() > buffer_flits(out, 0);
 }
 
@@ -99,7 +100,7 @@ int RouterCore::add_worm_hop(Packet& p, PortId in, VcId in_vc, PortId out, VcId 
     p.worm = m_shared.worms->acquire();
     m_shared.worms->at(p.worm).begin(p.wire_flits(), p.head_at, p.tail_at, timing(in));
   }
-  const int window = out == m_local ? 0 : buffer_flits(out, vc);
+  const int window = is_local(out) ? 0 : buffer_flits(out, vc);
   return m_shared.worms->at(p.worm).add_hop(
       {start, &timing(out), window, in, in_vc, m_worm_owner, 0, false, {}});
 }
@@ -134,7 +135,7 @@ Cycle RouterCore::ready_at(PortId port, const Packet& p, const Route& r) const {
 }
 
 Cycle RouterCore::routing_cycles(PortId port, const Packet& p) const {
-  if (!is_collective(p.header.kind) || port == m_local || port == pegroup_port()) return 0;
+  if (!is_collective(p.header.kind) || !is_link(port)) return 0;
   return collective_routing_cycles();
 }
 
@@ -148,7 +149,7 @@ Cycle RouterCore::first_packet_tail(PortId port, const Packet& p) const {
 Cycle RouterCore::tail_floor(PortId in, PortId out, const Packet& p) const {
   if (in == pegroup_port()) return 0;
   const Cycle tail = p.tail_at + routing_cycles(in, p);
-  if (!is_collective(p.header.kind) || in == m_local) return tail;
+  if (!is_collective(p.header.kind) || is_local(in)) return tail;
   return tail + timing(out).serialization(p.packet_flits());
 }
 
@@ -165,7 +166,7 @@ void RouterCore::pegroup_accept(const Grant& g, std::vector<CollectiveSend>& sen
     sends.push_back({g.packet, Toward::Point, g.tail_out});
     return;
   }
-  m_collective->accept(g.packet, g.in_port == m_local, g.tail_out, sends);
+  m_collective->accept(g.packet, is_local(g.in_port), g.tail_out, sends);
 }
 
 RouterCore::Route RouterCore::route_send(const CollectiveSend& s) {
@@ -181,7 +182,7 @@ RouterCore::Route RouterCore::route_send(const CollectiveSend& s) {
       }
       break;
     case Toward::Pe:
-      r = {bit(m_local), 0, p.wire_flits()};
+      r = {bit(m_first_local), 0, p.wire_flits()};
       break;
     case Toward::Point:
       // Point-to-point from this router, as if just injected: VC set 0, class 0.
@@ -212,7 +213,7 @@ void RouterCore::forward(Packet& packet, const Grant& g) {
   packet.header.vc = g.out_vc;
   packet.head_at = g.start + t.latency + t.serialization(1);
   packet.tail_at = g.tail_out == kNever ? kNever : g.tail_out + t.latency;  // a worm: later
-  if (g.out_port < m_local) {
+  if (is_link(g.out_port)) {
     ++packet.hops;
     m_flit_hops += static_cast<std::uint64_t>(packet.wire_flits());
   }
@@ -234,7 +235,9 @@ void RouterCore::record_issue(PortId in, VcId in_vc, PortId out, bool last, cons
 }
 
 std::string RouterCore::port_name(PortId port) const {
-  if (port == m_local) return "local";
+  if (is_local(port)) {
+    return m_pegroup == m_first_local + 1 ? "local" : fmt::format("host {}", port - m_first_local);
+  }
   return port == pegroup_port() ? "pegroup" : m_shared.topology.port_name(m_id, port);
 }
 

@@ -68,7 +68,8 @@ struct RouterShared {
 class RouterCore {
  public:
   // Port numbering: link ports (a torus: directions 0 .. 2*dims-1, Direction::index()), then
-  // the local port (injection in, ejection out), then the internal PEGroup port. On a torus
+  // the local ports (injection in, ejection out: one, or a fat tree leaf's one per host, none
+  // above it), then the internal PEGroup port. On a torus
   // input port d holds packets travelling in direction d. VCs per port: router.vcs point-to-point
   // VCs, then VCUp, VCDown. `collective` may be null (no trees); `pool` makes the copies of
   // multi-destination packets.
@@ -77,14 +78,17 @@ class RouterCore {
 
   NodeId id() const { return m_id; }
   const RouterShared& shared() const { return m_shared; }
-  PortId local_port() const { return m_local; }
-  PortId pegroup_port() const { return static_cast<PortId>(m_local + 1); }
-  int port_count() const { return m_local + 2; }
+  // Link ports are below first_local(); local ports from it up to pegroup_port().
+  PortId first_local() const { return m_first_local; }
+  bool is_link(PortId port) const { return port < m_first_local; }
+  bool is_local(PortId port) const { return port >= m_first_local && port < m_pegroup; }
+  PortId pegroup_port() const { return m_pegroup; }
+  int port_count() const { return m_pegroup + 1; }
   int vc_count() const { return m_vc_count; }  // per port: point-to-point VCs, VCUp, VCDown
   VcId vc_up() const { return m_shared.vcs.up(); }
   VcId vc_down() const { return m_shared.vcs.down(); }
   const ChannelTiming& timing(PortId port) const {
-    if (port == m_local) return m_shared.local;
+    if (is_local(port)) return m_shared.local;
     return port == pegroup_port() ? m_shared.internal : m_shared.link;
   }
 
@@ -128,7 +132,7 @@ class RouterCore {
   int buffer_flits(PortId out, VcId vc) const {
     if (out == pegroup_port()) return kUnlimited;
     if (m_shared.vcs.collective(vc)) return m_shared.coll.buffer_flits;
-    return out == m_local ? m_shared.local_buffer_flits : m_shared.buffer_flits;
+    return is_local(out) ? m_shared.local_buffer_flits : m_shared.buffer_flits;
   }
   // Wormhole: `packet` spans routers from here on through output `out` (a point-to-point packet
   // longer than the buffers, going to another router).
@@ -243,7 +247,8 @@ class RouterCore {
 
   // What a loosely-timed hop touches comes first: 40 bytes, which LtSwitch keeps in one line.
   NodeId m_id;
-  PortId m_local;
+  PortId m_first_local;
+  PortId m_pegroup;
   const RouterShared& m_shared;
   std::unique_ptr<CollectiveUnit> m_collective;
   PacketPool* m_pool;
@@ -271,7 +276,7 @@ RouterCore::IssuedCopy RouterCore::start_issue(Shell& shell, PortId in, VcId in_
   const Cycle start = shell.book(request);
   // Transit copies only: a source's own packets queue behind one another at its router as they
   // would in any timing model.
-  if (in < m_local)
+  if (is_link(in))
     m_contention.add(start > request.earliest ? start - request.earliest : 0, request.length);
   if (m_failing.taken(out, start)) [[unlikely]] {
     failed_link_taken(out, start);
@@ -288,7 +293,7 @@ RouterCore::IssuedCopy RouterCore::start_issue(Shell& shell, PortId in, VcId in_
     worm_hop = add_worm_hop(*p, in, in_vc, out, vc, start);
     worm_id = p->worm;
     tail_out = m_shared.worms->at(worm_id).tail(worm_hop);
-    if (out == m_local) p->worm = 0;  // the endpoint takes it whole
+    if (is_local(out)) p->worm = 0;  // the endpoint takes it whole
   }
   if (m_stats) [[unlikely]] {
     record_issue(in, in_vc, out, last, packet, route, request, start, tail_out);
@@ -344,7 +349,7 @@ inline OutputRequest RouterCore::request_for(PortId in, PortId out, const Packet
 inline VcId RouterCore::out_vc(PortId out, const Packet& p, const Route& r) const {
   if (out == pegroup_port()) return 0;
   if (!is_collective(p.header.kind)) return r.p2p_vc;
-  if (out == m_local) return vc_up();  // the endpoint's collective buffer
+  if (is_local(out)) return vc_up();  // the endpoint's collective buffer
   // Up-bound collective packets use VCUp, down-bound ones VCDown.
   const bool up =
       p.header.kind == PacketKind::Reduce || p.header.kind == PacketKind::BroadcastRequest;
@@ -355,7 +360,7 @@ inline VcId RouterCore::out_vc(PortId out, const Packet& p, const Route& r) cons
 // their ring segments into whole rings, so a collective packet entering a ring (from another
 // direction, the processor or the PEGroup) needs room for one more largest packet.
 inline int RouterCore::need(PortId in, PortId out, const Packet& p, const Route& r) const {
-  if (!is_collective(p.header.kind) || out >= m_local || out == in) return r.need;
+  if (!is_collective(p.header.kind) || !is_link(out) || out == in) return r.need;
   return r.need + kMaxPacketFlits;
 }
 

@@ -32,8 +32,9 @@ namespace angara {
 
 // The next move of a packet at a router.
 struct RouteStep {
-  bool eject = false;        // deliver to the local endpoint
-  PortId port = 0;           // output link port, when not ejecting (torus: the direction)
+  bool eject = false;        // deliver to an endpoint on a local port
+  PortId port = 0;           // output link port (torus: the direction); ejecting, which local
+                             // port (0 but on a fat tree's leaf, which has one per host)
   int vc_class = 0;          // VC class on the next link: 0, or 1 after the dateline
   bool enters_ring = false;  // first hop in `dir`: the bubble rule applies
   int leg = 0;               // around failures: 1 on a detour's second leg (fault_routing.h)

@@ -21,8 +21,9 @@ class NcaRouting {
  public:
   NcaRouting(const FatTree& tree, std::uint64_t seed) : m_tree(tree), m_seed(seed) {}
 
-  // The next step at router `here` toward node `dst` for the packet whose up path `key` picks
-  // (any value the packet keeps along its way: the same key, the same path).
+  // The next step at switch `here` toward node `dst` for the packet whose up path `key` picks
+  // (any value the packet keeps along its way: the same key, the same path). At the
+  // destination's leaf the step ejects through host port `port`.
   RouteStep route(NodeId here, NodeId dst, std::uint64_t key) const;
 
  private:

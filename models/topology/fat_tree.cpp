@@ -15,25 +15,21 @@ FatTree::FatTree(int k, int levels) : m_k(k), m_levels(levels) {
 }
 
 int FatTree::ports(NodeId router) const {
-  if (is_node(router)) return 1;
-  return level(router) == m_levels - 1 ? m_k : 2 * m_k;
+  const int l = level(router);
+  if (l == 0) return m_levels == 1 ? 0 : m_k;
+  return l == m_levels - 1 ? m_k : 2 * m_k;
 }
 
 LinkEnd FatTree::peer(NodeId router, PortId port) const {
-  if (is_node(router)) {
-    const int p = static_cast<int>(router);
-    return {switch_at(0, p / m_k), static_cast<PortId>(p % m_k)};
-  }
   const int l = level(router), w = index(router);
-  if (is_up(port)) {  // to level l + 1, the switch with digit l set to j; back by its port w_l
-    const int j = port - m_k;
+  if (is_up(router, port)) {  // to level l + 1, the switch with digit l set to j; back by port w_l
+    const int j = port - up_port(l, 0);
     const int upper = w + (j - digit(w, l)) * m_power[l];
     return {switch_at(l + 1, upper), static_cast<PortId>(digit(w, l))};
   }
-  if (l == 0) return {static_cast<NodeId>(w * m_k + port), 0};
   // Down to level l - 1, the switch with digit l - 1 set to `port`; back by its up port.
   const int lower = w + (port - digit(w, l - 1)) * m_power[l - 1];
-  return {switch_at(l - 1, lower), static_cast<PortId>(m_k + digit(w, l - 1))};
+  return {switch_at(l - 1, lower), up_port(l - 1, digit(w, l - 1))};
 }
 
 int FatTree::common_level(NodeId a, NodeId b) const {
@@ -43,10 +39,13 @@ int FatTree::common_level(NodeId a, NodeId b) const {
 }
 
 std::string FatTree::format(NodeId router) const {
-  if (!is_node(router)) return fmt::format("switch {}.{}", level(router), index(router));
+  return fmt::format("switch {}.{}", level(router), index(router));
+}
+
+std::string FatTree::node_name(NodeId node) const {
   std::string text = "(";
   for (int d = 0; d < m_levels; ++d) {
-    text += (d ? "," : "") + std::to_string(digit(static_cast<int>(router), d));
+    text += (d ? "," : "") + std::to_string(digit(static_cast<int>(node), d));
   }
   return text + ")";
 }

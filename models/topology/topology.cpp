@@ -67,9 +67,9 @@ std::string Topology::port_name(NodeId router, PortId port) const {
                ? fmt::format("swap 1,{}", port + 2)
                : fmt::format("flip {}", port + 2);
   }
-  if (m_fat_tree->is_node(router)) return "up";
-  const int k = m_fat_tree->k();
-  return port < k ? "down " + std::to_string(port) : "up " + std::to_string(port - k);
+  const int up = m_fat_tree->up_port(m_fat_tree->level(router), 0);
+  return m_fat_tree->is_up(router, port) ? "up " + std::to_string(port - up)
+                                         : "down " + std::to_string(port);
 }
 
 int diameter(const TopologyParams& params) {

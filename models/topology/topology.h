@@ -1,8 +1,8 @@
 #pragma once
 // The machine's wiring, a torus, a fat tree or a Cayley graph (a circulant, a star or a pancake
-// graph): its routers, their link ports and where each port leads. Routers 0 .. node_count() - 1
-// carry the nodes' endpoints on their local port; a fat tree's switches come after them and carry
-// none.
+// graph): its routers, their link ports and where each port leads, and the routers the nodes'
+// endpoints are on. On a torus or Cayley graph router n carries node n on its one local port; a
+// fat tree's leaf switch carries k nodes, one on each host port, and the switches above it none.
 
 #include <optional>
 #include <string>
@@ -29,7 +29,17 @@ class Topology {
 
   int node_count() const;
   int router_count() const;
-  // Link ports of `router`, numbered from 0; its local port comes next (torus: directions).
+  // The router node `node`'s endpoint is on, and the nodes on `router`'s local ports: locals()
+  // of them from first_node() on, in port order.
+  NodeId router_of(NodeId node) const { return m_fat_tree ? m_fat_tree->leaf(node) : node; }
+  int locals(NodeId router) const {
+    if (!m_fat_tree) return 1;
+    return m_fat_tree->level(router) == 0 ? m_fat_tree->k() : 0;
+  }
+  NodeId first_node(NodeId router) const {
+    return m_fat_tree ? router * static_cast<NodeId>(m_fat_tree->k()) : router;
+  }
+  // Link ports of `router`, numbered from 0; its local ports come next (torus: directions).
   // Inline, as peer(): an LT hop asks them.
   int ports(NodeId router) const {
     if (m_torus) return m_torus->direction_count();
@@ -49,8 +59,12 @@ class Topology {
   int min_hops(NodeId a, NodeId b) const;
   // The most link ports any router has.
   int max_ports() const;
-  // A router for messages: "(x,y,z)" on a torus.
+  // A router for messages: "(x,y,z)" on a torus, "switch 1.3" on a fat tree.
   std::string format(NodeId router) const;
+  // A node for messages: "(x,y,z)" on a torus, its digits "(1,0,3)" on a fat tree.
+  std::string node_name(NodeId node) const {
+    return m_fat_tree ? m_fat_tree->node_name(node) : format(node);
+  }
   // A link port for messages: "+X" on a torus, "down 3" or "up 0" on a fat tree, "+8" or "-8"
   // (the move) on a circulant, "swap 1,3" on a star graph, "flip 3" on a pancake graph.
   std::string port_name(NodeId router, PortId port) const;

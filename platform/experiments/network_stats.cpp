@@ -80,27 +80,25 @@ NetworkStats network_stats(const System& system, const Config& config) {
   for (const RouterCore* core : system.routers()) {
     const RouterStats& s = *core->stats();
     const NodeId r = core->id();
-    // Link ports, then the local port (ejection out, injection in); the PEGroup's internal port
+    // Link ports, then the local ports (ejection out, injection in); the PEGroup's internal port
     // and the collective VCs carry nothing in synthetic traffic.
-    for (int p = 0; p <= core->local_port(); ++p) {
+    for (int p = 0; p < core->pegroup_port(); ++p) {
       const auto port = static_cast<PortId>(p);
-      const bool link = port < core->local_port();
-      if (link || r < static_cast<NodeId>(topology.node_count())) {
-        const RouterStats::Output& o = s.output(port);
-        const double util = static_cast<double>(o.busy) / window;
-        const double rate = static_cast<double>(o.flits) / window;
-        links += fmt::format("{},{},{},{},{},{},{}\n", where.row(r), core->port_name(port),
-                             o.packets, o.flits, o.busy, util, rate);
-        if (link) {
-          link_util.add(util);
-          link_rate.add(rate);
-          link_places.push_back({r, port, 0});
-          link_flits += o.flits;
-        } else {
-          eject_util.add(util);
-        }
+      const bool link = core->is_link(port);
+      const RouterStats::Output& o = s.output(port);
+      const double util = static_cast<double>(o.busy) / window;
+      const double rate = static_cast<double>(o.flits) / window;
+      links += fmt::format("{},{},{},{},{},{},{}\n", where.row(r), core->port_name(port), o.packets,
+                           o.flits, o.busy, util, rate);
+      if (link) {
+        link_util.add(util);
+        link_rate.add(rate);
+        link_places.push_back({r, port, 0});
+        link_flits += o.flits;
+      } else {
+        eject_util.add(util);
       }
-      if (!buffers || (!link && r >= static_cast<NodeId>(topology.node_count()))) continue;
+      if (!buffers) continue;
       for (int v = 0; v < core->shared().vcs.p2p; ++v) {
         const auto vc = static_cast<VcId>(v);
         const RouterStats::InputVc in = s.input_vc(port, vc);

@@ -74,22 +74,29 @@ template <typename RouterShell, typename EndpointShell, typename... ShellArgs>
 void System::build(const Config& config, TrafficObserver& observer, ShellArgs... endpoint_args) {
   const auto nodes = static_cast<NodeId>(m_topology.node_count());
   const auto router_count = static_cast<NodeId>(m_topology.router_count());
-  // [node]: null for a node on another rank.
-  std::vector<RouterShell*> routers(nodes, nullptr);
+  // [router], [node]: null for one on another rank.
+  std::vector<RouterShell*> routers(router_count, nullptr);
   std::vector<EndpointShell*> endpoints(nodes, nullptr);
   m_endpoint_wakers.assign(nodes, [] {});
   // [stats]: the measurement window of synthetic traffic.
   const Cycle stats_from = config.sim.warmup_cycles;
   const Cycle stats_to = stats_from + config.sim.measure_cycles;
+  const auto add_router = [&](NodeId r) {
+    RouterCore core(r, m_router_shared, collective_unit(r, config), m_pool);
+    if (config.stats.network) core.set_stats(stats_from, stats_to, config.sim.buffers());
+    const std::string name =
+        m_topology.fat_tree() ? fmt::format("switch_{}", r) : module_name("router", r, m_topology);
+    auto router = std::make_unique<RouterShell>(name.c_str(), std::move(core), m_clock);
+    if constexpr (std::is_same_v<RouterShell, RouterAt>) {
+      if (m_trace.traced(r)) router->set_trace(m_trace.router(r, m_router_shared.vcs));
+    }
+    routers[r] = router.get();
+    m_modules.push_back(std::move(router));
+  };
   for (const NodeId n : construction_order(nodes)) {
     if (m_cut && !m_cut->local(n)) continue;  // on another rank
-    RouterCore core(n, m_router_shared, collective_unit(n, config), m_pool);
-    if (config.stats.network) core.set_stats(stats_from, stats_to, config.sim.buffers());
-    auto router = std::make_unique<RouterShell>(module_name("router", n, m_topology).c_str(),
-                                                std::move(core), m_clock);
-    if constexpr (std::is_same_v<RouterShell, RouterAt>) {
-      if (m_trace.traced(n)) router->set_trace(m_trace.router(n, m_router_shared.vcs));
-    }
+    const NodeId r = m_topology.router_of(n);
+    if (!routers[r]) add_router(r);
     auto endpoint = std::make_unique<EndpointShell>(
         module_name("endpoint", n, m_topology).c_str(),
         EndpointCore(n, *m_sources[n], observer, m_ledger, m_pool, config.fabric()), m_clock,
@@ -103,34 +110,27 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     // and NodeMachine's observer ignores created(). result_limits_test.sh checks the results.
     endpoint->core().limit_queue(static_cast<std::size_t>(config.sim.source_queue_packets));
     if constexpr (std::is_same_v<RouterShell, RouterAt>) {
-      if (config.rtl.vcup != BlockImpl::Model) {
+      if (config.rtl.vcup != BlockImpl::Model) {  // a torus: router n is node n's
         RtlRecording* recording =
             m_trace.traced(n) && config.trace.traces("vcup") ? record_rtl("rtl_vcup", n) : nullptr;
         m_modules.push_back(make_rtl_vcup(
-            module_name("rtl_vcup", n, m_topology), "node " + m_topology.format(n), *router,
+            module_name("rtl_vcup", n, m_topology), "node " + m_topology.format(n), *routers[r],
             m_tree_set, m_clock, m_rtl_vcup_stats, flop_seed(config.sim.seed, n, RtlBlock::VcUp),
             config.rtl.vcup, recording));
       }
     }
-    routers[n] = router.get();
     endpoints[n] = endpoint.get();
     m_endpoint_wakers[n] = [e = endpoint.get()] { e->wake(); };
-    m_modules.push_back(std::move(router));
     m_modules.push_back(std::move(endpoint));
   }
-  for (NodeId n = 0; n < nodes; ++n) {
-    if (!routers[n]) continue;
-    m_routers.push_back(&routers[n]->core());
-    m_endpoints.push_back(&endpoints[n]->core());
+  for (NodeId r = 0; r < router_count; ++r) {  // a fat tree's switches above the leaves
+    if (!routers[r] && m_topology.locals(r) == 0) add_router(r);
   }
-  for (NodeId n = nodes; n < router_count; ++n) {  // a fat tree's switches: no endpoint
-    RouterCore core(n, m_router_shared, nullptr, m_pool);
-    if (config.stats.network) core.set_stats(stats_from, stats_to, config.sim.buffers());
-    auto router = std::make_unique<RouterShell>(fmt::format("switch_{}", n - nodes).c_str(),
-                                                std::move(core), m_clock);
-    routers.push_back(router.get());
-    m_routers.push_back(&router->core());
-    m_modules.push_back(std::move(router));
+  for (NodeId r = 0; r < router_count; ++r) {
+    if (routers[r]) m_routers.push_back(&routers[r]->core());
+  }
+  for (NodeId n = 0; n < nodes; ++n) {
+    if (endpoints[n]) m_endpoints.push_back(&endpoints[n]->core());
   }
   if constexpr (std::is_same_v<RouterShell, RouterAt>) {
     for (RouterAt* router : routers) {
@@ -138,12 +138,12 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     }
   }
   // Multi-socket indices follow binding order, so every router's out[p] and in[p] are bound in
-  // port order, and the local port last.
+  // port order, and the local ports last.
   if (const FatTree* tree = m_topology.fat_tree()) {
-    // Level by level from the leaves, each switch's down links in port order. A switch's up
+    // Level by level above the leaves, each switch's down links in port order. A switch's up
     // links are bound at the next level, in order too: its up port j leads to the j-th switch
     // above it in index order.
-    for (int level = 0; level < tree->levels(); ++level) {
+    for (int level = 1; level < tree->levels(); ++level) {
       for (int index = 0; index < tree->switches_per_level(); ++index) {
         const NodeId s = tree->switch_at(level, index);
         for (int port = 0; port < tree->k(); ++port) {
@@ -171,10 +171,11 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
       }
     }
   }
-  for (NodeId n = 0; n < nodes; ++n) {
+  for (NodeId n = 0; n < nodes; ++n) {  // a router's nodes in port order
     if (!endpoints[n]) continue;
-    endpoints[n]->inject.bind(routers[n]->in);
-    routers[n]->out.bind(endpoints[n]->eject);
+    RouterShell* router = routers[m_topology.router_of(n)];
+    endpoints[n]->inject.bind(router->in);
+    router->out.bind(endpoints[n]->eject);
   }
   if constexpr (std::is_same_v<RouterShell, RouterLt>) {
     std::vector<LtSwitch*> switches;
@@ -304,7 +305,7 @@ void System::check_conservation() const {
     shared_model_error(
         report_id::kConservation,
         fmt::format("the packets of node {}, over all ranks: {} injected, {} delivered{}",
-                    m_topology.format(static_cast<NodeId>(src)), injected, delivered,
+                    m_topology.node_name(static_cast<NodeId>(src)), injected, delivered,
                     reach[src] > injected
                         ? fmt::format(", one numbered #{} that was never injected", reach[src] - 1)
                         : ""));

@@ -60,7 +60,7 @@ inline void expect_zero_load_formula(const Config& config,
     EXPECT_EQ(replies[i][1].get<int>(), hops);
     EXPECT_EQ(replies[i][0].get<Cycle>(),
               zero_load_latency(config.fabric(), hops, 1 + probes[i].packet.data_flits))
-        << topology.format(probes[i].src) << " -> " << topology.format(probes[i].packet.dst);
+        << topology.node_name(probes[i].src) << " -> " << topology.node_name(probes[i].packet.dst);
   }
 }
 

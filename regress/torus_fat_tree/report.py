@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Figures (PNG and SVG), summary.json and REPORT.md of the torus-against-fat-tree study from the
-CSVs that regress/torus_fat_tree/run collects, one per sweep: FAMILY_NODES.csv (uniform, local,
-hotspot, bimodal, on_off, fft3d) and FAMILY_NODES_at.csv (the same sweep in AT: the check)."""
+"""Figures (PNG and SVG), summary.json and REPORT.md of the torus-against-fat-tree study (with a
+circulant graph of the torus's degree at 512 nodes) from the CSVs that regress/torus_fat_tree/run
+collects, one per sweep: FAMILY_NODES.csv (uniform, local, hotspot, bimodal, on_off, fft3d) and
+FAMILY_NODES_at.csv (the same sweep in AT: the check)."""
 
 import argparse
 import csv
@@ -35,6 +36,8 @@ TITLES = {
 def machine(row):
     if row["topology.kind"] == "fat_tree":
         return "fat tree"
+    if row["topology.kind"] == "cayley":
+        return "circulant"
     # Sweeps without a routing axis route by dimension order, the default.
     return "torus adaptive" if row.get("router.routing") == "adaptive" else "torus DOR"
 
@@ -85,7 +88,7 @@ def summarize(points):
 
 
 STYLE = {"torus DOR": ("tab:blue", "-"), "torus adaptive": ("tab:green", "-."),
-         "fat tree": ("tab:red", "--")}
+         "fat tree": ("tab:red", "--"), "circulant": ("tab:purple", "-")}
 MARKERS = ["o", "s", "^", "D"]
 
 

@@ -51,7 +51,7 @@ Explored explore(const std::vector<int>& dims, DeadlockScheme scheme, int vcs) {
   for (NodeId n = 0; n < static_cast<NodeId>(torus.node_count()); ++n) {
     routers.emplace_back(n, shared, nullptr, pool);
   }
-  const auto local = routers[0].local_port();
+  const auto local = routers[0].first_local();
   const int escape_vcs = params.router.vc_layout().first_adaptive;
   const auto channel = [&](NodeId node, PortId port, VcId vc) {
     return (static_cast<int>(node) * local + port) * escape_vcs + vc;

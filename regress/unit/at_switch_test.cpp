@@ -41,8 +41,8 @@ TEST(AtSwitch, AHopTakesPipelineThenLinkLatencyAndSerialization) {
   Fabric f;
   SwitchedRouter router(f.router(0));
   RouterCore& core = router.core;
-  Packet* p = f.packet(f.step(0, kPX), 16, 0, 1, 15);       // as the endpoint sends it at cycle 0
-  EXPECT_EQ(router.at.receive(core.local_port(), *p), 4u);  // 1 + P
+  Packet* p = f.packet(f.step(0, kPX), 16, 0, 1, 15);        // as the endpoint sends it at cycle 0
+  EXPECT_EQ(router.at.receive(core.first_local(), *p), 4u);  // 1 + P
   std::vector<Grant> grants;
   router.at.allocate(3, grants);
   EXPECT_TRUE(grants.empty());
@@ -68,7 +68,7 @@ TEST(AtSwitch, ASlowlyArrivingTailHoldsTheStartBack) {
   Fabric f;
   SwitchedRouter router(f.router(0));
   Packet* p = f.packet(f.step(0, kPX), 16, 0, 10, 100);
-  EXPECT_EQ(router.at.receive(router.core.local_port(), *p), 100u - 15);
+  EXPECT_EQ(router.at.receive(router.core.first_local(), *p), 100u - 15);
 }
 
 // From creation at the source endpoint to the tail in the destination endpoint, over routers
@@ -85,12 +85,12 @@ TEST(AtSwitch, AnUnloadedPathTakesTheZeroLoadLatency) {
   for (bool injected = false;; injected = true) {
     SwitchedRouter& router = routers.try_emplace(here, f.router(here)).first->second;
     RouterCore& core = router.core;
-    if (!injected) in = core.local_port();
+    if (!injected) in = core.first_local();
     const Cycle wake = router.at.receive(in, *p);
     const std::vector<Grant> grants = run(router.at, wake);
     ASSERT_EQ(grants.size(), 1u);
     core.forward(*p, grants[0]);
-    if (grants[0].out_port == core.local_port()) break;
+    if (grants[0].out_port == core.first_local()) break;
     here = f.step(here, Direction::from_index(grants[0].out_port));
     in = grants[0].out_port;
   }
@@ -114,7 +114,7 @@ TEST(AtSwitch, AnOutputGrantsItsRequestersRoundRobin) {
   const Direction expect[] = {kMX, kPY, kMY, kMX};
   for (int i = 0; i < 4; ++i) {
     EXPECT_EQ(grants[i].in_port, port_of(expect[i])) << "grant " << i;
-    EXPECT_EQ(grants[i].out_port, router.core.local_port());
+    EXPECT_EQ(grants[i].out_port, router.core.first_local());
     EXPECT_EQ(grants[i].start, 13 + i * s5) << "grant " << i;  // back to back on the output
   }
 }
@@ -125,7 +125,7 @@ TEST(AtSwitch, AnOutputGrantsItsRequestersRoundRobin) {
 TEST(AtSwitch, ABlockedHeadWaitsForCreditsAndHoldsOnlyItsVc) {
   Fabric f;
   SwitchedRouter router(f.router(0));
-  const PortId local = router.core.local_port();
+  const PortId local = router.core.first_local();
   const NodeId east = f.step(0, kPX);
   Packet* a = f.packet(east, 16, 0, 1, 15);
   Packet* b = f.packet(east, 16, 0, 1, 15);

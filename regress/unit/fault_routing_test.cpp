@@ -65,7 +65,7 @@ Walked walk(const Case& c, DeadlockScheme scheme, int vcs) {
   const auto nodes = static_cast<NodeId>(torus.node_count());
   routers.reserve(nodes);
   for (NodeId n = 0; n < nodes; ++n) routers.emplace_back(n, shared, nullptr, pool);
-  const PortId local = routers[0].local_port();
+  const PortId local = routers[0].first_local();
   const int per_set = params.router.vc_layout().per_set();
   const int classes = params.router.vc_layout().classes;
   const auto channel = [&](NodeId node, PortId port, VcId vc) {

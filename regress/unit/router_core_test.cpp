@@ -27,7 +27,7 @@ TEST(RouterCore, RoutesInDirectionOrderWithTheBubbleOnlyWhenEnteringARing) {
   RouterCore core = f.router(0);
   const NodeId across = f.step(f.step(0, kPX), kPY);  // needs +X, then +Y
   Packet* injected = f.packet(across, 16, 0, 0, 0);
-  const RouterCore::Route r1 = core.route(core.local_port(), *injected);
+  const RouterCore::Route r1 = core.route(core.first_local(), *injected);
   EXPECT_EQ(r1.outs, 1u << port_of(kPX));    // X before Y
   EXPECT_EQ(r1.need, 17 + kMaxPacketFlits);  // enters the X ring: room for one more packet
 
@@ -43,7 +43,7 @@ TEST(RouterCore, RoutesInDirectionOrderWithTheBubbleOnlyWhenEnteringARing) {
 
   Packet* home = f.packet(0, 16, 0, 0, 0);
   const RouterCore::Route r4 = core.route(port_of(kMX), *home);
-  EXPECT_EQ(r4.outs, 1u << core.local_port());
+  EXPECT_EQ(r4.outs, 1u << core.first_local());
   EXPECT_EQ(r4.need, 17);
 }
 
@@ -52,7 +52,7 @@ TEST(RouterCore, APacketKeepsItsVcSet) {
   RouterCore core = f.router(0);
   for (VcId vc : {VcId{0}, VcId{1}}) {
     Packet* p = f.packet(f.step(0, kPY), 4, vc, 0, 0);
-    const RouterCore::Route r = core.route(core.local_port(), *p);
+    const RouterCore::Route r = core.route(core.first_local(), *p);
     EXPECT_EQ(r.p2p_vc, vc);
     EXPECT_EQ(core.out_vc(port_of(kPY), *p, r), vc);
   }
@@ -83,7 +83,7 @@ TEST(RouterCore, IssueSendsCopiesOneAfterAnotherThroughTheCrossbarInput) {
   p->header.kind = PacketKind::Broadcast;
   p->header.set_sequence(77);
   RouterCore::Route route;
-  route.outs = (1u << port_of(kMX)) | (1u << port_of(kPY)) | (1u << core.local_port());
+  route.outs = (1u << port_of(kMX)) | (1u << port_of(kPY)) | (1u << core.first_local());
   route.need = 17;
   RecordingShell shell;
   shell.busy_until[port_of(kPY)] = 80;  // +Y is taken until cycle 80
@@ -94,7 +94,7 @@ TEST(RouterCore, IssueSendsCopiesOneAfterAnotherThroughTheCrossbarInput) {
   }
   const std::vector<Grant>& g = shell.handed;
   ASSERT_EQ(g.size(), 3u);
-  const PortId outs[] = {port_of(kMX), port_of(kPY), core.local_port()};
+  const PortId outs[] = {port_of(kMX), port_of(kPY), core.first_local()};
   const Cycle starts[] = {50, 80, 95};
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(g[i].out_port, outs[i]) << "copy " << i;

@@ -54,6 +54,8 @@ std::string scheme_name(DeadlockScheme scheme) {
       return "Bubble";
     case DeadlockScheme::Dateline:
       return "Dateline";
+    case DeadlockScheme::HopClasses:
+      return "HopClasses";
     case DeadlockScheme::None:
       return "None";
   }

@@ -107,7 +107,7 @@ TEST(WormRouting, SameRoutesAsCutThroughAndAWholeBufferOnlyForLongerPackets) {
     for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
       RouterCore a(n, vct_shared, nullptr, pool), b(n, worm_shared, nullptr, pool);
       for (NodeId dst = 0; dst < static_cast<NodeId>(nodes); ++dst) {
-        for (PortId in = 0; in <= a.local_port(); ++in) {
+        for (PortId in = 0; in <= a.first_local(); ++in) {
           for (VcId vc = 0; vc < 2; ++vc) {
             for (int data : {1, 16}) {
               Packet p;
@@ -118,7 +118,7 @@ TEST(WormRouting, SameRoutesAsCutThroughAndAWholeBufferOnlyForLongerPackets) {
               const RouterCore::Route ra = a.route(in, p), rb = b.route(in, q);
               ASSERT_EQ(ra.outs, rb.outs);
               ASSERT_EQ(ra.p2p_vc, rb.p2p_vc);
-              const bool eject = ra.outs == (1U << a.local_port());
+              const bool eject = ra.outs == (1U << a.first_local());
               const int flits = 1 + data;
               ASSERT_EQ(rb.need, eject ? ra.need : std::min(flits, 4));
               links += eject ? 0 : 1;

@@ -22,6 +22,11 @@ LtFabric::LtFabric(std::vector<LtSwitch*> switches, std::vector<EjectionEnd*> en
   for (LtSwitch* sw : m_switches) sw->set_fabric(*this);
 }
 
+EjectionEnd* const* LtFabric::endpoints(NodeId r) const {
+  const Topology& topology = m_switches[r]->core().shared().topology;
+  return topology.locals(r) > 0 ? &m_endpoints[topology.first_node(r)] : nullptr;
+}
+
 void LtFabric::plan(NodeId from, const PacketHeader& header) {
   const RouterCore& core = m_switches[from]->core();
   const RouterShared& shared = core.shared();
@@ -34,11 +39,12 @@ void LtFabric::plan(NodeId from, const PacketHeader& header) {
   for (;;) {
     const RouteStep step = shared.routing.route(here, arrived, header, vc_class);
     m_plan.add(step);
-    const PortId port = step.eject ? shared.topology.ports(here) : step.port;
+    const auto port =
+        static_cast<PortId>(step.eject ? shared.topology.ports(here) + step.port : step.port);
     m_switches[here]->prefetch_output(port);
     if (m_buffers) prefetch_object(&m_buffers->holds(here)[port * vcs + set_base + step.vc_class]);
     if (step.eject) {
-      m_endpoints[here]->prefetch();
+      m_endpoints[shared.topology.first_node(here) + step.port]->prefetch();
       return;
     }
     const LinkEnd next_end = shared.topology.peer(here, port);

@@ -56,16 +56,14 @@ class PlannedPath {
 class LtFabric {
  public:
   // `switches` by router, `endpoints` by node: link port p of each router leads to the router
-  // the topology says, its local port to its node's endpoint. `buffers`: model the buffers
+  // the topology says, its local ports to its nodes' endpoints. `buffers`: model the buffers
   // behind the outputs (sim.lt_buffers). Hands every switch the fabric.
   LtFabric(std::vector<LtSwitch*> switches, std::vector<EjectionEnd*> endpoints,
            WakeCalendar& calendar, bool buffers);
 
   LtSwitch& at(NodeId r) const { return *m_switches[r]; }
-  // The node end of router `r`'s local port (a fat tree's switch has none).
-  EjectionEnd* endpoint(NodeId r) const {
-    return r < m_endpoints.size() ? m_endpoints[r] : nullptr;
-  }
+  // The node ends of router `r`'s local ports, in port order (null: it has none).
+  EjectionEnd* const* endpoints(NodeId r) const;
   WakeCalendar& calendar() const { return m_calendar; }
   const LtBuffers* buffers() const { return m_buffers.get(); }  // null: links only
   // Plans the path of the packet with `header` entering the network at router `from` (one

@@ -54,7 +54,7 @@ LtSwitch::Onward LtSwitch::finish(const PathStep& step, Cycle& left, Cycle now) 
 LtSwitch::Onward LtSwitch::arrive(PortId in_port, Packet& packet, Cycle now, Cycle& left) {
   // An adaptive packet's path is chosen hop by hop: there is none to plan.
   // Nor is there for a detour, which turns at a node of its own.
-  if (in_port == m_core.local_port() && !is_collective(packet.header.kind) &&
+  if (m_core.is_local(in_port) && !is_collective(packet.header.kind) &&
       !m_core.shared().routing.adaptive() && m_core.shared().routing.faults() == nullptr) {
     m_fabric->plan(m_core.id(), packet.header);
   }
@@ -160,7 +160,7 @@ LtSwitch::Onward LtSwitch::hand_on(const RouterCore::IssuedCopy& copy, Cycle fre
                     .free = free,
                     .tail_out = g.tail_out};
   };
-  if (port < m_core.local_port() && m_next[port] != nullptr) {
+  if (m_core.is_link(port) && m_next[port] != nullptr) {
     leave(g);
     // The hop's last copy goes on (to_pegroup is false): its steps as one.
     InputOrder* order = arrival ? arrival->order : nullptr;
@@ -180,7 +180,7 @@ LtSwitch::Onward LtSwitch::hand_on(const RouterCore::IssuedCopy& copy, Cycle fre
   leave(g);
   Packet& packet = *g.packet;
   sc_core::sc_time delay = m_clock.until(packet.head_at);
-  m_endpoint->take(packet, delay);
+  m_endpoints[port - m_core.first_local()]->take(packet, delay);
   if (buffers()) close_hold(port, g.out_vc, m_clock.after(delay));
   return {};
 }
@@ -264,7 +264,7 @@ void LtSwitch::turn(PortId port, Packet& packet, const RouterCore::Route& route,
 
 void LtSwitch::turn_due(Cycle now) {
   if (!m_turned) return;
-  for (PortId port = 0; port < m_core.local_port(); ++port) {
+  for (PortId port = 0; port < m_core.first_local(); ++port) {
     TurnQueue& q = (*m_turned)[port];
     while (!q.waiting.empty()) {
       const Turned t = q.waiting.front();
@@ -301,9 +301,9 @@ void LtSwitch::set_fabric(LtFabric& fabric) {
     m_reservations.set_holds(buffers->holds(m_core.id()));
     m_order = buffers->orders(m_core.id());
   }
-  m_endpoint = fabric.endpoint(m_core.id());
+  m_endpoints = fabric.endpoints(m_core.id());
   const Topology& topology = m_core.shared().topology;
-  for (int p = 0; p < m_core.local_port(); ++p) {
+  for (int p = 0; p < m_core.first_local(); ++p) {
     m_next[p] = &fabric.at(topology.peer(m_core.id(), static_cast<PortId>(p)).router);
   }
 }

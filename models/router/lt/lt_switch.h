@@ -129,7 +129,7 @@ class LtSwitch : private WakeCalendar::Sleeper {
               ? lt.book(r, now, 1, 0, starts)
               : lt.book(r, now, copies(), sw.m_core.tail_floor(r.in, r.out, packet), starts);
       sw.m_core.booked(b.at + r.tail, now);
-      if (r.in == sw.m_core.local_port()) sw.m_core.injected(b.behind, r.length);
+      if (sw.m_core.is_local(r.in)) sw.m_core.injected(b.behind, r.length);
       return b.at;
     }
   };
@@ -141,7 +141,7 @@ class LtSwitch : private WakeCalendar::Sleeper {
   const FabricClock& m_clock;
   InputOrder* m_order = nullptr;  // with buffers: [port * VCs + vc], the input FIFOs
   LtFabric* m_fabric = nullptr;
-  EjectionEnd* m_endpoint = nullptr;  // on the local port
+  EjectionEnd* const* m_endpoints = nullptr;  // [local port]: the node ends
   RouterCore m_core;
   LtReservations m_reservations{m_core};
   Cycle m_pegroup_input_free = 0;  // the crossbar input from the PEGroup

@@ -68,7 +68,7 @@ LtReservations::Fit LtReservations::fit(OutputRequest& r, Cycle now, int copies)
   }
   // A processor's copies come through the crossbar input one by one: of a wait for the output,
   // only what is past the input's next free cycle is for others' copies.
-  const bool injected = r.in == m_core.local_port();
+  const bool injected = m_core.is_local(r.in);
   Cycle at = r.earliest, behind = 0;
   for (;;) {
     const LinkCalendar::Gap free = link.find(at, r.length, now);

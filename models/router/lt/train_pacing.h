@@ -16,7 +16,7 @@ inline Cycle least_hold(const RouterCore& core, PortId port, VcId vc, Cycle leng
   const ChannelTiming& t = core.timing(port);
   const RouterShared& shared = core.shared();
   Cycle through = 0;
-  if (port != core.local_port()) {
+  if (!core.is_local(port)) {
     through = !shared.vcs.collective(vc) ? t.serialization(1) + shared.pipeline
                                          : length + core.collective_routing_cycles();
   }
