@@ -1,5 +1,6 @@
 // Network statistics ([stats] network = true): the numbers against what a single flow must give,
-// the same in AT, LT and LT with buffers; light uniform load the same per link in the three
+// the same in AT, LT and LT with buffers, on a torus and on a fat tree (switches, up and down
+// ports, host ports); light uniform load the same per link in the three
 // modes; statistics off leave the results as they were.
 
 #include <gtest/gtest.h>
@@ -134,6 +135,61 @@ TEST(NetworkStats, ASingleFlowLoadsItsPathOnlyInEveryMode) {
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[0]["files"][".vcs.csv"], runs[1]["files"][".vcs.csv"]);
   EXPECT_EQ(runs[0]["files"][".links.csv"], runs[1]["files"][".links.csv"]);
+}
+
+// The same flow on a 4-ary 2-tree, from node 1 (leaf 0, host port 1) to node 14 (leaf 3, host
+// port 2): up from its leaf to a top switch drawn per packet, down to leaf 3, out of host port 2.
+TEST(NetworkStats, AFatTreeNamesItsSwitchesPortsAndHostsInEveryMode) {
+  Config c = single_flow();
+  c.topology.kind = TopologyKind::FatTree;
+  c.topology.k = 4;
+  c.topology.levels = 2;
+  c.traffic.probe_src = {1};
+  c.traffic.probe_dst = {14};
+  const int flits = 8 * 17;
+  for (const Config& mode : test::every_mode(c)) {
+    const auto j = run(mode);
+    const std::string name =
+        mode.sim.mode == SimMode::At ? "AT" : (mode.sim.lt_buffers ? "LT buffers" : "LT");
+    const auto& r = j["results"];
+    const auto& s = r["network_stats"];
+    EXPECT_EQ(r["flit_hops"], 2 * flits) << name;
+    EXPECT_EQ(s["link_flits"], r["flit_hops"]) << name;
+    EXPECT_EQ(s["links"], 4 * 4 + 4 * 4) << name;   // the leaves' up ports, the tops' down ports
+    EXPECT_EQ(s["router_packets"], 8 * 3) << name;  // up, down and the host port
+    std::map<std::string, int> packets;             // by router and port
+    int host_ports = 0;
+    for (const auto& row : rows(j["files"][".links.csv"])) {
+      const std::string port = row.at("port");
+      host_ports += port.rfind("host ", 0) == 0;
+      const int n = std::stoi(row.at("packets"));
+      // The up ports taken are drawn per packet: counted together.
+      if (n > 0) packets[row.at("router") + " " + (port.rfind("up ", 0) == 0 ? "up" : port)] += n;
+      if (row.at("router") == "3" && port.rfind("host ", 0) == 0) {
+        EXPECT_EQ(n, port == "host 2" ? 8 : 0) << name << " leaf 3 " << port;
+      }
+    }
+    EXPECT_EQ(host_ports, 16) << name;  // four leaves of four hosts, none above them
+    // Leaf 0's up ports, then a top switch's (routers 4 to 7) down port 3, then leaf 3's host
+    // port: nothing else carried anything.
+    int up = 0, down = 0, host = 0;
+    for (const auto& [where, n] : packets) {
+      if (where == "0 up") {
+        up += n;
+      } else if (where == "3 host 2") {
+        host += n;
+      } else if (where.size() == 8 && where[0] >= '4' && where[0] <= '7' &&
+                 where.substr(1) == " down 3") {
+        down += n;
+      } else {
+        ADD_FAILURE() << name << ": " << n << " packets at " << where;
+      }
+    }
+    EXPECT_EQ(up, 8) << name;
+    EXPECT_EQ(down, 8) << name;
+    EXPECT_EQ(host, 8) << name;
+    EXPECT_EQ(s["busiest_link"]["router"].get<std::string>().rfind("switch ", 0), 0u) << name;
+  }
 }
 
 // Light uniform load: the same packets on the same deterministic paths, so each link carries the
