@@ -52,6 +52,7 @@ struct AtSwitch::Allocation {
   void hand_on(const Grant& g) {
     const int out = sw.index(g.out_port, g.out_vc);
     sw.m_credits[out].consume(g.packet->wire_flits());
+    if (sw.m_rings) sw.count_ring(g, now);
     if (g.out_port == sw.m_core.pegroup_port()) sw.m_to_pegroup.push_back(g);
     grants.push_back(g);
     if (sw.m_trace) {
@@ -105,8 +106,9 @@ void AtSwitch::allocate(Cycle now, std::vector<Grant>& grants) {
       const Queued& q = m_inputs[i].front();
       const Route& r = q.route.adaptive ? request.chosen : q.route;
       if (!(r.outs & (1U << out)) || m_input_busy[port] > now) continue;
-      if (m_credits[index(out, m_core.out_vc(out, *q.packet, r))].at(now) <
-          m_core.need(port, out, *q.packet, r)) {
+      const VcId vc = m_core.out_vc(out, *q.packet, r);
+      if (m_credits[index(out, vc)].at(now) < m_core.need(port, out, *q.packet, r) ||
+          ring_full(port, out, vc, *q.packet)) {
         continue;
       }
       const int rank = (i - m_round_robin[out] - 1 + total) % total;
@@ -146,6 +148,29 @@ std::optional<AtSwitch::Route> AtSwitch::choose_now(PortId in, const Queued& q, 
   return RouterCore::only(*best);
 }
 
+int AtSwitch::ring_entered(PortId in, PortId out, VcId vc, const Packet& p) const {
+  if (!m_rings || in == out || !m_core.is_link(out) || is_collective(p.header.kind)) return -1;
+  return m_rings->ring(m_core.id(), out, vc);
+}
+
+bool AtSwitch::ring_full(PortId in, PortId out, VcId vc, const Packet& p) {
+  const int ring = ring_entered(in, out, vc, p);
+  if (ring < 0 || m_rings->admits(ring, p.wire_flits())) return false;
+  m_rings->wait(ring, &m_ring_wake);
+  return true;
+}
+
+void AtSwitch::count_ring(const Grant& g, Cycle now) {
+  const Packet& p = *g.packet;
+  if (is_collective(p.header.kind)) return;
+  const int entered = ring_entered(g.in_port, g.out_port, g.out_vc, p);
+  if (entered >= 0) m_rings->enter(entered, p.wire_flits());
+  // Its head takes another output: it leaves the ring it came by (same VC all along it).
+  if (m_core.is_link(g.in_port) && g.in_port != g.out_port) {
+    m_rings->leave(m_rings->ring(m_core.id(), g.in_port, g.in_vc), p.wire_flits(), now);
+  }
+}
+
 void AtSwitch::run_pegroup() {
   for (const Grant& g : m_to_pegroup) {
     m_sends.clear();
@@ -177,6 +202,7 @@ Cycle AtSwitch::next_wakeup(Cycle now) {
     const Cycle t = std::max(q.ready, m_input_busy[port]);
     Cycle earliest = kNever;
     m_core.for_each_option(port, *q.packet, q.route, [&](const Option& o) {
+      if (ring_full(port, o.out, o.vc, *q.packet)) return;  // woken when a packet leaves it
       auto& credits = m_credits[index(o.out, o.vc)];
       const Cycle c = credits.when({std::max(t, m_output_busy[o.out]), o.need});
       if (c == kNever) credits.mark_waited_on();  // the credit return will wake us
@@ -211,7 +237,12 @@ std::optional<AtSwitch::Blocked> AtSwitch::oldest_blocked(Cycle now) const {
     const Packet& p = *q.packet;
     // A worm counts all its flits against the buffer it entered until its tail has left it.
     const int free = m_credits[index(o.out, o.vc)].available();
-    const std::string held = free < 0 ? " (a packet longer than the buffer holds it)" : "";
+    std::string held = free < 0 ? " (a packet longer than the buffer holds it)" : "";
+    const int ring = ring_entered(port, o.out, o.vc, *q.packet);
+    if (ring >= 0 && !m_rings->admits(ring, q.packet->wire_flits())) {
+      held += fmt::format(" and a ring whose packets count {} of its buffers (ring_budget.h)",
+                          m_rings->counted(ring));
+    }
     oldest = Blocked{
         q.ready,
         fmt::format("router {} input port {} VC {}: packet #{} ({} -> {}, {} flits) waits since "

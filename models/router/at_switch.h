@@ -9,6 +9,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@
 #include "models/core/ring_queue.h"
 #include "models/fabric/credit_counter.h"
 #include "models/router/issue.h"
+#include "models/router/ring_budget.h"
 #include "models/router/router_core.h"
 #include "models/router/router_trace.h"
 #include "models/router/vcup_driver.h"
@@ -59,6 +61,13 @@ class AtSwitch {
 
   // Turns tracing on (the signals to drive; see router_trace.h).
   void set_trace(std::unique_ptr<RouterTrace> trace);
+
+  // Worm bubble (ring_budget.h): from now on packets enter rings as `rings` admits; `wake` wakes
+  // this router for a cycle, when a packet leaves a ring it waits on.
+  void set_ring_budget(RingBudget& rings, std::function<void(Cycle)> wake) {
+    m_rings = &rings;
+    m_ring_wake = std::move(wake);
+  }
 
   // From now on `driver` says when the link ports' VCUp packets go and to where (vcup_driver.h).
   void set_vcup_driver(VcUpDriver* driver) { m_vcup_driver = driver; }
@@ -106,6 +115,13 @@ class AtSwitch {
   // The option an adaptive head takes at `now`: a free output with the most room beyond its need
   // on an adaptive VC, else the escape VC if it has room.
   std::optional<Route> choose_now(PortId in, const Queued& queued, Cycle now);
+  // Worm bubble: the ring a point-to-point packet from input `in` enters on output `out`, VC
+  // `vc` (-1: none, it goes on along its ring or leaves the links); and whether that ring does not
+  // admit it now, in which case this router waits on the ring.
+  int ring_entered(PortId in, PortId out, VcId vc, const Packet& packet) const;
+  bool ring_full(PortId in, PortId out, VcId vc, const Packet& packet);
+  // Counts a granted packet into the ring it enters and out of the ring it leaves.
+  void count_ring(const Grant& grant, Cycle now);
   void enqueue_send(const CollectiveSend& send);
 
   RouterCore& m_core;
@@ -121,6 +137,8 @@ class AtSwitch {
   std::vector<CollectiveSend> m_sends;   // scratch: what the PEGroup sends
   std::unique_ptr<RouterTrace> m_trace;  // null: tracing off
   VcUpDriver* m_vcup_driver = nullptr;   // null: VCUp routes by the tables' timing
+  RingBudget* m_rings = nullptr;         // null: no worm bubble
+  std::function<void(Cycle)> m_ring_wake;
 };
 
 }  // namespace angara

@@ -38,6 +38,10 @@ class RouterAt : public sc_core::sc_module, private WormOwner {
   void set_trace(std::unique_ptr<RouterTrace> trace) { m_switch.set_trace(std::move(trace)); }
   // Shows arrivals and grants to `probe` (an RTL transactor) from now on; null: to none.
   void set_probe(RouterProbe* probe) { m_probe = probe; }
+  // Worm bubble: packets enter rings as `rings` admits (ring_budget.h).
+  void set_ring_budget(RingBudget& rings) {
+    m_switch.set_ring_budget(rings, [this](Cycle cycle) { wake_at(cycle); });
+  }
   // Lets `driver` (an RTL VCUp's transactor) say when the link ports' VCUp packets go and free
   // their space (vcup_driver.h).
   void set_vcup_driver(VcUpDriver& driver);

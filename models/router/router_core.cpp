@@ -19,6 +19,7 @@ RouterShared::RouterShared(const Topology& t, const FabricParams& params, std::u
       // The crossbar to and from the PEGroup moves one flit per cycle, with no wire.
       internal({kFlitBits * params.router.clock_mhz / 1000.0, 0.0}, params.router.clock_mhz),
       wormhole(params.router.wormhole()),
+      worm_bubble(wormhole && t.torus() && params.router.deadlock == DeadlockScheme::Bubble),
       local_buffer_flits(params.router.local_buffer_flits()),
       worms(wormhole ? std::make_unique<WormPool>() : nullptr) {
   for (int flits = buffer_flits + 1; wormhole && flits <= kMaxPacketFlits; ++flits) {
@@ -81,13 +82,18 @@ RouterCore::Route RouterCore::route_p2p(const RouteStep& step, const Packet& pac
   // acyclic (routing/direction_order_routing.h; routing_test checks the graph, worm_test that
   // wormhole takes the same VCs). The channels and crossbar inputs are not held while it waits
   // (they carry its flits for their serialization time), so they add no edge. Hence some worm
-  // at the end of every chain of waits can always move (Dally and Seitz). The bubble is refused:
-  // it keeps a free packet slot per ring, which buffers shorter than a packet do not have.
+  // at the end of every chain of waits can always move (Dally and Seitz). Under the bubble a
+  // ring keeps an empty buffer instead of a free packet's room, which buffers shorter than a
+  // packet do not have: a packet takes a ring's VC only when its buffer is empty (the whole
+  // buffer's credits), and enters a ring only as ring_budget.h admits; the argument is there.
   // Around failures each leg's VCs are dateline VCs of their own, as with cut-through.
   const int need = m_shared.routing.required_credits(step, packet.wire_flits());
-  return {bit(step.eject ? m_first_local + step.port : step.port),
+  const bool link = !step.eject;
+  return {bit(link ? step.port : m_first_local + step.port),
           m_shared.vcs.vc(m_shared.vcs.set_base(packet.header.vc), step.leg, step.vc_class),
-          m_shared.wormhole && !step.eject ? std::min(need, m_shared.buffer_flits) : need};
+          !link || !m_shared.wormhole ? need
+          : m_shared.worm_bubble      ? m_shared.buffer_flits
+                                      : std::min(need, m_shared.buffer_flits)};
 }
 
 bool RouterCore::worm(PortId out, const Packet& p) const {

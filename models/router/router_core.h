@@ -57,6 +57,9 @@ struct RouterShared {
   CollectiveParams coll;
   ChannelTiming link, local, internal;
   bool wormhole;
+  // Wormhole under the bubble on a torus: a ring's VC holds one packet at a time
+  // (ring_budget.h).
+  bool worm_bubble;
   int local_buffer_flits;  // the local port's point-to-point VCs (RouterParams)
   // Wormhole: the machine's worms, which every router's hops update (null with vct).
   std::unique_ptr<WormPool> worms;

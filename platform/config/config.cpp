@@ -154,12 +154,27 @@ void Config::validate_wormhole() const {
   const auto refuse = [](const std::string& key, const std::string& value, const std::string& why) {
     throw ConfigError(key, value, why + " (router.switching = \"wormhole\")");
   };
-  // The bubble keeps a free packet slot on every ring; a worm spans buffers of a few flits, so
-  // no buffer holds a packet slot to keep. The dateline's acyclic channel dependencies hold for
-  // wormhole too. A fat tree's up/down routes need neither (bubble and none: no effect there).
-  if (topology.torus() && router.deadlock == DeadlockScheme::Bubble) {
+  // On a torus the bubble keeps an empty buffer in every ring (models/router/ring_budget.h), so
+  // a ring must hold a largest packet packed and one buffer more. A circulant's rings have no
+  // such count: the dateline's acyclic channel dependencies hold for wormhole there. A fat tree's
+  // up/down routes need neither (bubble and none: no effect there).
+  if (router.deadlock == DeadlockScheme::Bubble && topology.torus()) {
+    const int ring = *std::min_element(topology.dims.begin(), topology.dims.end());
+    const int spans = (kMaxPacketFlits + router.buffer_flits - 1) / router.buffer_flits;
+    if (spans > ring - 1) {
+      refuse("router.buffer_flits", fmt::format("{}", router.buffer_flits),
+             fmt::format("under the bubble a ring keeps one of its buffers empty, so a largest "
+                         "packet ({} flits) must fit in the other {} of the shortest ring ({} "
+                         "routers): it spans {} buffers of {} flits; use at least {} flits or "
+                         "router.deadlock = \"dateline\"",
+                         kMaxPacketFlits, ring - 1, ring, spans, router.buffer_flits,
+                         (kMaxPacketFlits + ring - 2) / (ring - 1)));
+    }
+  }
+  if (router.deadlock == DeadlockScheme::Bubble && topology.kind == TopologyKind::Cayley) {
     refuse("router.deadlock", "\"bubble\"",
-           "bubble flow control needs virtual cut-through: use router.deadlock = \"dateline\"");
+           "a circulant's rings keep no empty buffer under wormhole: use router.deadlock = "
+           "\"dateline\"");
   }
   if (sim.train_packets > 1) {
     refuse("sim.train_packets", fmt::format("{}", sim.train_packets),

@@ -136,6 +136,13 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     for (RouterAt* router : routers) {
       if (router) m_at_routers.push_back(router);  // this rank's
     }
+    // One process (wormhole is refused over ranks). The project's own test that the counts are
+    // needed runs without them.
+    if (m_router_shared.worm_bubble && !std::getenv("ANGARA_TEST_NO_RING_COUNTS")) {
+      m_ring_budget = std::make_unique<RingBudget>(torus(), m_router_shared.vcs.p2p,
+                                                   config.router.buffer_flits);
+      for (RouterAt* router : routers) router->set_ring_budget(*m_ring_budget);
+    }
   }
   // Multi-socket indices follow binding order, so every router's out[p] and in[p] are bound in
   // port order, and the local ports last.

@@ -20,6 +20,7 @@
 #include "models/endpoint/endpoint_core.h"
 #include "models/fabric/ejection_end.h"
 #include "models/fabric/fabric_protocol.h"
+#include "models/router/ring_budget.h"
 #include "models/router/router_core.h"
 #include "models/topology/topology.h"
 #include "platform/config/config.h"
@@ -123,6 +124,7 @@ class System {
   std::vector<const RouterAt*> m_at_routers;      // AT: their switches, for the watchdog
   std::unique_ptr<WakeCalendar> m_wake_calendar;  // LT
   std::unique_ptr<LtFabric> m_lt_fabric;          // LT: the fabric the routers call along directly
+  std::unique_ptr<RingBudget> m_ring_budget;      // AT, wormhole under the bubble: ring counts
   std::vector<EndpointCore*> m_endpoints;
   std::vector<std::function<void()>> m_endpoint_wakers;
   TraceSignals m_trace;  // the names and signals of the waveforms ([trace])

@@ -77,6 +77,22 @@ Config single_flow() {
   return c;
 }
 
+std::string mode_name(const Config& c) {
+  return c.sim.mode == SimMode::At ? "AT" : (c.sim.lt_buffers ? "LT buffers" : "LT");
+}
+
+// A single flow's totals: its 8 packets of 17 flits crossed `hops` links inside the window, all
+// the run's flit hops; the machine has `links` links; routers forwarded each packet `outputs`
+// times (its links and the ejection port).
+void expect_flow_totals(const nlohmann::json& r, int hops, int links, int outputs,
+                        const std::string& name) {
+  const auto& s = r["network_stats"];
+  EXPECT_EQ(r["flit_hops"], hops * 8 * 17) << name;
+  EXPECT_EQ(s["link_flits"], r["flit_hops"]) << name;
+  EXPECT_EQ(s["links"], links) << name;
+  EXPECT_EQ(s["router_packets"], 8 * outputs) << name;
+}
+
 TEST(NetworkStats, ASingleFlowLoadsItsPathOnlyInEveryMode) {
   const Config c = single_flow();
   const std::map<std::string, int> path{
@@ -85,15 +101,10 @@ TEST(NetworkStats, ASingleFlowLoadsItsPathOnlyInEveryMode) {
   std::vector<nlohmann::json> runs;
   for (const Config& mode : test::every_mode(c)) {
     const auto j = run(mode);
-    const std::string name =
-        mode.sim.mode == SimMode::At ? "AT" : (mode.sim.lt_buffers ? "LT buffers" : "LT");
+    const std::string name = mode_name(mode);
     const auto& r = j["results"];
     const auto& s = r["network_stats"];
-    // Every flit of the flow crossed 3 links inside the window: all the run's flit hops.
-    EXPECT_EQ(r["flit_hops"], 3 * flits) << name;
-    EXPECT_EQ(s["link_flits"], r["flit_hops"]) << name;
-    EXPECT_EQ(s["links"], 64 * 6) << name;
-    EXPECT_EQ(s["router_packets"], 8 * 4) << name;  // 3 links and the ejection port
+    expect_flow_totals(r, 3, 64 * 6, 4, name);
     EXPECT_EQ(s["mean_wait_cycles"], 0.0) << name;  // alone in the network: never waits
     const double window = 4000;
     int on_path = 0;
@@ -146,18 +157,13 @@ TEST(NetworkStats, AFatTreeNamesItsSwitchesPortsAndHostsInEveryMode) {
   c.topology.levels = 2;
   c.traffic.probe_src = {1};
   c.traffic.probe_dst = {14};
-  const int flits = 8 * 17;
   for (const Config& mode : test::every_mode(c)) {
     const auto j = run(mode);
-    const std::string name =
-        mode.sim.mode == SimMode::At ? "AT" : (mode.sim.lt_buffers ? "LT buffers" : "LT");
-    const auto& r = j["results"];
-    const auto& s = r["network_stats"];
-    EXPECT_EQ(r["flit_hops"], 2 * flits) << name;
-    EXPECT_EQ(s["link_flits"], r["flit_hops"]) << name;
-    EXPECT_EQ(s["links"], 4 * 4 + 4 * 4) << name;   // the leaves' up ports, the tops' down ports
-    EXPECT_EQ(s["router_packets"], 8 * 3) << name;  // up, down and the host port
-    std::map<std::string, int> packets;             // by router and port
+    const std::string name = mode_name(mode);
+    const auto& s = j["results"]["network_stats"];
+    // Up, down and out of the host port; the links: the leaves' up ports, the tops' down ports.
+    expect_flow_totals(j["results"], 2, 4 * 4 + 4 * 4, 3, name);
+    std::map<std::string, int> packets;  // by router and port
     int host_ports = 0;
     for (const auto& row : rows(j["files"][".links.csv"])) {
       const std::string port = row.at("port");

@@ -2,14 +2,16 @@
 // with buffers: lone packets take the same latency to the cycle in every mode, for several hop
 // counts, packet lengths and buffers, and a packet that fits in a buffer takes cut-through's
 // formula; nothing is lost at offered 0.1, 0.5 and 1.0 with buffers of 4 flits and 17-flit
-// packets; the watchdog stays silent on 4x4x4 and 8x8 with the dateline at offered 1.0 over 20,000
-// cycles; small buffers carry less than cut-through's big ones (printed); LT with buffers keeps
-// AT's mean latency on light traffic; and the combinations wormhole refuses name their keys. Each
-// simulation runs in a child.
+// packets; the watchdog stays silent on 4x4x4 and 8x8 with the dateline, and with the bubble
+// (the worm bubble, models/router/ring_budget.h), at offered 1.0 over 20,000 cycles; small buffers
+// carry less than cut-through's big ones (printed); LT with buffers keeps AT's mean latency on
+// light traffic; and the combinations wormhole refuses name their keys. Each simulation runs in a
+// child.
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -124,18 +126,34 @@ TEST(WormholeFabric, NothingLostWithBuffersSmallerThanAPacket) {
   }
 }
 
+// The SKIF network's scheme: wormhole under the bubble. Rings of 4 keep one buffer empty, so a
+// 17-flit packet must fit packed in 3: buffers of 6 flits; rings of 8, 5 or more: of 4.
+Config worm_bubble(std::vector<int> dims, int buffer_flits) {
+  Config c = wormhole(std::move(dims), buffer_flits);
+  c.router.deadlock = DeadlockScheme::Bubble;
+  return c;
+}
+
+TEST(WormholeFabric, NothingLostUnderTheBubble) {
+  for (const Config& base : {worm_bubble({4, 4, 4}, 6), worm_bubble({8, 8}, 4)}) {
+    test::expect_nothing_lost_in_every_mode(base, {0.1, 0.5, 1.0}, 500, 2000);
+  }
+}
+
 // 20,000 measured cycles at offered 1.0 (and the drain after them) without a deadlock report,
-// in AT and in LT with buffers.
-TEST(WormholeFabric, WatchdogSilentAtOfferedOneWithTheDateline) {
-  for (const std::vector<int>& dims : {std::vector<int>{4, 4, 4}, std::vector<int>{8, 8}}) {
-    for (const Config& c :
-         {in_mode(wormhole(dims, 4), SimMode::At), lt_with_buffers(wormhole(dims, 4))}) {
+// in AT and in LT with buffers, under the dateline and under the bubble.
+TEST(WormholeFabric, WatchdogSilentAtOfferedOneWithTheDatelineAndTheBubble) {
+  const std::vector<Config> machines{wormhole({4, 4, 4}, 4), wormhole({8, 8}, 4),
+                                     worm_bubble({4, 4, 4}, 6), worm_bubble({8, 8}, 4)};
+  for (const Config& machine : machines) {
+    for (const Config& c : {in_mode(machine, SimMode::At), lt_with_buffers(machine)}) {
       Config load = c;
       load.traffic.rate = 1.0;
       load.sim.warmup_cycles = 1000;
       load.sim.measure_cycles = 20000;
       const auto r = run(load);
-      SCOPED_TRACE(r["config"]["topology"].dump() + r["config"]["sim"]["mode"].dump());
+      SCOPED_TRACE(r["config"]["topology"].dump() + r["config"]["sim"]["mode"].dump() +
+                   r["config"]["router"]["deadlock"].dump());
       EXPECT_GE(r["sim_cycles"].get<Cycle>(), 21000U);
       EXPECT_EQ(r["packets_injected_total"], r["packets_delivered_total"]);
     }
@@ -158,6 +176,29 @@ TEST(WormholeFabric, WithoutADeadlockSchemeTheWatchdogFires) {
     }
   });
   EXPECT_NE(error.find("waits since cycle"), std::string::npos) << error;
+}
+
+// Under the bubble the rings' counts (ring_budget.h, rule 2) are what keeps wormhole alive: a ring
+// VC taken only when empty (rule 1) is not enough, and 4x4 deadlocks at offered 1.0 without them.
+TEST(WormholeFabric, UnderTheBubbleWithoutTheRingCountsTheWatchdogFires) {
+  Config c = in_mode(worm_bubble({4, 4}, 6), SimMode::At);
+  c.traffic.rate = 1.0;
+  c.sim.measure_cycles = 20000;
+  const auto error = [&](bool counts) {
+    return run_isolated([&]() -> nlohmann::json {
+             if (!counts) setenv("ANGARA_TEST_NO_RING_COUNTS", "1", 1);
+             try {
+               run_experiment(c);
+               return "no error";
+             } catch (const std::exception& e) {
+               return e.what();
+             }
+           })
+        .get<std::string>();
+  };
+  EXPECT_EQ(error(true), "no error");
+  const std::string without = error(false);
+  EXPECT_NE(without.find("waits since cycle"), std::string::npos) << without;
 }
 
 double accepted_at_one(Config c) {
@@ -214,11 +255,18 @@ TEST(WormholeFabric, RefusesWhatNeedsCutThroughNamingTheKeys) {
   const auto starts_with = [](const std::string& s, const std::string& key) {
     return s.rfind(key + ":", 0) == 0;
   };
-  Config bubble = wormhole({4, 4}, 4);
-  bubble.router.deadlock = DeadlockScheme::Bubble;
-  const std::string b = refused_key(bubble);
-  EXPECT_TRUE(starts_with(b, "router.deadlock")) << b;
+  // Under the bubble a largest packet must fit packed in all but one buffer of the shortest ring.
+  const std::string b = refused_key(worm_bubble({4, 8}, 5));
+  EXPECT_TRUE(starts_with(b, "router.buffer_flits")) << b;
+  EXPECT_NE(b.find("at least 6 flits"), std::string::npos) << b;
   EXPECT_NE(b.find("router.switching"), std::string::npos) << b;
+  EXPECT_EQ(refused_key(worm_bubble({4, 8}, 6)), "accepted");
+  Config circulant = worm_bubble({4, 4}, 6);
+  circulant.topology.kind = TopologyKind::Cayley;
+  circulant.topology.order = 64;
+  circulant.topology.generators = {1, 8};
+  const std::string cb = refused_key(circulant);
+  EXPECT_TRUE(starts_with(cb, "router.deadlock")) << cb;
 
   Config adaptive = wormhole({4, 4}, 4);
   adaptive.router.routing = RoutingAlgorithm::Adaptive;
