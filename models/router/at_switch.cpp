@@ -108,7 +108,7 @@ void AtSwitch::allocate(Cycle now, std::vector<Grant>& grants) {
       if (!(r.outs & (1U << out)) || m_input_busy[port] > now) continue;
       const VcId vc = m_core.out_vc(out, *q.packet, r);
       if (m_credits[index(out, vc)].at(now) < m_core.need(port, out, *q.packet, r) ||
-          ring_full(port, out, vc, *q.packet)) {
+          ring_full(port, static_cast<VcId>(i % m_vc_count), out, vc, *q.packet)) {
         continue;
       }
       const int rank = (i - m_round_robin[out] - 1 + total) % total;
@@ -148,13 +148,17 @@ std::optional<AtSwitch::Route> AtSwitch::choose_now(PortId in, const Queued& q, 
   return RouterCore::only(*best);
 }
 
-int AtSwitch::ring_entered(PortId in, PortId out, VcId vc, const Packet& p) const {
-  if (!m_rings || in == out || !m_core.is_link(out) || is_collective(p.header.kind)) return -1;
+int AtSwitch::ring_entered(PortId in, VcId in_vc, PortId out, VcId vc, const Packet& p) const {
+  // Going on along a ring keeps its direction and VC (a detour's second leg takes VCs of its own).
+  if (!m_rings || !m_core.is_link(out) || (in == out && in_vc == vc) ||
+      is_collective(p.header.kind)) {
+    return -1;
+  }
   return m_rings->ring(m_core.id(), out, vc);
 }
 
-bool AtSwitch::ring_full(PortId in, PortId out, VcId vc, const Packet& p) {
-  const int ring = ring_entered(in, out, vc, p);
+bool AtSwitch::ring_full(PortId in, VcId in_vc, PortId out, VcId vc, const Packet& p) {
+  const int ring = ring_entered(in, in_vc, out, vc, p);
   if (ring < 0 || m_rings->admits(ring, p.wire_flits())) return false;
   m_rings->wait(ring, &m_ring_wake);
   return true;
@@ -163,10 +167,10 @@ bool AtSwitch::ring_full(PortId in, PortId out, VcId vc, const Packet& p) {
 void AtSwitch::count_ring(const Grant& g, Cycle now) {
   const Packet& p = *g.packet;
   if (is_collective(p.header.kind)) return;
-  const int entered = ring_entered(g.in_port, g.out_port, g.out_vc, p);
+  const int entered = ring_entered(g.in_port, g.in_vc, g.out_port, g.out_vc, p);
   if (entered >= 0) m_rings->enter(entered, p.wire_flits());
-  // Its head takes another output: it leaves the ring it came by (same VC all along it).
-  if (m_core.is_link(g.in_port) && g.in_port != g.out_port) {
+  // Its head takes another output or VC: it leaves the ring it came by.
+  if (m_core.is_link(g.in_port) && (g.in_port != g.out_port || g.in_vc != g.out_vc)) {
     m_rings->leave(m_rings->ring(m_core.id(), g.in_port, g.in_vc), p.wire_flits(), now);
   }
 }
@@ -202,7 +206,8 @@ Cycle AtSwitch::next_wakeup(Cycle now) {
     const Cycle t = std::max(q.ready, m_input_busy[port]);
     Cycle earliest = kNever;
     m_core.for_each_option(port, *q.packet, q.route, [&](const Option& o) {
-      if (ring_full(port, o.out, o.vc, *q.packet)) return;  // woken when a packet leaves it
+      // A full ring wakes the router when a packet leaves it.
+      if (ring_full(port, static_cast<VcId>(i % m_vc_count), o.out, o.vc, *q.packet)) return;
       auto& credits = m_credits[index(o.out, o.vc)];
       const Cycle c = credits.when({std::max(t, m_output_busy[o.out]), o.need});
       if (c == kNever) credits.mark_waited_on();  // the credit return will wake us
@@ -238,7 +243,7 @@ std::optional<AtSwitch::Blocked> AtSwitch::oldest_blocked(Cycle now) const {
     // A worm counts all its flits against the buffer it entered until its tail has left it.
     const int free = m_credits[index(o.out, o.vc)].available();
     std::string held = free < 0 ? " (a packet longer than the buffer holds it)" : "";
-    const int ring = ring_entered(port, o.out, o.vc, *q.packet);
+    const int ring = ring_entered(port, static_cast<VcId>(i % m_vc_count), o.out, o.vc, *q.packet);
     if (ring >= 0 && !m_rings->admits(ring, q.packet->wire_flits())) {
       held += fmt::format(" and a ring whose packets count {} of its buffers (ring_budget.h)",
                           m_rings->counted(ring));

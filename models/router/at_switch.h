@@ -115,11 +115,11 @@ class AtSwitch {
   // The option an adaptive head takes at `now`: a free output with the most room beyond its need
   // on an adaptive VC, else the escape VC if it has room.
   std::optional<Route> choose_now(PortId in, const Queued& queued, Cycle now);
-  // Worm bubble: the ring a point-to-point packet from input `in` enters on output `out`, VC
-  // `vc` (-1: none, it goes on along its ring or leaves the links); and whether that ring does not
-  // admit it now, in which case this router waits on the ring.
-  int ring_entered(PortId in, PortId out, VcId vc, const Packet& packet) const;
-  bool ring_full(PortId in, PortId out, VcId vc, const Packet& packet);
+  // Worm bubble: the ring a point-to-point packet from input (`in`, `in_vc`) enters on output
+  // `out`, VC `vc` (-1: none, it goes on along its ring or leaves the links); and whether that
+  // ring does not admit it now, in which case this router waits on the ring.
+  int ring_entered(PortId in, VcId in_vc, PortId out, VcId vc, const Packet& packet) const;
+  bool ring_full(PortId in, VcId in_vc, PortId out, VcId vc, const Packet& packet);
   // Counts a granted packet into the ring it enters and out of the ring it leaves.
   void count_ring(const Grant& grant, Cycle now);
   void enqueue_send(const CollectiveSend& send);

@@ -12,8 +12,9 @@
 //    then count at most N - 1 of the ring's N buffers with it. It counts from the hop that enters
 //    the ring to the hop that leaves it (its head taking another output).
 //
-// Why it cannot deadlock. Routes take the directions in a fixed order, so a packet leaving a ring
-// waits only for a ring later in that order or for its endpoint: it suffices that no ring blocks
+// Why it cannot deadlock. Routes take the directions in a fixed order (around failures each leg
+// in order on VCs of its own, so a ring on another VC), so a packet leaving a ring waits only
+// for a ring later in that order or for its endpoint: it suffices that no ring blocks
 // by itself. Suppose packets of ring R wait for ever. Once all that can move has moved, each
 // packet in R stands packed behind its head (its flits move up inside the buffers it holds, and a
 // buffer its tail has left is empty), so it holds at most its count of buffers and, by rule 2,

@@ -134,8 +134,17 @@ Config worm_bubble(std::vector<int> dims, int buffer_flits) {
   return c;
 }
 
+// Three failed links of a 4x4x4 torus: a detour's second leg runs on VCs of its own, so on rings
+// of its own.
+Config with_detours(Config c) {
+  c.faults.links = {{{0, 0, 0}, "+X"}, {{1, 2, 3}, "-Y"}, {{3, 3, 0}, "+Z"}};
+  c.router.vcs = 4;
+  return c;
+}
+
 TEST(WormholeFabric, NothingLostUnderTheBubble) {
-  for (const Config& base : {worm_bubble({4, 4, 4}, 6), worm_bubble({8, 8}, 4)}) {
+  for (const Config& base : {worm_bubble({4, 4, 4}, 6), worm_bubble({8, 8}, 4),
+                             with_detours(worm_bubble({4, 4, 4}, 6))}) {
     test::expect_nothing_lost_in_every_mode(base, {0.1, 0.5, 1.0}, 500, 2000);
   }
 }
@@ -144,7 +153,8 @@ TEST(WormholeFabric, NothingLostUnderTheBubble) {
 // in AT and in LT with buffers, under the dateline and under the bubble.
 TEST(WormholeFabric, WatchdogSilentAtOfferedOneWithTheDatelineAndTheBubble) {
   const std::vector<Config> machines{wormhole({4, 4, 4}, 4), wormhole({8, 8}, 4),
-                                     worm_bubble({4, 4, 4}, 6), worm_bubble({8, 8}, 4)};
+                                     worm_bubble({4, 4, 4}, 6), worm_bubble({8, 8}, 4),
+                                     with_detours(worm_bubble({4, 4, 4}, 6))};
   for (const Config& machine : machines) {
     for (const Config& c : {in_mode(machine, SimMode::At), lt_with_buffers(machine)}) {
       Config load = c;
