@@ -8,11 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/core/config_error.h"
-#include "models/core/zero_load.h"
-#include "models/topology/torus.h"
 #include "platform/experiments/experiment.h"
 #include "platform/experiments/results_json.h"
 #include "regress/support/in_mode.h"
@@ -26,7 +25,6 @@ using test::in_mode;
 using test::lone_probes;
 using test::lt_with_buffers;
 using test::probe_replies;
-using test::replies_in_every_mode;
 using test::run_isolated;
 
 Config torus(std::vector<int> dims, RoutingAlgorithm routing) {
@@ -42,20 +40,12 @@ nlohmann::json run(const Config& c) {
 }
 
 TEST(AdaptiveRoutingFabric, ZeroLoadLatencyIsDimensionOrdersToTheCycleInEveryMode) {
-  const Config c = torus({4, 4, 4}, RoutingAlgorithm::Adaptive);
-  const Torus geometry({4, 4, 4});
-  const std::vector<Probe> probes = lone_probes({{0, 1}, {0, 63}, {21, 42}, {5, 0}});
-  const auto at = replies_in_every_mode(c, probes);
-  ASSERT_EQ(at.size(), probes.size());
+  const std::vector<std::pair<NodeId, NodeId>> pairs{{0, 1}, {0, 63}, {21, 42}, {5, 0}};
+  const auto at =
+      test::expect_zero_load_formula(torus({4, 4, 4}, RoutingAlgorithm::Adaptive), pairs);
   EXPECT_EQ(probe_replies(in_mode(torus({4, 4, 4}, RoutingAlgorithm::DimensionOrder), SimMode::At),
-                          probes),
+                          lone_probes(pairs)),
             at);
-  for (std::size_t i = 0; i < probes.size(); ++i) {
-    const int hops = geometry.min_hops(probes[i].src, probes[i].packet.dst);
-    EXPECT_EQ(at[i][1].get<int>(), hops);
-    EXPECT_EQ(at[i][0].get<Cycle>(),
-              zero_load_latency(c.fabric(), hops, 1 + probes[i].packet.data_flits));
-  }
 }
 
 // Every packet injected is delivered once, intact (the ledger inside the model throws otherwise),
