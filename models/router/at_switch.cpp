@@ -157,7 +157,7 @@ int AtSwitch::ring_entered(PortId in, VcId in_vc, PortId out, VcId vc, const Pac
   return m_rings->ring(m_core.id(), out, vc);
 }
 
-bool AtSwitch::ring_full(PortId in, VcId in_vc, PortId out, VcId vc, const Packet& p) {
+bool AtSwitch::ring_refuses(PortId in, VcId in_vc, PortId out, VcId vc, const Packet& p) {
   const int ring = ring_entered(in, in_vc, out, vc, p);
   if (ring < 0 || m_rings->admits(ring, p.wire_flits())) return false;
   m_rings->wait(ring, &m_ring_wake);

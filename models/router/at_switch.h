@@ -119,7 +119,10 @@ class AtSwitch {
   // `out`, VC `vc` (-1: none, it goes on along its ring or leaves the links); and whether that
   // ring does not admit it now, in which case this router waits on the ring.
   int ring_entered(PortId in, VcId in_vc, PortId out, VcId vc, const Packet& packet) const;
-  bool ring_full(PortId in, VcId in_vc, PortId out, VcId vc, const Packet& packet);
+  bool ring_full(PortId in, VcId in_vc, PortId out, VcId vc, const Packet& packet) {
+    return m_rings != nullptr && ring_refuses(in, in_vc, out, vc, packet);  // inline: every try
+  }
+  bool ring_refuses(PortId in, VcId in_vc, PortId out, VcId vc, const Packet& packet);
   // Counts a granted packet into the ring it enters and out of the ring it leaves.
   void count_ring(const Grant& grant, Cycle now);
   void enqueue_send(const CollectiveSend& send);
