@@ -10,16 +10,7 @@ RingBudget::RingBudget(const Torus& torus, int vcs, int buffer_flits)
   const auto rings = static_cast<std::size_t>(torus.node_count()) *
                      static_cast<std::size_t>(torus.direction_count() * vcs);
   m_counted.assign(rings, 0);
-  m_size.assign(rings, 0);
   m_waiting.resize(rings);
-  for (NodeId n = 0; n < static_cast<NodeId>(torus.node_count()); ++n) {
-    for (int d = 0; d < torus.direction_count(); ++d) {
-      for (int v = 0; v < vcs; ++v) {
-        m_size[ring(n, static_cast<PortId>(d), static_cast<VcId>(v))] =
-            torus.size(Direction::from_index(d).dim);
-      }
-    }
-  }
 }
 
 int RingBudget::ring(NodeId router, PortId dir, VcId vc) const {
@@ -30,9 +21,9 @@ int RingBudget::ring(NodeId router, PortId dir, VcId vc) const {
 
 void RingBudget::leave(int ring, int flits, Cycle now) {
   m_counted[ring] -= buffers(flits);
-  std::vector<const std::function<void(Cycle)>*> waiting;
-  waiting.swap(m_waiting[ring]);
-  for (const auto* wake : waiting) (*wake)(now + 1);
+  // A wake-up only schedules the router: none waits anew while these are called.
+  for (const auto* wake : m_waiting[ring]) (*wake)(now + 1);
+  m_waiting[ring].clear();
 }
 
 void RingBudget::wait(int ring, const std::function<void(Cycle)>* wake) {

@@ -46,7 +46,7 @@ class RingBudget {
   // Buffers a packet of `flits` flits fills packed behind its head.
   int buffers(int flits) const { return (flits + m_buffer_flits - 1) / m_buffer_flits; }
   // Rule 2: whether a packet of `flits` may enter `ring` now.
-  bool admits(int ring, int flits) const { return m_counted[ring] + buffers(flits) < m_size[ring]; }
+  bool admits(int ring, int flits) const { return m_counted[ring] + buffers(flits) < size(ring); }
   void enter(int ring, int flits) { m_counted[ring] += buffers(flits); }
   // A packet of `flits` leaves `ring` at cycle `now`: the routers waiting on it are woken for the
   // cycle after.
@@ -57,11 +57,15 @@ class RingBudget {
   int counted(int ring) const { return m_counted[ring]; }
 
  private:
+  // Its buffers: the routers along it.
+  int size(int ring) const {
+    return m_torus.size(Direction::from_index(ring / m_vcs % m_torus.direction_count()).dim);
+  }
+
   const Torus& m_torus;
   int m_vcs;
   int m_buffer_flits;
   std::vector<int> m_counted;  // [ring]: buffers its packets count
-  std::vector<int> m_size;     // [ring]: its buffers, the routers along it
   std::vector<std::vector<const std::function<void(Cycle)>*>> m_waiting;  // [ring]
 };
 

@@ -123,19 +123,16 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     m_endpoint_wakers[n] = [e = endpoint.get()] { e->wake(); };
     m_modules.push_back(std::move(endpoint));
   }
-  for (NodeId r = 0; r < router_count; ++r) {  // a fat tree's switches above the leaves
-    if (!routers[r] && m_topology.locals(r) == 0) add_router(r);
-  }
   for (NodeId r = 0; r < router_count; ++r) {
-    if (routers[r]) m_routers.push_back(&routers[r]->core());
+    if (!routers[r] && m_topology.locals(r) == 0) add_router(r);  // a fat tree's upper switches
+    if (!routers[r]) continue;                                    // on another rank
+    m_routers.push_back(&routers[r]->core());
+    if constexpr (std::is_same_v<RouterShell, RouterAt>) m_at_routers.push_back(routers[r]);
   }
   for (NodeId n = 0; n < nodes; ++n) {
     if (endpoints[n]) m_endpoints.push_back(&endpoints[n]->core());
   }
   if constexpr (std::is_same_v<RouterShell, RouterAt>) {
-    for (RouterAt* router : routers) {
-      if (router) m_at_routers.push_back(router);  // this rank's
-    }
     // One process (wormhole is refused over ranks). The project's own test that the counts are
     // needed runs without them.
     if (m_router_shared.worm_bubble && !std::getenv("ANGARA_TEST_NO_RING_COUNTS")) {

@@ -8,7 +8,6 @@
 
 #include <gtest/gtest.h>
 
-#include <deque>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -54,21 +53,11 @@ std::optional<std::vector<LinkEnd>> walk(const FatTree& tree, const NcaRouting& 
 
 // Links between two routers by breadth-first search of the wiring, from `src` to every router.
 std::vector<int> distances(const FatTree& tree, NodeId src) {
-  std::vector<int> d(static_cast<std::size_t>(tree.router_count()), -1);
-  std::deque<NodeId> queue{src};
-  d[src] = 0;
-  while (!queue.empty()) {
-    const NodeId r = queue.front();
-    queue.pop_front();
-    for (int p = 0; p < tree.ports(r); ++p) {
-      const NodeId next = tree.peer(r, static_cast<PortId>(p)).router;
-      if (d[next] < 0) {
-        d[next] = d[r] + 1;
-        queue.push_back(next);
-      }
+  return test::bfs_distances(tree.router_count(), static_cast<int>(src), [&](int r, auto visit) {
+    for (int p = 0; p < tree.ports(static_cast<NodeId>(r)); ++p) {
+      visit(static_cast<int>(tree.peer(static_cast<NodeId>(r), static_cast<PortId>(p)).router));
     }
-  }
-  return d;
+  });
 }
 
 class FatTreeShapes : public testing::TestWithParam<Shape> {};

@@ -8,7 +8,6 @@
 
 #include <gtest/gtest.h>
 
-#include <deque>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -17,6 +16,7 @@
 #include "models/core/params.h"
 #include "models/routing/permutation_routing.h"
 #include "regress/support/cayley_walk.h"
+#include "regress/support/graph.h"
 
 namespace angara {
 namespace {
@@ -34,21 +34,11 @@ std::ostream& operator<<(std::ostream& os, const Shape& s) {
 }
 
 std::vector<int> distances(const PermutationGraph& graph, NodeId src) {
-  std::vector<int> d(static_cast<std::size_t>(graph.node_count()), -1);
-  std::deque<NodeId> queue{src};
-  d[src] = 0;
-  while (!queue.empty()) {
-    const NodeId at = queue.front();
-    queue.pop_front();
+  return test::bfs_distances(graph.node_count(), static_cast<int>(src), [&](int at, auto visit) {
     for (int p = 0; p < graph.ports(); ++p) {
-      const NodeId next = graph.neighbor(at, static_cast<PortId>(p));
-      if (d[next] < 0) {
-        d[next] = d[at] + 1;
-        queue.push_back(next);
-      }
+      visit(static_cast<int>(graph.neighbor(static_cast<NodeId>(at), static_cast<PortId>(p))));
     }
-  }
-  return d;
+  });
 }
 
 RouterParams hop_classes(int vcs) {

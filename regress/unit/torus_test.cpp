@@ -5,9 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <deque>
 #include <string>
 #include <vector>
+
+#include "regress/support/graph.h"
 
 namespace angara {
 namespace {
@@ -20,21 +21,11 @@ std::string shape_name(const std::vector<int>& dims) {
 
 // Shortest path lengths from `from` to every node, by breadth-first search over neighbor().
 std::vector<int> bfs_distances(const Torus& torus, NodeId from) {
-  std::vector<int> dist(torus.node_count(), -1);
-  std::deque<NodeId> queue{from};
-  dist[from] = 0;
-  while (!queue.empty()) {
-    const NodeId here = queue.front();
-    queue.pop_front();
+  return test::bfs_distances(torus.node_count(), static_cast<int>(from), [&](int at, auto visit) {
     for (int i = 0; i < torus.direction_count(); ++i) {
-      const NodeId next = torus.neighbor(here, Direction::from_index(i));
-      if (dist[next] < 0) {
-        dist[next] = dist[here] + 1;
-        queue.push_back(next);
-      }
+      visit(static_cast<int>(torus.neighbor(static_cast<NodeId>(at), Direction::from_index(i))));
     }
-  }
-  return dist;
+  });
 }
 
 const std::vector<std::vector<int>> kShapes = {{2, 2, 2}, {5, 3}, {16, 16, 32}, {8, 8, 8, 16}};
