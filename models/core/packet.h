@@ -2,7 +2,10 @@
 // The network packet of the spec: one 128-bit header flit plus 0..16 data flits (256 bytes max).
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "models/core/ids.h"
 #include "models/core/message_tag.h"
@@ -78,8 +81,6 @@ PacketHeader decode_header(const Flit& flit);
 // transaction per packet); the fields after `data` are model bookkeeping, not wire content.
 struct Packet {
   PacketHeader header;
-  std::array<Flit, kMaxDataFlits> data{};
-
   Cycle created = 0;       // cycle the source generated it (latency is measured from here)
   Cycle head_at = 0;       // cycle its head flit is wholly in the current buffer
   Cycle tail_at = 0;       // cycle its tail flit is wholly in the current buffer
@@ -101,12 +102,27 @@ struct Packet {
   std::uint32_t message_index = 0;
   std::uint32_t request_tag = 0;
 
+  // Last: a timing-only packet's copies leave it out (copy_packet()).
+  std::array<Flit, kMaxDataFlits> data{};
+
   int wire_flits() const { return static_cast<int>(train) * packet_flits(); }
   int packet_flits() const { return kHeaderFlits + header.data_flits; }  // one of a train's
 };
 
 // Fills the data flits with a pattern derived from the sequence number, so a sink can check
 // that the payload arrived intact without keeping a copy.
+static_assert(std::is_trivially_copyable_v<Packet> && std::is_standard_layout_v<Packet>);
+
+// Copies `from` into `to`, its data flits only if they carry values: a timing-only packet's are
+// most of its bytes, and on a large machine each of their lines is one more miss.
+inline void copy_packet(Packet& to, const Packet& from) {
+  if (from.timing_only) {
+    std::memcpy(static_cast<void*>(&to), &from, offsetof(Packet, data));
+  } else {
+    to = from;
+  }
+}
+
 void fill_check_pattern(Packet& packet);
 bool check_pattern_intact(const Packet& packet);
 

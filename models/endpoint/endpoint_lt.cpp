@@ -33,10 +33,8 @@ void EndpointLt::woken() {
   const Cycle horizon = (now / m_quantum + 1) * m_quantum;  // end of this quantum
   while (Packet* packet = m_core.inject(now, horizon)) {
     const VcId vc = packet->header.vc;  // the packet may be recycled within the call
-    FabricPayload payload{packet, {}};
-    sc_core::sc_time delay = m_clock.until(packet->head_at);
-    inject[0]->b_transport(payload, delay);
-    if (m_buffers) m_core.released(vc, m_clock.after(delay));
+    const Cycle left = m_router->enter(m_port, *packet);
+    if (m_buffers) m_core.released(vc, left);
   }
   const Cycle next = m_core.next_wakeup(now);
   if (next != kNever) m_calendar.wake_at(*this, next);

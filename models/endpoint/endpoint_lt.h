@@ -1,10 +1,10 @@
 #pragma once
 // The loosely-timed traffic endpoint over EndpointCore. Temporally decoupled: woken once per
 // global quantum (or when its next packet is due), it sends every packet that starts before the
-// quantum ends, each through the whole network in one blocking call with its start as the
-// annotated delay. With buffers modelled, a packet waits for room in the router's injection
-// buffer, known from when the packets before it left (the delay each call returns), and goes at
-// its own cycle rather than a quantum ahead.
+// quantum ends, each through the whole network in one call to its router (InjectionEnd, where the
+// inject socket leads), its head_at its start. With buffers modelled, a packet waits for room in
+// the router's injection buffer, known from when the packets before it left (the cycle each call
+// returns), and goes at its own cycle rather than a quantum ahead.
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -12,6 +12,7 @@
 #include "models/endpoint/endpoint_core.h"
 #include "models/fabric/ejection_end.h"
 #include "models/fabric/fabric_protocol.h"
+#include "models/fabric/injection_end.h"
 #include "models/timing/wake_calendar.h"
 
 namespace angara {
@@ -38,6 +39,12 @@ class EndpointLt : public sc_core::sc_module, public EjectionEnd, private WakeCa
   // The sink, bound to `eject` and called by the LT router of this node directly.
   void take(Packet& packet, sc_core::sc_time& delay) override;
   void prefetch() const override { m_core.prefetch(); }
+  // Once the sockets are bound, before the run: packets go straight to `router`'s local port
+  // `port`, where the inject socket leads (the call the socket would make).
+  void connect(InjectionEnd& router, PortId port) {
+    m_router = &router;
+    m_port = port;
+  }
 
  private:
   void b_transport(int /*port*/, FabricPayload& payload, sc_core::sc_time& delay) {
@@ -50,6 +57,8 @@ class EndpointLt : public sc_core::sc_module, public EjectionEnd, private WakeCa
   Cycle m_quantum;
   bool m_buffers;
   WakeCalendar& m_calendar;
+  InjectionEnd* m_router = nullptr;
+  PortId m_port = 0;
 };
 
 }  // namespace angara

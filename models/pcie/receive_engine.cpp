@@ -22,7 +22,7 @@ void ReceiveEngine::take_message(const Packet& packet) {
     m_free_slots.push_back(static_cast<std::uint32_t>(m_arrived.size()));
     m_arrived.emplace_back();
   }
-  m_arrived[m_free_slots.back()] = packet;
+  copy_packet(m_arrived[m_free_slots.back()], packet);
   m_arrivals.push({packet.tail_at, m_arrival_order++, m_free_slots.back()});
   m_free_slots.pop_back();
   m_alarm.at(packet.tail_at);

@@ -78,7 +78,7 @@ void TransmitEngine::queue_packets(const host_protocol::SendHeader& header, cons
     out.request.dst = static_cast<NodeId>(header.dst_node());
     out.request.data_flits = static_cast<int>(round_to_flits(bytes) / kFlitBytes);
     out.request.created = m_last_ready;
-    if (!timing_only) std::memcpy(out.data.data(), data + offset, bytes);
+    if (!timing_only) std::memcpy(m_out_data.emplace_back().data(), data + offset, bytes);
     out.bytes = static_cast<std::uint32_t>(bytes);
     out.last = offset + bytes == header.bytes;
     out.timing_only = timing_only;
@@ -130,7 +130,10 @@ void TransmitEngine::put_back(const PacketRequest& request) {
 
 void TransmitEngine::fill(Packet& packet) {
   const OutPacket& out = m_out.front();
-  packet.data = out.data;
+  if (!out.timing_only) {
+    packet.data = m_out_data.front();
+    m_out_data.pop_front();
+  }
   if (out.request.kind == PacketKind::Message) packet.header.set_tag(out.tag);
   if (out.request.kind == PacketKind::Broadcast)
     packet.header.set_landing_offset(out.landing_offset);

@@ -65,7 +65,6 @@ class TransmitEngine {
  private:
   struct OutPacket {
     PacketRequest request;
-    std::array<Flit, kMaxDataFlits> data{};
     MessageTag tag;                                // a message's packet
     std::uint64_t landing_offset = 0;              // a broadcast's packet: where it lands, bytes
     std::uint8_t tree = 0, reduce_id = 0, op = 0;  // collective packets
@@ -103,8 +102,11 @@ class TransmitEngine {
   // each in between a landing's TLPs, so they do not queue behind landings booked ahead; their
   // share of the link (small beside a stream of messages' landings) is left out of the landings'.
   LinkCalendar m_to_host_small;
-  LinkCalendar m_fetches;               // DMA reads' completions toward the adapter
-  RingQueue<OutPacket> m_out;           // ready or not, in send order
+  LinkCalendar m_fetches;      // DMA reads' completions toward the adapter
+  RingQueue<OutPacket> m_out;  // ready or not, in send order
+  // The values of those of m_out that carry them, in the same order: a timing-only packet (most
+  // of a large study's) then moves no data bytes through the queue.
+  RingQueue<std::array<Flit, kMaxDataFlits>> m_out_data;
   std::size_t m_handed = 0;             // of m_out, handed out by next() but not yet filled
   Cycle m_last_ready = 0;               // packets leave in send order
   ByNode<std::uint32_t> m_next_packet;  // by destination

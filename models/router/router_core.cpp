@@ -162,7 +162,7 @@ Cycle RouterCore::tail_floor(PortId in, PortId out, const Packet& p) const {
 Packet* RouterCore::copy_for(Packet& packet, bool last) {
   if (last) return &packet;
   Packet* copy = m_pool->acquire();
-  *copy = packet;
+  copy_packet(*copy, packet);
   return copy;
 }
 

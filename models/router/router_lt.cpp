@@ -13,7 +13,7 @@ RouterLt::RouterLt(const sc_core::sc_module_name& name, RouterCore core, const F
 
 // `packet.head_at`/`tail_at` say when it is in this router (the annotated delay, in cycles).
 void RouterLt::b_transport(int port, FabricPayload& payload, sc_core::sc_time& delay) {
-  const Cycle left = m_switch.hop(static_cast<PortId>(port), *payload.packet, m_clock.now());
+  const Cycle left = enter(static_cast<PortId>(port), *payload.packet);
   if (m_switch.buffers()) delay = m_clock.until(left);  // only the buffers behind ask
 }
 

@@ -9,11 +9,12 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "models/fabric/fabric_protocol.h"
+#include "models/fabric/injection_end.h"
 #include "models/router/lt/lt_switch.h"
 
 namespace angara {
 
-class RouterLt : public sc_core::sc_module {
+class RouterLt : public sc_core::sc_module, public InjectionEnd {
  public:
   // Bound like RouterAt: out[p]/in[p] for link port p, then the local port.
   tlm_utils::multi_passthrough_initiator_socket<RouterLt, 0, FabricProtocol> out;
@@ -24,6 +25,10 @@ class RouterLt : public sc_core::sc_module {
   const RouterCore& core() const { return m_switch.core(); }
   // What LtFabric wires, once the sockets are bound.
   LtSwitch& lt_switch() { return m_switch; }
+  // A packet from the node at local port `port` (the endpoint's call, or the socket's).
+  Cycle enter(PortId port, Packet& packet) override {
+    return m_switch.hop(port, packet, m_clock.now());
+  }
 
  private:
   // `delay` in: the head's arrival; out: when the packet has left its input buffer here.

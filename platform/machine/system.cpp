@@ -180,6 +180,11 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
     RouterShell* router = routers[m_topology.router_of(n)];
     endpoints[n]->inject.bind(router->in);
     router->out.bind(endpoints[n]->eject);
+    if constexpr (std::is_same_v<EndpointShell, EndpointLt>) {
+      const NodeId r = m_topology.router_of(n);
+      endpoints[n]->connect(*router, static_cast<PortId>(router->core().first_local() +
+                                                         (n - m_topology.first_node(r))));
+    }
   }
   if constexpr (std::is_same_v<RouterShell, RouterLt>) {
     std::vector<LtSwitch*> switches;

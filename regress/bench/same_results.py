@@ -20,8 +20,9 @@ each again in a temporary directory and compares every file with the saved one:
     and keys in their order;
   - stdout.txt with every wall time of the summary line ("0.04 s" before "->", ";" or the end)
     taken out;
+  - a .gtkw with the temporary directory its paths start with taken out;
   - everything else byte for byte: CSVs (none carries a wall-time column), VCDs and their
-    .gtkw and .stages.txt (no date in them), stderr.txt.
+    .stages.txt (no date in them), stderr.txt.
 
 check prints a table, run | same, or different with the first difference (the file and the
 JSON key path or line number, saved and new value) and how many of the run's files differ.
@@ -65,6 +66,10 @@ ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = "same_results.json"
 # The summary line's wall times: "13278 cycles in 0.04 s -> results.json", "...; 0.05 s -> ...".
 WALL = re.compile(r"\b\d+\.\d\d s(?=;| ->|$)", re.MULTILINE)
+# A .gtkw names its VCD, itself and its stage names by absolute path, inside the temporary
+# directory the run was made in (TMP_PREFIX).
+TMP_PREFIX = "same_results-"
+RUN_DIR = re.compile(rb'/[^\s"]*/' + TMP_PREFIX.encode() + rb'[^/\s"]+/')
 TIMEOUT = 600  # seconds a run may take before it counts as failed
 
 SPMV = ['workload.kind="spmv"', "topology.dims=[2,2,2,2]", "app.rows=102400"]
@@ -285,6 +290,8 @@ def file_difference(saved: Path, new: Path):
     a, b = saved.read_bytes(), new.read_bytes()
     if name == "stdout.txt":
         a, b = (WALL.sub("<wall> s", t.decode(errors="replace")).encode() for t in (a, b))
+    if name.endswith(".gtkw"):
+        a, b = (RUN_DIR.sub(b"<tmp>/", t) for t in (a, b))
     found = line_difference(a, b)
     return f"{name} line {found[0]}: {found[1]} saved, {found[2]} now" if found else None
 
@@ -371,7 +378,7 @@ def save(sim, names, directory: Path, jobs):
         print(f"| {name} | {', '.join(p.name for p in files)} | {outcome.wall:.2f} |",
               flush=True)
 
-    with tempfile.TemporaryDirectory(prefix="same_results-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=TMP_PREFIX) as tmp:
         run_all(sim, names, jobs, Path(tmp), report)
     manifest = {"build": str(sim), "version": version(sim),
                 "runs": {name: arguments(name) for name in names if name not in failed}}
@@ -415,7 +422,7 @@ def check(sim, names, directory: Path, jobs):
         print(f"| {name} | {cell(verdict)} | {wall} |", flush=True)
         shutil.rmtree(outcome.work, ignore_errors=True)
 
-    with tempfile.TemporaryDirectory(prefix="same_results-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=TMP_PREFIX) as tmp:
         run_all(sim, names, jobs, Path(tmp), report)
     elapsed = time.perf_counter() - start
     if different:

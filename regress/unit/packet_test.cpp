@@ -187,5 +187,49 @@ TEST(PacketHeader, SequenceTagAndLandingOffsetRoundTrip) {
   EXPECT_EQ(decode_header(encode_header(write)).sequence(), PacketLedger::sequence(5, 12));
 }
 
+// A copy carries every field; a timing-only packet's data flits, which carry no values, are left
+// as they were in the copy (they are most of its bytes).
+TEST(CopyPacket, CopiesEveryFieldAndTheDataOnlyWhenItCarriesValues) {
+  Packet from;
+  from.header.kind = PacketKind::Message;
+  from.header.src = 3;
+  from.header.dst = 9;
+  from.header.data_flits = 16;
+  from.header.set_sequence(77);
+  from.created = 10;
+  from.head_at = 20;
+  from.tail_at = 36;
+  from.hops = 4;
+  from.via = 5;
+  from.train = 16;
+  from.worm = 2;
+  from.message_packets = 16;
+  from.message_index = 7;
+  from.request_tag = 11;
+  from.data[0] = {1, 2};
+  from.data[15] = {3, 4};
+  const Flit old{9, 9};
+  for (const bool timing_only : {false, true}) {
+    from.timing_only = timing_only;
+    Packet to;
+    to.data.fill(old);
+    copy_packet(to, from);
+    EXPECT_EQ(to.header, from.header);
+    EXPECT_EQ(to.created, 10u);
+    EXPECT_EQ(to.head_at, 20u);
+    EXPECT_EQ(to.tail_at, 36u);
+    EXPECT_EQ(to.hops, 4);
+    EXPECT_EQ(to.via, 5u);
+    EXPECT_EQ(to.train, 16u);
+    EXPECT_EQ(to.timing_only, timing_only);
+    EXPECT_EQ(to.worm, 2u);
+    EXPECT_EQ(to.message_packets, 16u);
+    EXPECT_EQ(to.message_index, 7u);
+    EXPECT_EQ(to.request_tag, 11u);
+    EXPECT_EQ(to.data[0], timing_only ? old : (Flit{1, 2}));
+    EXPECT_EQ(to.data[15], timing_only ? old : (Flit{3, 4}));
+  }
+}
+
 }  // namespace
 }  // namespace angara
