@@ -78,9 +78,11 @@ Flit encode_header(const PacketHeader& header);
 PacketHeader decode_header(const Flit& flit);
 
 // A packet in flight. One object carries the packet through the whole network (one TLM
-// transaction per packet); the fields after `data` are model bookkeeping, not wire content.
+// transaction per packet); the header and `data` are wire content, the fields between them
+// model bookkeeping.
 struct Packet {
   PacketHeader header;
+
   Cycle created = 0;       // cycle the source generated it (latency is measured from here)
   Cycle head_at = 0;       // cycle its head flit is wholly in the current buffer
   Cycle tail_at = 0;       // cycle its tail flit is wholly in the current buffer
@@ -109,8 +111,6 @@ struct Packet {
   int packet_flits() const { return kHeaderFlits + header.data_flits; }  // one of a train's
 };
 
-// Fills the data flits with a pattern derived from the sequence number, so a sink can check
-// that the payload arrived intact without keeping a copy.
 static_assert(std::is_trivially_copyable_v<Packet> && std::is_standard_layout_v<Packet>);
 
 // Copies `from` into `to`, its data flits only if they carry values: a timing-only packet's are
@@ -123,6 +123,8 @@ inline void copy_packet(Packet& to, const Packet& from) {
   }
 }
 
+// Fills the data flits with a pattern derived from the sequence number, so a sink can check
+// that the payload arrived intact without keeping a copy.
 void fill_check_pattern(Packet& packet);
 bool check_pattern_intact(const Packet& packet);
 
