@@ -177,11 +177,11 @@ void System::build(const Config& config, TrafficObserver& observer, ShellArgs...
   }
   for (NodeId n = 0; n < nodes; ++n) {  // a router's nodes in port order
     if (!endpoints[n]) continue;
-    RouterShell* router = routers[m_topology.router_of(n)];
+    const NodeId r = m_topology.router_of(n);
+    RouterShell* router = routers[r];
     endpoints[n]->inject.bind(router->in);
     router->out.bind(endpoints[n]->eject);
     if constexpr (std::is_same_v<EndpointShell, EndpointLt>) {
-      const NodeId r = m_topology.router_of(n);
       endpoints[n]->connect(*router, static_cast<PortId>(router->core().first_local() +
                                                          (n - m_topology.first_node(r))));
     }
